@@ -1,0 +1,65 @@
+# Two commands for a newcomer: `make run` and `make test`. Everything they
+# need is installed inside the checkout (.venv/, tools/node_modules/, .web/)
+# from PyPI, npm and Debian; nothing else is downloaded.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+PORT ?= 3000
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# Node >= 22.22 and bun, project-local from the npm registry (Reflex wants both).
+export PATH := $(CURDIR)/tools/node_modules/.bin:$(CURDIR)/$(VENV)/bin:$(PATH)
+export REFLEX_USE_SYSTEM_BUN := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+APP_SOURCES := rxconfig.py $(shell find manga_app assets -type f -not -name '*.pyc' -not -path 'assets/external/*' -not -name antd.css 2>/dev/null) reflex.lock/package.json
+BUILD_STAMP := .web/.built-for-port-$(PORT)
+
+.PHONY: run test bench import setup build serve clean system-packages
+
+## run: set everything up and serve the production build with the demo catalogue on $(PORT)
+run: setup build
+	$(PY) -m manga_app.serve --port $(PORT)
+
+## test: set everything up and run every test (unit, then end-to-end in Chromium)
+test: setup
+	@./scripts/ensure_system_packages.sh --test
+	$(PY) -m pytest
+
+## bench: run the benchmarks; results go to benchmarks/results/
+bench: setup
+	@./scripts/ensure_system_packages.sh --test
+	$(PY) -m benchmarks
+
+## import: import comic archives, e.g. make import SRC=~/comics
+import: setup
+	$(PY) -m manga_app.catalogue import "$(SRC)"
+
+setup: $(VENV)/.installed tools/node_modules/.installed system-packages
+
+system-packages:
+	@./scripts/ensure_system_packages.sh
+
+$(VENV)/.installed: requirements.txt requirements.lock
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c requirements.lock
+	touch $@
+
+tools/node_modules/.installed: tools/package.json tools/package-lock.json
+	cd tools && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+assets/css/antd.css: assets/antd_theme.json tools/extract_antd_css.cjs tools/node_modules/.installed
+	node tools/extract_antd_css.cjs assets/antd_theme.json $@
+
+## build: compile the frontend for $(PORT), only when a source changed
+build: $(BUILD_STAMP)
+
+$(BUILD_STAMP): $(APP_SOURCES) assets/css/antd.css $(VENV)/.installed
+	rm -f .web/.built-for-port-*
+	REFLEX_API_URL=http://localhost:$(PORT) $(PY) -m reflex export --frontend-only --no-zip --loglevel warning
+	touch $@
+
+clean:
+	rm -rf .web .states assets/css/antd.css

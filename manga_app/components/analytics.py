@@ -1,0 +1,11 @@
+"""Page-view reporting on route changes (see assets/js/analytics.jsx)."""
+
+import reflex as rx
+
+
+class PageViewReporter(rx.Component):
+    library = rx.asset("js/analytics.jsx").importable_path
+    tag = "PageViewReporter"
+
+
+page_view_reporter = PageViewReporter.create

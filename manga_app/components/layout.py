@@ -1,0 +1,122 @@
+"""The two layouts of the spec: the site layout (header, footer) and the
+reader layout (no site chrome, a minimal top bar)."""
+
+import reflex as rx
+
+from manga_app import routes
+from manga_app.components import antd
+from manga_app.components.analytics import page_view_reporter
+from manga_app.components.head import head_links
+from manga_app.config import get_settings
+from manga_app.state.navigation import NavigationState
+from manga_app.state.search_box import MAX_QUERY_LENGTH, SearchBoxState
+
+
+def back_button(label: str = "戻る") -> rx.Component:
+    return rx.el.button(
+        "‹ " + label,
+        on_click=NavigationState.go_back,
+        class_name="back-button",
+        type="button",
+        aria_label=label,
+    )
+
+
+def _logo() -> rx.Component:
+    return rx.el.a(
+        rx.el.img(src="/icons/icon-192.png", alt="", custom_attrs={"width": "28", "height": "28"}, class_name="logo-mark"),
+        rx.el.span(get_settings().site_name, class_name="logo-text"),
+        href=routes.HOME,
+        class_name="logo",
+        aria_label=f"{get_settings().site_name} トップへ",
+    )
+
+
+def _sign_in_area() -> rx.Component:
+    # Wired to Firebase in the accounts issue; the slot and its size are fixed
+    # now so the header never shifts when sign-in state arrives.
+    return rx.el.div(
+        rx.el.a("ライブラリ", href=routes.LIBRARY, class_name="header-link"),
+        class_name="sign-in-area",
+        id="sign-in-area",
+    )
+
+
+def site_header() -> rx.Component:
+    return rx.el.header(
+        rx.el.div(
+            _logo(),
+            rx.el.form(
+                antd.search_input(
+                    placeholder="タイトル・作者・よみがなで検索",
+                    allow_clear=True,
+                    enter_button="検索",
+                    max_length=MAX_QUERY_LENGTH,
+                    name="q",
+                    on_search=SearchBoxState.submit,
+                ),
+                # Without JavaScript the form still searches.
+                action=routes.SEARCH,
+                method="get",
+                role="search",
+                class_name="header-search",
+                on_submit=rx.prevent_default,
+            ),
+            rx.el.nav(
+                rx.el.a("ジャンル", href=routes.GENRES, class_name="header-link"),
+                _sign_in_area(),
+                class_name="header-nav",
+                aria_label="メインメニュー",
+            ),
+            class_name="header-inner",
+        ),
+        class_name="site-header",
+    )
+
+
+def site_footer() -> rx.Component:
+    return rx.el.footer(
+        rx.el.nav(
+            rx.el.a("トップ", href=routes.HOME),
+            rx.el.a("ジャンル", href=routes.GENRES),
+            rx.el.a("検索", href=routes.SEARCH),
+            rx.el.a("ライブラリ", href=routes.LIBRARY),
+            rx.el.a("閲覧履歴", href=routes.HISTORY),
+            class_name="footer-links",
+            aria_label="フッターメニュー",
+        ),
+        rx.el.p(f"© {get_settings().site_name}", class_name="footer-note"),
+        class_name="site-footer",
+    )
+
+
+def site_layout(*children: rx.Component, show_back: bool = True) -> rx.Component:
+    return rx.el.div(
+        head_links(),
+        page_view_reporter(),
+        site_header(),
+        rx.el.main(
+            back_button() if show_back else rx.fragment(),
+            *children,
+            class_name="site-main",
+            id="main",
+        ),
+        site_footer(),
+        class_name="layout-site",
+        data_layout="site",
+    )
+
+
+def reader_layout(*children: rx.Component, title: rx.Var | str = "") -> rx.Component:
+    return rx.el.div(
+        head_links(),
+        page_view_reporter(),
+        rx.el.div(
+            back_button(),
+            rx.el.span(title, class_name="reader-bar-title"),
+            class_name="reader-bar",
+        ),
+        rx.el.main(*children, class_name="reader-main", id="main"),
+        class_name="layout-reader",
+        data_layout="reader",
+    )

@@ -1,0 +1,27 @@
+"""Wiring only: the app, its pages and the HTTP layer in front of Reflex."""
+
+import reflex as rx
+
+from manga_app.components import antd
+from manga_app.config import get_settings
+from manga_app.pages import register_pages
+from manga_app.web.middleware import site_http_layer
+
+app = rx.App(
+    html_lang="ja",
+    stylesheets=["/css/antd.css", "/css/site.css"],
+    head_components=[
+        rx.el.meta(name="theme-color", content="#f8413b"),
+        rx.el.link(rel="manifest", href="/manifest.json"),
+        rx.el.link(rel="icon", href="/favicon.ico", sizes="any"),
+        rx.el.link(rel="icon", href="/icons/icon.svg", type="image/svg+xml"),
+        rx.el.link(rel="apple-touch-icon", href="/icons/apple-touch-icon.png"),
+    ],
+    extra_app_wraps={
+        (50, "AntdProvider"): lambda _stateful: antd.antd_provider(
+            notification_max_count=get_settings().notification_max_count
+        ),
+    },
+    api_transformer=site_http_layer,
+)
+register_pages(app)

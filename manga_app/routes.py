@@ -1,0 +1,148 @@
+"""Every public URL of the site: the path patterns, the matcher and the URL
+builders. Pages, HTTP routes and tests build URLs here, never with f-strings
+of their own. Pure: no framework imports."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from urllib.parse import quote, unquote, urlencode
+
+HOME = "/"
+GENRES = "/genres"
+SEARCH = "/search"
+LIBRARY = "/library"
+HISTORY = "/history"
+
+
+class PageKind(enum.Enum):
+    HOME = "home"
+    GENRES = "genres"
+    GENRE = "genre"
+    SEARCH = "search"
+    MANGA = "manga"
+    READER = "reader"
+    LIBRARY = "library"
+    HISTORY = "history"
+
+
+# Reflex route templates. Reflex cannot express `/{slug}-ch-{n}` as a route, so
+# the reader is the single-segment dynamic route and the server refuses (404)
+# every path that does not parse as a chapter path.
+ROUTE_TEMPLATES: dict[PageKind, str] = {
+    PageKind.HOME: "/",
+    PageKind.GENRES: "/genres",
+    PageKind.GENRE: "/genre/[name]",
+    PageKind.SEARCH: "/search",
+    PageKind.MANGA: "/manga/[slug]",
+    PageKind.READER: "/[reader_path]",
+    PageKind.LIBRARY: "/library",
+    PageKind.HISTORY: "/history",
+}
+
+_SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+_NUMBER = r"\d+(?:\.\d+)?"
+# The spec's layout rule: a path containing "-ch-" and digits, optionally
+# followed by "-" and a slug, is read in the reader layout.
+_CHAPTER_MARKER = re.compile(rf"-ch-{_NUMBER}(?:-[^/?#]+)?/?$")
+_READER_PATH = re.compile(
+    rf"^/(?P<slug>{_SLUG}?)-ch-(?P<number>{_NUMBER})(?:-(?P<chapter_slug>{_SLUG}))?/?$"
+)
+_STATIC_PATHS = {
+    "/": PageKind.HOME,
+    GENRES: PageKind.GENRES,
+    SEARCH: PageKind.SEARCH,
+    LIBRARY: PageKind.LIBRARY,
+    HISTORY: PageKind.HISTORY,
+}
+_GENRE_PATH = re.compile(r"^/genre/(?P<name>[^/]+)/?$")
+_MANGA_PATH = re.compile(rf"^/manga/(?P<slug>{_SLUG})/?$")
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    """A path resolved to the page that renders it and that page's arguments."""
+
+    kind: PageKind
+    params: dict[str, str] = field(default_factory=dict)
+
+
+def uses_reader_layout(path: str) -> bool:
+    """True when the path names a chapter, so the page uses the reader layout."""
+    return bool(_CHAPTER_MARKER.search(_strip_query(path)))
+
+
+def match(path: str) -> RouteMatch | None:
+    """Resolve a request path (query ignored) to a page, or None for a 404.
+
+    This only checks the shape of the path; whether the named title or chapter
+    exists is the page's own question.
+    """
+    path = _strip_query(path) or "/"
+    if path != "/" and path.endswith("/"):
+        path = path[:-1]
+    if path in _STATIC_PATHS:
+        return RouteMatch(_STATIC_PATHS[path])
+    if found := _MANGA_PATH.match(path):
+        return RouteMatch(PageKind.MANGA, {"slug": found["slug"]})
+    if found := _GENRE_PATH.match(path):
+        name = unquote(found["name"]).strip()
+        return RouteMatch(PageKind.GENRE, {"name": name}) if name else None
+    if reader := parse_reader_path(path):
+        return RouteMatch(PageKind.READER, reader)
+    return None
+
+
+def parse_reader_path(path: str) -> dict[str, str] | None:
+    """Split `/{slug}-ch-{n}[-{chapter-slug}]` into its parts, or None."""
+    found = _READER_PATH.match(_strip_query(path))
+    if not found:
+        return None
+    return {
+        "slug": found["slug"],
+        "number": format_chapter_number(found["number"]),
+        "chapter_slug": found["chapter_slug"] or "",
+    }
+
+
+def format_chapter_number(number: str | int | float | Decimal) -> str:
+    """Chapter numbers as they appear in URLs: `12`, `10.5` (never `12.0`)."""
+    try:
+        value = Decimal(str(number))
+    except InvalidOperation as error:
+        raise ValueError(f"not a chapter number: {number!r}") from error
+    if not value.is_finite() or value < 0:
+        raise ValueError(f"not a chapter number: {number!r}")
+    text = format(value.normalize(), "f")
+    return text
+
+
+def manga_url(slug: str) -> str:
+    return f"/manga/{slug}"
+
+
+def chapter_url(slug: str, number: str | int | float | Decimal, chapter_slug: str = "") -> str:
+    base = f"/{slug}-ch-{format_chapter_number(number)}"
+    return f"{base}-{chapter_slug}" if chapter_slug else base
+
+
+def genre_url(name: str) -> str:
+    return f"/genre/{quote(name, safe='')}"
+
+
+def search_url(**params: str | int | list[str] | None) -> str:
+    """`/search?...` keeping only the filters that are set, in a stable order."""
+    pairs: list[tuple[str, str]] = []
+    for key in ("q", "genre", "exclude", "status", "sort", "page"):
+        value = params.get(key)
+        if value in (None, "", []):
+            continue
+        values = value if isinstance(value, list) else [value]
+        pairs.extend((key, str(item)) for item in values)
+    return f"{SEARCH}?{urlencode(pairs)}" if pairs else SEARCH
+
+
+def _strip_query(path: str) -> str:
+    return path.split("?", 1)[0].split("#", 1)[0]

@@ -1,0 +1,97 @@
+"""Search-engine data of a page: the model, the robots rule and its HTML.
+
+The server writes `render_head_html` into the first HTML response; the
+browser renders the same values from state after hydration. Pure: no
+framework imports."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from html import escape
+
+INDEX_FOLLOW = "index, follow"
+NOINDEX_NOFOLLOW = "noindex, nofollow"
+# Marks the tags the server wrote, so the browser can drop them before React
+# renders its own (React adopts <title>, so the title is not marked).
+SSR_MARKER = "data-ssr-head"
+DEFAULT_IMAGE = "/icons/og-default.png"
+
+
+@dataclass(frozen=True)
+class PageHead:
+    """What a page tells search engines and link previews about itself."""
+
+    title: str
+    description: str
+    path: str
+    og_type: str = "website"
+    image: str = DEFAULT_IMAGE
+    json_ld: tuple[dict, ...] = field(default_factory=tuple)
+    # Pages such as "not found" are never indexed, whatever the host.
+    indexable: bool = True
+
+
+def host_name(host: str) -> str:
+    """`Example.COM:443` -> `example.com`; IPv6 literals keep their brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host.split("]", 1)[0] + "]"
+    return host.split(":", 1)[0]
+
+
+def is_production_host(host: str, production_host: str) -> bool:
+    return bool(production_host) and host_name(host) == host_name(production_host)
+
+
+def robots_for(head: PageHead, *, host: str, production_host: str) -> str:
+    if head.indexable and is_production_host(host, production_host):
+        return INDEX_FOLLOW
+    return NOINDEX_NOFOLLOW
+
+
+def absolute_url(origin: str, path: str) -> str:
+    if path.startswith(("http://", "https://")):
+        return path
+    return origin.rstrip("/") + (path if path.startswith("/") else "/" + path)
+
+
+def json_ld_text(blocks: tuple[dict, ...] | list[dict]) -> str:
+    """One JSON-LD document, safe inside <script> (no `</script>` breakout)."""
+    if not blocks:
+        return ""
+    document = blocks[0] if len(blocks) == 1 else {"@context": "https://schema.org", "@graph": list(blocks)}
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def meta_tags(head: PageHead, *, origin: str, robots: str, site_name: str) -> list[tuple[str, str, str]]:
+    """(attribute, key, content) for every <meta> the page carries."""
+    url = absolute_url(origin, head.path)
+    return [
+        ("name", "description", head.description),
+        ("name", "robots", robots),
+        ("property", "og:title", head.title),
+        ("property", "og:description", head.description),
+        ("property", "og:url", url),
+        ("property", "og:type", head.og_type),
+        ("property", "og:image", absolute_url(origin, head.image)),
+        ("property", "og:site_name", site_name),
+        ("property", "og:locale", "ja_JP"),
+        ("name", "twitter:card", "summary_large_image"),
+    ]
+
+
+def render_head_html(head: PageHead, *, origin: str, robots: str, site_name: str) -> str:
+    """The page's head tags as HTML for the first response."""
+    parts = [f"<title>{escape(head.title)}</title>"]
+    for attribute, key, content in meta_tags(head, origin=origin, robots=robots, site_name=site_name):
+        parts.append(f'<meta {attribute}="{escape(key)}" content="{escape(content)}" {SSR_MARKER}="">')
+    canonical = escape(absolute_url(origin, head.path))
+    parts.append(f'<link rel="canonical" href="{canonical}" {SSR_MARKER}="">')
+    if ld := json_ld_text(head.json_ld):
+        parts.append(f'<script type="application/ld+json" {SSR_MARKER}="">{ld}</script>')
+    # Runs while the head is parsed, before React: from here on React owns
+    # these tags, so the page never shows two of anything.
+    parts.append(f"<script>document.querySelectorAll('[{SSR_MARKER}]').forEach(function(e){{e.remove()}})</script>")
+    return "".join(parts)

@@ -1,0 +1,43 @@
+"""Serve the already-built production app on one port.
+
+`reflex run --env prod` recompiles and rebuilds the frontend on every start;
+the Makefile builds only when sources change, so this runs Reflex's own
+production server (granian, workers from REFLEX_REDIS_URL / GRANIAN_WORKERS)
+on the existing build. Usage: python -m manga_app.serve [--port N]"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from reflex.istate.manager import reset_disk_state_manager
+from reflex.utils import exec as reflex_exec
+from reflex_base import constants
+from reflex_base.config import get_config
+from reflex_base.environment import environment
+
+from manga_app.web.shell import static_dir
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
+    parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
+    args = parser.parse_args()
+    if not (static_dir() / "index.html").is_file():
+        raise SystemExit("The frontend is not built yet: run `make build` (or `make run`).")
+    environment.REFLEX_ENV_MODE.set(constants.Env.PROD)
+    # The build is done; workers must not compile again.
+    environment.REFLEX_SKIP_COMPILE.set(True)
+    reset_disk_state_manager()
+    print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
+    reflex_exec.run_backend_prod(
+        args.host,
+        args.port,
+        get_config().loglevel.subprocess_level(),
+        mount_frontend_compiled_app=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""The current page's search-engine data, as React renders it after hydration.
+
+The server writes the same values into the first HTML response (see
+manga_app/web/pages.py); both come from `manga_app.heads`."""
+
+import reflex as rx
+
+from manga_app import heads, routes, seo
+from manga_app.config import get_settings
+
+
+def _defaults() -> seo.PageHead:
+    settings = get_settings()
+    return heads.static_head(routes.PageKind.HOME, site_names=settings.names, origin=settings.origin)
+
+
+class HeadState(rx.State):
+    """Title, description, canonical URL, Open Graph, robots and JSON-LD."""
+
+    title: str = _defaults().title
+    description: str = _defaults().description
+    canonical: str = ""
+    og_type: str = "website"
+    og_image: str = ""
+    robots: str = seo.NOINDEX_NOFOLLOW
+    json_ld: str = ""
+    site_name: str = get_settings().site_name
+
+    def apply(self, head: seo.PageHead) -> None:
+        """Show `head` for the current page (also used by dynamic pages)."""
+        settings = get_settings()
+        self.title = head.title
+        self.description = head.description
+        self.canonical = seo.absolute_url(settings.origin, head.path)
+        self.og_type = head.og_type
+        self.og_image = seo.absolute_url(settings.origin, head.image)
+        self.robots = seo.robots_for(head, host=self.router.url.netloc, production_host=settings.production_host)
+        self.json_ld = seo.json_ld_text(head.json_ld)
+
+    @rx.event
+    def load_static(self):
+        """on_load of pages whose head depends only on the path."""
+        settings = get_settings()
+        path = self.router.url.path or "/"
+        head = heads.head_for(routes.match(path), path, site_names=settings.names, origin=settings.origin)
+        self.apply(head or heads.not_found_head(path, site_name=settings.site_name))

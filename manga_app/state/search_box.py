@@ -1,0 +1,15 @@
+"""The header search box, present on every site page."""
+
+import reflex as rx
+
+from manga_app import routes
+
+# Longer queries are cut rather than refused: nobody types more.
+MAX_QUERY_LENGTH = 200
+
+
+class SearchBoxState(rx.State):
+    @rx.event
+    def submit(self, query: str):
+        query = " ".join(str(query).split())[:MAX_QUERY_LENGTH]
+        return rx.redirect(routes.search_url(q=query))

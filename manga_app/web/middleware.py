@@ -1,0 +1,59 @@
+"""The HTTP layer Reflex mounts in front of itself (`api_transformer`).
+
+Every URL the site answers itself is declared here; anything else (built
+assets, the websocket, health checks) goes on to Reflex."""
+
+from __future__ import annotations
+
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Route, Router
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from manga_app import routes
+from manga_app.web import install, pages, robots
+
+# Reflex's own endpoints and build output: never pages.
+_RESERVED_PREFIXES = ("/_", "/assets/", "/ping", "/icons/", "/css/", "/js/")
+
+
+def is_page_path(path: str) -> bool:
+    """Would a visitor expect a page (or a 404 page) at this path?"""
+    if path.startswith(_RESERVED_PREFIXES):
+        return False
+    if routes.match(path) is not None:
+        return True
+    # A last segment with a dot is a file (favicon.ico, a build asset).
+    return "." not in path.rsplit("/", 1)[-1]
+
+
+class SiteHttpLayer:
+    """Our routes first; page paths get their shell; the rest goes to Reflex."""
+
+    def __init__(self, reflex_app: ASGIApp) -> None:
+        self.reflex_app = reflex_app
+        self.router = Router(
+            routes=[
+                Route("/manifest.json", install.manifest, methods=["GET", "HEAD"]),
+                Route("/robots.txt", robots.robots, methods=["GET", "HEAD"]),
+            ],
+            default=self._pages_or_reflex,
+        )
+        self.app = GZipMiddleware(self.router, minimum_size=1024)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.reflex_app(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    async def _pages_or_reflex(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] in ("GET", "HEAD") and is_page_path(scope["path"]):
+            await self._page_route(scope, receive, send)
+            return
+        await self.reflex_app(scope, receive, send)
+
+    _page_route = Route("/{path:path}", pages.page, methods=["GET", "HEAD"])
+
+
+def site_http_layer(reflex_app: ASGIApp) -> ASGIApp:
+    return SiteHttpLayer(reflex_app)
