@@ -1,0 +1,128 @@
+"""Catalogue tables (plain SQLModel, migrated by Alembic).
+
+Conventions: datetimes are timezone-aware UTC in Python and `timestamp with
+time zone` in PostgreSQL (SQLite has no zone, so `UTCDateTime` stores UTC and
+re-attaches it on load). Chapter numbers are integer hundredths (see
+`naming.to_hundredths`). Lists (aliases, authors) are JSON columns: they are
+read with their series and never queried on their own.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+__all__ = ["Chapter", "Genre", "Page", "Series", "SeriesGenre", "UTCDateTime", "utc_now"]
+
+STATUSES = ("ongoing", "completed")
+DIRECTIONS = ("rtl", "ltr", "vertical")
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(sa.types.TypeDecorator):
+    """DateTime that refuses naive values and always returns aware UTC."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime; catalogue datetimes must be timezone-aware")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Series(SQLModel, table=True):
+    __tablename__ = "series"
+    __table_args__ = {"extend_existing": True}
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(max_length=100, unique=True, index=True)
+    title: str = Field(max_length=500)
+    # NFKC + case-folded title: how a re-import finds the same series again.
+    title_key: str = Field(max_length=500, unique=True, index=True)
+    alt_titles: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    # One {"text", "hiragana", "katakana", "romaji"} per title and alias.
+    readings: list[dict] = Field(default_factory=list, sa_type=sa.JSON)
+    # Every title, alias, reading and romaji, NFKC and lower-cased, space-joined.
+    search_text: str = Field(default="", sa_type=sa.Text)
+    authors: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    artists: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    summary: str = Field(default="", sa_type=sa.Text)
+    status: str = Field(default="ongoing", max_length=16)
+    direction: str = Field(default="rtl", max_length=16)
+    language: str = Field(default="ja", max_length=16)
+    # sha256 of the cover source image; thumbnails are derived from it in the media store.
+    cover_key: str | None = Field(default=None, max_length=64)
+    views: int = Field(default=0)
+    created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime, index=True)
+
+
+class Genre(SQLModel, table=True):
+    __tablename__ = "genre"
+    __table_args__ = {"extend_existing": True}
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=100, unique=True, index=True)
+
+
+class SeriesGenre(SQLModel, table=True):
+    __tablename__ = "series_genre"
+    __table_args__ = {"extend_existing": True}
+
+    series_id: int = Field(foreign_key="series.id", primary_key=True, ondelete="CASCADE")
+    genre_id: int = Field(foreign_key="genre.id", primary_key=True, index=True, ondelete="CASCADE")
+
+
+class Chapter(SQLModel, table=True):
+    __tablename__ = "chapter"
+    __table_args__ = (
+        sa.UniqueConstraint("series_id", "number_hundredths", name="uq_chapter_series_number"),
+        {"extend_existing": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    series_id: int = Field(foreign_key="series.id", index=True, ondelete="CASCADE")
+    # 10.5 is stored as 1050: exact and portable (see naming.py).
+    number_hundredths: int
+    title: str = Field(default="", max_length=500)
+    slug: str = Field(default="", max_length=100)
+    published_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+    views: int = Field(default=0)
+    page_count: int = Field(default=0)
+    # Absolute path it was imported from, and "size:mtime_ns:sha256" of it.
+    source_path: str = Field(default="", sa_type=sa.Text)
+    fingerprint: str = Field(default="", max_length=200, index=True)
+    created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+
+
+class Page(SQLModel, table=True):
+    __tablename__ = "page"
+    __table_args__ = (
+        sa.UniqueConstraint("chapter_id", "index", name="uq_page_chapter_index"),
+        {"extend_existing": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    chapter_id: int = Field(foreign_key="chapter.id", index=True, ondelete="CASCADE")
+    index: int
+    # sha256 of the original bytes; derivatives are named after it (see media.py).
+    media_key: str = Field(max_length=64, index=True)
+    ext: str = Field(max_length=8)
+    width: int
+    height: int
+    bytes: int

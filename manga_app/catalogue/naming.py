@@ -1,0 +1,138 @@
+"""Pure helpers for names: chapter numbers, file-name parsing, slugs, title keys.
+
+Chapter numbers are stored as an integer count of hundredths (10.5 -> 1050):
+exact, portable between SQLite and PostgreSQL, sortable, and free of the
+float/Decimal drift that Numeric columns show on SQLite.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+__all__ = [
+    "ParsedName",
+    "chapter_number_json",
+    "format_chapter_number",
+    "parse_chapter_name",
+    "slugify",
+    "title_key",
+    "to_hundredths",
+]
+
+MAX_CHAPTER_NUMBER = Decimal("1000000")
+_NUMBER = r"(\d+(?:\.\d+)?)"
+_BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|【[^】]*】")
+_VOLUME = re.compile(rf"(?:\b(?:vol(?:ume)?|v)\.?\s*{_NUMBER}\b|第\s*{_NUMBER}\s*巻)", re.I)
+_CHAPTER_PATTERNS = (
+    re.compile(rf"第\s*{_NUMBER}\s*[話回章]"),
+    re.compile(rf"\b(?:chapter|chap|ch|c|ep(?:isode)?)\.?\s*{_NUMBER}(?!\d)", re.I),
+    re.compile(rf"#\s*{_NUMBER}"),
+    re.compile(rf"{_NUMBER}\s*[話回]"),
+)
+_BARE_NUMBER = re.compile(rf"(?<![\w.]){_NUMBER}(?![\w.])")
+_EDGE_JUNK = " \t-_.#:~–—|"
+_SLUG_JUNK = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class ParsedName:
+    """What a file or folder name says about a chapter (each part may be missing)."""
+
+    series: str | None
+    number: Decimal | None
+    volume: Decimal | None = None
+    title: str | None = None
+
+
+def to_hundredths(value: Decimal | str | int | float) -> int:
+    """Convert a chapter number to hundredths; ValueError when it is not one.
+
+    Floats go through `str` so that 10.5 stays exactly 1050.
+    """
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise ValueError(f"not a chapter number: {value!r}") from None
+    if not number.is_finite() or number < 0 or number >= MAX_CHAPTER_NUMBER:
+        raise ValueError(f"chapter number out of range: {value!r}")
+    scaled = number * 100
+    if scaled != scaled.to_integral_value():
+        raise ValueError(f"chapter number has more than two decimals: {value!r}")
+    return int(scaled)
+
+
+def format_chapter_number(hundredths: int) -> str:
+    """'12' for whole numbers, '10.5' or '10.25' otherwise (used in URLs and file names)."""
+    whole, rest = divmod(hundredths, 100)
+    if rest == 0:
+        return str(whole)
+    return f"{whole}.{rest:02d}".rstrip("0")
+
+
+def chapter_number_json(hundredths: int) -> int | float:
+    """The JSON form: an int when whole, a float like 10.5 otherwise."""
+    if hundredths % 100 == 0:
+        return hundredths // 100
+    return float(format_chapter_number(hundredths))
+
+
+def parse_chapter_name(name: str) -> ParsedName:
+    """Parse names like `Series 012`, `第12話`, `Vol.2 Ch.10.5 - Title`.
+
+    Text before the chapter number is the series, text after it the title.
+    Bracketed tags (`[Group]`, `(2019)`) are dropped first: they are noise in
+    scanlation names and often contain digits.
+    """
+    text = unicodedata.normalize("NFKC", name).replace("_", " ")
+    text = " ".join(_BRACKETS.sub(" ", text).split())
+    volume = None
+    volume_match = _VOLUME.search(text)
+    if volume_match:
+        volume = Decimal(volume_match.group(1) or volume_match.group(2))
+    match = _find_chapter(text, volume_match)
+    if match is None:
+        series = _clean(text[: volume_match.start()] if volume_match else text)
+        return ParsedName(series=series, number=volume, volume=volume)
+    start = min(match.start(), volume_match.start()) if volume_match else match.start()
+    series = _clean(text[:start])
+    title = _clean(text[match.end() :])
+    return ParsedName(series=series, number=Decimal(match.group(1)), volume=volume, title=title)
+
+
+def _find_chapter(text: str, volume_match: re.Match | None) -> re.Match | None:
+    for pattern in _CHAPTER_PATTERNS:
+        match = pattern.search(text)
+        if match and not _overlaps(match, volume_match):
+            return match
+    bare = [m for m in _BARE_NUMBER.finditer(text) if not _overlaps(m, volume_match)]
+    # Past a volume marker the first number is the chapter (`Vol.2 012`);
+    # otherwise the last one is, since series names may contain digits (`20th Century Boys 3`).
+    if volume_match:
+        after = [m for m in bare if m.start() > volume_match.end()]
+        if after:
+            return after[0]
+    return bare[-1] if bare else None
+
+
+def _overlaps(match: re.Match, other: re.Match | None) -> bool:
+    return other is not None and match.start() < other.end() and other.start() < match.end()
+
+
+def _clean(text: str) -> str | None:
+    cleaned = text.strip(_EDGE_JUNK)
+    return cleaned or None
+
+
+def title_key(title: str) -> str:
+    """The key that matches a series across imports: NFKC, case-folded, spaces squeezed."""
+    return " ".join(unicodedata.normalize("NFKC", title).casefold().split())
+
+
+def slugify(text: str, *, max_length: int = 80) -> str:
+    """ASCII slug from romaji (or any text); '' when nothing usable is left."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = _SLUG_JUNK.sub("-", ascii_text.lower()).strip("-")
+    return slug[:max_length].rstrip("-")

@@ -1,0 +1,89 @@
+"""Decide where a chapter goes: series title, number, title, date and series facts.
+
+Pure: it takes the parsed metadata and the candidate's names and applies the
+precedence rules (ComicInfo.xml, then the series.json sidecar, then folder and
+file names), so those rules are testable without archives or a database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from manga_app.catalogue.comicinfo import ComicInfo, MetadataError, SeriesSidecar, parse_comicinfo
+from manga_app.catalogue.naming import parse_chapter_name, to_hundredths
+from manga_app.catalogue.scanner import Candidate
+from manga_app.catalogue.upsert import SeriesFacts
+
+__all__ = ["ChapterPlan", "PlanError", "plan_chapter", "read_comicinfo"]
+
+
+class PlanError(ValueError):
+    """The chapter cannot be placed (no usable chapter number)."""
+
+
+@dataclass(frozen=True)
+class ChapterPlan:
+    series_title: str
+    hundredths: int
+    chapter_title: str
+    published_at: datetime
+    facts: SeriesFacts
+
+
+def read_comicinfo(data: bytes | None, warn: Callable[[str], None]) -> ComicInfo:
+    """Parsed ComicInfo.xml, or an empty one (with a warning) when it is unreadable."""
+    if data is None:
+        return ComicInfo()
+    try:
+        return parse_comicinfo(data)
+    except MetadataError as exc:
+        warn(f"{exc}; using names from the file name instead")
+        return ComicInfo()
+
+
+def plan_chapter(
+    candidate: Candidate,
+    info: ComicInfo,
+    sidecar: SeriesSidecar | None,
+    *,
+    file_time: datetime,
+    warn: Callable[[str], None],
+) -> ChapterPlan:
+    """Apply the precedence rules; a folder or file name differing from the title becomes an alias."""
+    stem = candidate.path.name if candidate.kind == "folder" else candidate.path.stem
+    parsed = parse_chapter_name(stem)
+    folder_name = candidate.series_dir.name if candidate.series_dir else None
+    name_title = folder_name or parsed.series or candidate.path.parent.name
+    sidecar = sidecar or SeriesSidecar()
+    return ChapterPlan(
+        series_title=info.series or sidecar.name or name_title,
+        hundredths=_number(info, parsed.number, warn),
+        chapter_title=info.title or parsed.title or "",
+        published_at=info.published_at or file_time,
+        facts=SeriesFacts(
+            aliases=tuple(a for a in (info.localized_series, name_title) if a),
+            authors=tuple(info.writers),
+            artists=tuple(info.pencillers),
+            genres=tuple(info.genres + info.tags),
+            summary=sidecar.summary or info.summary,
+            status=sidecar.status,
+            direction=info.direction,
+            language=info.language,
+        ),
+    )
+
+
+def _number(info: ComicInfo, parsed_number, warn: Callable[[str], None]) -> int:
+    if info.number:
+        try:
+            return to_hundredths(info.number)
+        except ValueError as exc:
+            warn(f"ComicInfo.xml Number ignored: {exc}")
+    if parsed_number is None:
+        raise PlanError("no chapter number in ComicInfo.xml or in the file name")
+    try:
+        return to_hundredths(parsed_number)
+    except ValueError as exc:
+        raise PlanError(str(exc)) from None

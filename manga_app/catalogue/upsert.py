@@ -1,0 +1,173 @@
+"""Database writes of the importer: find-or-create a series, merge metadata, replace a chapter.
+
+Kept apart from repository.py (reads shared with the web layer) and from
+importer.py (file handling), so each stays small. Nothing here commits: the
+importer owns the one-transaction-per-chapter boundary.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from manga_app.catalogue.media import StoredImage
+from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
+from manga_app.catalogue.naming import slugify, title_key
+from manga_app.catalogue.readings import readings_for
+
+__all__ = [
+    "SeriesFacts",
+    "find_or_create_series",
+    "merge_series_facts",
+    "replace_chapter",
+    "refresh_updated_at",
+]
+
+
+@dataclass(frozen=True)
+class SeriesFacts:
+    """What one chapter's metadata says about its series (empty means "no opinion")."""
+
+    aliases: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+    artists: tuple[str, ...] = ()
+    genres: tuple[str, ...] = ()
+    summary: str | None = None
+    status: str | None = None
+    direction: str | None = None
+    language: str | None = None
+
+
+def find_or_create_series(*, session: Session, title: str) -> Series:
+    """The series with this normalised title, or a new one with a unique ASCII slug."""
+    key = title_key(title)
+    series = session.exec(select(Series).where(Series.title_key == key)).first()
+    if series is None:
+        series = Series(title=title.strip(), title_key=key, slug=_unique_slug(session, title))
+        _refresh_search(series)
+        session.add(series)
+        session.flush()
+    return series
+
+
+def _unique_slug(session: Session, title: str) -> str:
+    base = slugify(readings_for(title).romaji) or "series"
+    taken = set(session.exec(select(Series.slug).where(Series.slug.like(f"{base}%"))))
+    if base not in taken:
+        return base
+    suffix = 2
+    while f"{base}-{suffix}" in taken:
+        suffix += 1
+    return f"{base}-{suffix}"
+
+
+def merge_series_facts(*, session: Session, series: Series, facts: SeriesFacts) -> None:
+    """Add what is new; never wipe a value because one chapter lacks it."""
+    own_key = series.title_key
+    aliases = {title_key(a): a for a in series.alt_titles}
+    for alias in facts.aliases:
+        if alias.strip() and title_key(alias) != own_key:
+            aliases.setdefault(title_key(alias), alias.strip())
+    series.alt_titles = list(aliases.values())
+    series.authors = _union(series.authors, facts.authors)
+    series.artists = _union(series.artists, facts.artists)
+    for name in ("summary", "status", "direction", "language"):
+        value = getattr(facts, name)
+        if value:
+            setattr(series, name, value)
+    _refresh_search(series)
+    _add_genres(session, series, facts.genres)
+
+
+def _union(existing: Iterable[str], new: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys([*existing, *(n.strip() for n in new if n.strip())]))
+
+
+def _add_genres(session: Session, series: Series, names: Iterable[str]) -> None:
+    for name in dict.fromkeys(" ".join(n.split()) for n in names if n.strip()):
+        genre = session.exec(select(Genre).where(Genre.name == name)).first()
+        if genre is None:
+            genre = Genre(name=name)
+            session.add(genre)
+            session.flush()
+        link = session.get(SeriesGenre, (series.id, genre.id))
+        if link is None:
+            session.add(SeriesGenre(series_id=series.id, genre_id=genre.id))
+
+
+def _refresh_search(series: Series) -> None:
+    """Readings and romaji of every title and alias, and the flat search string."""
+    readings = []
+    parts: list[str] = []
+    for text in [series.title, *series.alt_titles]:
+        forms = readings_for(text)
+        readings.append({"text": text, **forms._asdict()})
+        romaji_joined = forms.romaji.replace(" ", "")
+        parts += [text, forms.hiragana, forms.katakana, forms.romaji, romaji_joined]
+    series.readings = readings
+    normal = (unicodedata.normalize("NFKC", p).lower() for p in parts if p)
+    series.search_text = " ".join(dict.fromkeys(normal))
+
+
+def replace_chapter(
+    *,
+    session: Session,
+    series: Series,
+    chapter: Chapter,
+    pages: list[StoredImage],
+) -> list[str]:
+    """Insert `chapter` with its pages, deleting what it replaces; returns the replaced media keys.
+
+    Replaced: the chapter with the same number, and any chapter imported
+    earlier from the same source file under another number or series.
+    """
+    old = session.exec(
+        select(Chapter).where(
+            sa.or_(
+                sa.and_(
+                    Chapter.series_id == series.id,
+                    Chapter.number_hundredths == chapter.number_hundredths,
+                ),
+                Chapter.source_path == chapter.source_path,
+            )
+        )
+    ).all()
+    old_ids = [c.id for c in old]
+    old_keys: list[str] = []
+    if old_ids:
+        old_keys = list(session.exec(select(Page.media_key).where(Page.chapter_id.in_(old_ids))))
+        session.execute(sa.delete(Page).where(Page.chapter_id.in_(old_ids)))
+        session.execute(sa.delete(Chapter).where(Chapter.id.in_(old_ids)))
+        session.flush()
+    chapter.series_id = series.id
+    chapter.page_count = len(pages)
+    session.add(chapter)
+    session.flush()
+    session.add_all(
+        Page(
+            chapter_id=chapter.id,
+            index=i,
+            media_key=p.key,
+            ext=p.ext,
+            width=p.width,
+            height=p.height,
+            bytes=p.bytes,
+        )
+        for i, p in enumerate(pages)
+    )
+    return old_keys
+
+
+def refresh_updated_at(*, session: Session, series: Series) -> datetime:
+    """A series was updated when its newest chapter was published."""
+    latest = session.exec(
+        select(sa.func.max(Chapter.published_at)).where(Chapter.series_id == series.id)
+    ).one()
+    if latest is not None:
+        series.updated_at = latest
+    return series.updated_at

@@ -1,0 +1,161 @@
+"""archives.py: safe reading of CBZ/ZIP archives and image folders, and refusal of bad ones."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from manga_app.catalogue.archives import ArchiveError, Limits, fingerprint, open_chapter
+
+from .builders import (
+    FIXTURES,
+    image_bytes,
+    patch_compression_method,
+    write_cbz,
+    write_folder,
+    zip_bomb,
+)
+
+ARCHIVES = FIXTURES / "archives"
+
+
+def test_pages_come_in_natural_order_and_non_images_are_ignored(tmp_path: Path):
+    # Given an archive whose entries are stored out of order, with metadata and junk beside the images
+    names = [
+        "10.png",
+        "2.png",
+        "1.png",
+        "sub/003.jpg",
+        "Thumbs.db",
+        "__MACOSX/._1.png",
+        ".hidden.png",
+    ]
+    write_cbz(tmp_path / "a.cbz", {n: image_bytes() for n in names}, comicinfo="<ComicInfo/>")
+    # When it is opened
+    with open_chapter(tmp_path / "a.cbz", "archive") as source:
+        # Then only the images are pages, 2 before 10, and ComicInfo.xml is available
+        assert source.pages == ["1.png", "2.png", "10.png", "sub/003.jpg"]
+        assert source.comicinfo == b"<ComicInfo/>"
+        assert source.read("2.png") == image_bytes()
+
+
+def test_folder_pages_come_in_natural_order(tmp_path: Path):
+    write_folder(
+        tmp_path / "ch", {"p10.webp": b"a", "p2.gif": b"b", "p1.JPG": b"c", "info.txt": b"d"}
+    )
+    with open_chapter(tmp_path / "ch", "folder") as source:
+        assert source.pages == ["p1.JPG", "p2.gif", "p10.webp"]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("rar4.rar", "RAR archives are not supported"),
+        ("rar5-solid.rar", "RAR archives are not supported"),
+        ("rar5-encrypted.rar", "RAR archives are not supported"),
+        ("7zip.7z", "7-Zip archives are not supported"),
+        ("7zip-encrypted.7z", "7-Zip archives are not supported"),
+        ("epub3.epub", "EPUB books are not supported"),
+        ("zip-encrypted.zip", "encrypted"),
+    ],
+)
+def test_komga_samples_in_unsupported_formats_are_refused_naming_the_format(
+    name: str, message: str
+):
+    with pytest.raises(ArchiveError, match=message):
+        with open_chapter(ARCHIVES / name, "archive"):
+            pass
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "zip.zip",
+        "zip-copy.zip",
+        "zip-bzip2.zip",
+        "zip-lzma.zip",
+        "zip-deflate64.zip",
+        "zip-ppmd.zip",
+        "zip-as-epub.epub",
+    ],
+)
+def test_komga_zip_samples_with_readable_entries_open(name: str):
+    # These samples store their single PNG uncompressed, whatever the name says.
+    with open_chapter(ARCHIVES / name, "archive") as source:
+        assert source.pages == ["komga.png"]
+        assert source.read("komga.png").startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(("method", "label"), [(9, "Deflate64"), (98, "PPMd")])
+def test_entries_compressed_with_unsupported_methods_are_refused(
+    tmp_path: Path, method: int, label: str
+):
+    archive = patch_compression_method(
+        write_cbz(tmp_path / "a.cbz", {"1.png": image_bytes()}), method
+    )
+    with pytest.raises(ArchiveError, match=f"unsupported ZIP compression {label}"):
+        with open_chapter(archive, "archive") as source:
+            source.read("1.png")
+
+
+@pytest.mark.parametrize(
+    "bad_name", ["../evil.png", "a/../../evil.png", "/etc/evil.png", "C:/evil.png", "..\\evil.png"]
+)
+def test_entry_names_that_escape_the_archive_refuse_the_whole_archive(
+    tmp_path: Path, bad_name: str
+):
+    path = tmp_path / "a.cbz"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("1.png", image_bytes())
+        archive.writestr(zipfile.ZipInfo(bad_name), image_bytes())
+    with pytest.raises(ArchiveError, match="unsafe entry name"):
+        with open_chapter(path, "archive"):
+            pass
+
+
+def test_a_zip_bomb_entry_is_refused_by_its_real_compression_ratio(tmp_path: Path):
+    bomb = zip_bomb(tmp_path / "bomb.cbz")
+    with pytest.raises(ArchiveError, match="possible zip bomb"):
+        with open_chapter(bomb, "archive") as source:
+            for name in source.pages:
+                source.read(name)
+
+
+def test_total_size_and_entry_count_are_capped(tmp_path: Path):
+    archive = write_cbz(tmp_path / "a.cbz", {f"{i}.png": image_bytes() for i in range(5)})
+    with pytest.raises(ArchiveError, match="too many entries"):
+        with open_chapter(archive, "archive", Limits(max_entries=4)):
+            pass
+    with pytest.raises(ArchiveError, match="possible zip bomb"):
+        with open_chapter(
+            archive, "archive", Limits(max_total_bytes=2 * len(image_bytes()))
+        ) as source:
+            for name in source.pages:
+                source.read(name)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"just some text", "not a ZIP/CBZ archive"),
+        (b"PK\x03\x04" + b"\x00" * 40, "corrupt ZIP archive"),
+    ],
+)
+def test_corrupt_files_are_refused_with_a_reason(tmp_path: Path, content: bytes, message: str):
+    path = tmp_path / "bad.cbz"
+    path.write_bytes(content)
+    with pytest.raises(ArchiveError, match=message):
+        with open_chapter(path, "archive"):
+            pass
+
+
+def test_fingerprint_changes_with_content_and_mtime_but_not_otherwise(tmp_path: Path):
+    archive = write_cbz(tmp_path / "a.cbz", {"1.png": image_bytes()})
+    first = fingerprint(archive, "archive")
+    assert fingerprint(archive, "archive") == first
+    size, _mtime, digest = first.split(":")
+    assert int(size) == archive.stat().st_size and len(digest) == 64
+    write_cbz(archive, {"1.png": image_bytes(color=(1, 2, 3))})
+    assert fingerprint(archive, "archive") != first

@@ -1,0 +1,96 @@
+"""media.py: content-addressed originals, WebP derivatives, bombs and cleanup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from manga_app.catalogue.media import (
+    MAX_IMAGE_PIXELS,
+    MediaError,
+    MediaStore,
+    WriteLog,
+    cover_path,
+    original_path,
+    reader_path,
+    saver_path,
+)
+
+from .builders import bomb_png, image_bytes
+
+
+def test_a_page_is_kept_as_imported_plus_reader_and_saver_webps(tmp_path: Path):
+    # Given a large JPEG page
+    data = image_bytes(size=(2400, 3600), fmt="JPEG")
+    store, log = MediaStore(tmp_path), WriteLog()
+    # When it is stored
+    stored = store.store_page(data, log)
+    # Then the key is the sha256, the original is byte-identical, derivatives are shrunk WebPs
+    assert (stored.width, stored.height, stored.bytes, stored.ext) == (2400, 3600, len(data), "jpg")
+    assert original_path(stored.key, "jpg") == f"{stored.key[:2]}/{stored.key}.jpg"
+    assert store.path(original_path(stored.key, "jpg")).read_bytes() == data
+    with Image.open(store.path(reader_path(stored.key))) as reader:
+        assert (reader.format, reader.size) == ("WEBP", (1200, 1800))
+    with Image.open(store.path(saver_path(stored.key))) as saver:
+        assert saver.size == (720, 1080)
+    assert len(log.created) == 3
+
+
+def test_small_pages_are_not_upscaled_and_existing_files_are_not_rewritten(tmp_path: Path):
+    store = MediaStore(tmp_path)
+    data = image_bytes(size=(300, 500))
+    stored = store.store_page(data, WriteLog())
+    second = WriteLog()
+    assert store.store_page(data, second) == stored
+    assert second.created == []
+    with Image.open(store.path(reader_path(stored.key))) as reader:
+        assert reader.size == (300, 500)
+
+
+def test_cover_thumbnails_are_320_and_160_wide(tmp_path: Path):
+    store = MediaStore(tmp_path)
+    key = store.store_cover(image_bytes(size=(800, 1200)), WriteLog())
+    for width, height in ((320, 480), (160, 240)):
+        with Image.open(store.path(cover_path(key, width))) as thumb:
+            assert thumb.size == (width, height)
+
+
+@pytest.mark.parametrize(("width", "height"), [(50_000, 50_000), (10_000, 10_000)])
+def test_decompression_bombs_are_refused_before_decoding(tmp_path: Path, width: int, height: int):
+    # Both past twice the limit (Pillow's error) and just past it (Pillow's warning) are errors.
+    assert MAX_IMAGE_PIXELS < width * height
+    store, log = MediaStore(tmp_path), WriteLog()
+    with pytest.raises(MediaError, match="decompression bomb"):
+        store.store_page(bomb_png(width, height), log)
+    assert log.created == [] and list(tmp_path.rglob("*.*")) == []
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [(b"plain text", "not a readable image"), (image_bytes()[:60], "corrupt image")],
+)
+def test_unusable_images_raise_media_error(tmp_path: Path, data: bytes, message: str):
+    with pytest.raises(MediaError, match=message):
+        MediaStore(tmp_path).store_page(data, WriteLog())
+
+
+def test_bmp_is_not_an_accepted_page_format(tmp_path: Path):
+    import io
+
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(out, format="BMP")
+    with pytest.raises(MediaError, match="unsupported image format BMP"):
+        MediaStore(tmp_path).store_page(out.getvalue(), WriteLog())
+
+
+def test_removing_created_files_leaves_earlier_files_alone(tmp_path: Path):
+    store = MediaStore(tmp_path)
+    kept = store.store_page(image_bytes(color=(1, 1, 1)), WriteLog())
+    log = WriteLog()
+    store.store_page(image_bytes(color=(1, 1, 1)), log)  # already there: nothing created
+    new = store.store_page(image_bytes(color=(2, 2, 2)), log)
+    store.remove_created(log)
+    assert store.path(reader_path(kept.key)).exists()
+    assert not store.path(reader_path(new.key)).exists()

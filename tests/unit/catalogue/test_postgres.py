@@ -1,0 +1,109 @@
+"""The same migrations, import and publish against a real PostgreSQL server.
+
+Creates and drops its own scratch database. An unreachable server FAILS this
+module (a skipped production database test hides real breakage) unless
+MANGA_SKIP_POSTGRES=1 is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from manga_app.catalogue import repository
+from manga_app.catalogue.db import make_engine, migrate
+from manga_app.catalogue.importer import import_source
+from manga_app.catalogue.media import MediaStore
+from manga_app.catalogue.models import Chapter, Series
+from manga_app.catalogue.publisher import publish_catalogue
+from manga_app.crypto import decrypt_text
+
+from .builders import comicinfo_xml, distinct_pages, write_cbz
+from .checks import assert_no_orphan_media, chapter_rows
+
+ADMIN_URL = os.environ.get("MANGA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    if os.environ.get("MANGA_SKIP_POSTGRES") == "1":
+        pytest.skip("MANGA_SKIP_POSTGRES=1")
+    name = f"catalogue_test_{uuid.uuid4().hex[:12]}"
+    try:
+        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as exc:
+        pytest.fail(
+            f"PostgreSQL unreachable at {ADMIN_URL} ({exc}); set MANGA_SKIP_POSTGRES=1 to skip"
+        )
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield (
+                sa.engine.make_url(ADMIN_URL)
+                .set(database=name)
+                .render_as_string(hide_password=False)
+            )
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def pg_engine(pg_url):
+    migrate(pg_url)
+    engine = make_engine(pg_url)
+    yield engine
+    engine.dispose()
+
+
+def test_alembic_upgrade_head_creates_the_schema_with_timezone_columns(pg_engine):
+    inspector = sa.inspect(pg_engine)
+    assert {"series", "chapter", "page", "genre", "series_genre"} <= set(
+        inspector.get_table_names()
+    )
+    columns = {c["name"]: c["type"] for c in inspector.get_columns("series")}
+    assert isinstance(columns["updated_at"], sa.DateTime) and columns["updated_at"].timezone
+
+
+def test_import_and_publish_round_trip_on_postgresql(tmp_path, pg_engine, content_key):
+    # Given chapters 1 and 10.5 of a series, one dated by ComicInfo
+    src = tmp_path / "src" / "ワンピース"
+    write_cbz(
+        src / "ワンピース 1.cbz",
+        {f"{i}.png": d for i, d in enumerate(distinct_pages(2))},
+        comicinfo=comicinfo_xml(Genre="冒険", Year="1997", Month="7", Day="22"),
+    )
+    write_cbz(src / "ワンピース 10.5.cbz", {"1.png": distinct_pages(1, seed=3)[0]})
+    media = MediaStore(tmp_path / "media")
+    # When imported twice and published
+    assert import_source(tmp_path / "src", engine=pg_engine, media=media).ok
+    assert len(import_source(tmp_path / "src", engine=pg_engine, media=media).skipped) == 2
+    with Session(pg_engine) as session:
+        result = publish_catalogue(
+            session=session,
+            out_dir=tmp_path / "out",
+            content_key=content_key,
+            media_base_url="/media",
+        )
+        series = repository.get_series(session=session, slug="wanpiisu")
+        chapter = repository.get_chapter(session=session, series_slug="wanpiisu", number="10.5")
+        dated = session.exec(select(Chapter).where(Chapter.number_hundredths == 100)).one()
+    # Then rows, aware datetimes, the decimal chapter and the published files are right
+    assert chapter_rows(pg_engine) == [("ワンピース", 100, 2), ("ワンピース", 1050, 1)]
+    assert series is not None and chapter is not None
+    assert dated.published_at == datetime(1997, 7, 22, tzinfo=UTC)
+    assert series.created_at.tzinfo is not None
+    assert result.series == 1 and result.manifests == 2
+    [item] = json.loads((tmp_path / "out" / "mangas_1.json").read_text())["list"]
+    assert item["latest_chapter"] == 10.5 and item["genres"] == ["冒険"]
+    manifest = json.loads((tmp_path / "out" / "manifests" / "wanpiisu" / "10.5.json").read_text())
+    assert len(json.loads(decrypt_text(manifest["data"], content_key, manifest["iv"]))) == 1
+    assert_no_orphan_media(pg_engine, media.root)
+    with Session(pg_engine) as session:
+        assert session.exec(select(sa.func.count()).select_from(Series)).one() == 1
