@@ -54,6 +54,14 @@ class Settings(BaseSettings):
         return value.strip().lower()
 
     @property
+    def media_dir(self) -> Path:
+        return self.data_dir / "media"
+
+    @property
+    def published_dir(self) -> Path:
+        return self.data_dir / "published"
+
+    @property
     def origin(self) -> str:
         """The canonical origin; defaults to the local server."""
         return self.site_origin or f"http://localhost:{self.port}"

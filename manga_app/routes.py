@@ -115,8 +115,9 @@ def format_chapter_number(number: str | int | float | Decimal) -> str:
         raise ValueError(f"not a chapter number: {number!r}") from error
     if not value.is_finite() or value < 0:
         raise ValueError(f"not a chapter number: {number!r}")
-    text = format(value.normalize(), "f")
-    return text
+    if value.is_zero():
+        return "0"  # never "-0"
+    return format(value.normalize(), "f")
 
 
 def manga_url(slug: str) -> str:

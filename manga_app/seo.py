@@ -41,7 +41,7 @@ def host_name(host: str) -> str:
 
 
 def is_production_host(host: str, production_host: str) -> bool:
-    return bool(production_host) and host_name(host) == host_name(production_host)
+    return bool(production_host.strip()) and host_name(host) == host_name(production_host)
 
 
 def robots_for(head: PageHead, *, host: str, production_host: str) -> str:

@@ -25,8 +25,10 @@ from manga_app.catalogue.publisher import publish_catalogue
 
 __all__ = ["main"]
 
-DEFAULT_MEDIA_DIR = PROJECT_ROOT / "data" / "media"
-DEFAULT_PUBLISH_DIR = PROJECT_ROOT / "data" / "published"
+_DATA_DIR = Path(os.environ.get("DATA_DIR") or PROJECT_ROOT / "data")
+DEFAULT_MEDIA_DIR = _DATA_DIR / "media"
+DEFAULT_PUBLISH_DIR = _DATA_DIR / "published"
+DEFAULT_KEY_FILE = _DATA_DIR / "content_key"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -41,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("source", type=Path, metavar="SRC", help="a folder of series, or one archive")
     imp.add_argument("--db", help=db_help)
     imp.add_argument("--media", type=Path, default=DEFAULT_MEDIA_DIR, help="media store directory")
+    imp.add_argument("--out", type=Path, default=DEFAULT_PUBLISH_DIR, help="publish into this directory afterwards")
+    imp.add_argument("--media-base-url", default=os.environ.get("MEDIA_BASE_URL", "/media"))
+    imp.add_argument("--no-publish", action="store_true", help="do not publish after importing")
 
     pub = commands.add_parser("publish", help="write genres.json, mangas_N.json and manifests")
     pub.add_argument("--db", help=db_help)
@@ -89,7 +94,10 @@ def _import(args: argparse.Namespace, url: str) -> int:
         )
     engine.dispose()
     _print_report(report)
-    return EXIT_OK if report.ok else EXIT_FAILED
+    # The site serves the published files: publish so the import shows up
+    # without a restart (whatever failed, what was imported is complete).
+    published = EXIT_OK if args.no_publish else _publish(args, url)
+    return EXIT_OK if report.ok and published == EXIT_OK else EXIT_FAILED
 
 
 def _print_report(report: ImportReport) -> None:
@@ -105,7 +113,7 @@ def _print_report(report: ImportReport) -> None:
 def _publish(args: argparse.Namespace, url: str) -> int:
     try:
         env_key = os.environ.get("CONTENT_KEY")
-        key = validate_content_key(env_key) if env_key else ensure_dev_content_key()
+        key = validate_content_key(env_key) if env_key else ensure_dev_content_key(DEFAULT_KEY_FILE)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE

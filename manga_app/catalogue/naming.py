@@ -131,8 +131,14 @@ def title_key(title: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", title).casefold().split())
 
 
+_CHAPTER_MARKER = re.compile(r"-ch-(\d)")
+
+
 def slugify(text: str, *, max_length: int = 80) -> str:
     """ASCII slug from romaji (or any text); '' when nothing usable is left."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     slug = _SLUG_JUNK.sub("-", ascii_text.lower()).strip("-")
+    # A series slug must never contain the reader's chapter marker, or its
+    # title page URL would read as a chapter URL ("-ch-2" -> "-ch2").
+    slug = _CHAPTER_MARKER.sub(r"-ch\1", slug)
     return slug[:max_length].rstrip("-")

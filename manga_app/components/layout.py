@@ -10,6 +10,7 @@ from manga_app.components.head import head_links
 from manga_app.config import get_settings
 from manga_app.state.navigation import NavigationState
 from manga_app.state.search_box import MAX_QUERY_LENGTH, SearchBoxState
+from manga_app.components.link import link
 
 
 def back_button(label: str = "戻る") -> rx.Component:
@@ -23,7 +24,7 @@ def back_button(label: str = "戻る") -> rx.Component:
 
 
 def _logo() -> rx.Component:
-    return rx.el.a(
+    return link(
         rx.el.img(src="/icons/icon-192.png", alt="", custom_attrs={"width": "28", "height": "28"}, class_name="logo-mark"),
         rx.el.span(get_settings().site_name, class_name="logo-text"),
         href=routes.HOME,
@@ -36,7 +37,7 @@ def _sign_in_area() -> rx.Component:
     # Wired to Firebase in the accounts issue; the slot and its size are fixed
     # now so the header never shifts when sign-in state arrives.
     return rx.el.div(
-        rx.el.a("ライブラリ", href=routes.LIBRARY, class_name="header-link"),
+        link("ライブラリ", href=routes.LIBRARY, class_name="header-link"),
         class_name="sign-in-area",
         id="sign-in-area",
     )
@@ -63,7 +64,7 @@ def site_header() -> rx.Component:
                 on_submit=rx.prevent_default,
             ),
             rx.el.nav(
-                rx.el.a("ジャンル", href=routes.GENRES, class_name="header-link"),
+                link("ジャンル", href=routes.GENRES, class_name="header-link"),
                 _sign_in_area(),
                 class_name="header-nav",
                 aria_label="メインメニュー",
@@ -77,11 +78,11 @@ def site_header() -> rx.Component:
 def site_footer() -> rx.Component:
     return rx.el.footer(
         rx.el.nav(
-            rx.el.a("トップ", href=routes.HOME),
-            rx.el.a("ジャンル", href=routes.GENRES),
-            rx.el.a("検索", href=routes.SEARCH),
-            rx.el.a("ライブラリ", href=routes.LIBRARY),
-            rx.el.a("閲覧履歴", href=routes.HISTORY),
+            link("トップ", href=routes.HOME),
+            link("ジャンル", href=routes.GENRES),
+            link("検索", href=routes.SEARCH),
+            link("ライブラリ", href=routes.LIBRARY),
+            link("閲覧履歴", href=routes.HISTORY),
             class_name="footer-links",
             aria_label="フッターメニュー",
         ),

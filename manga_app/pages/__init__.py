@@ -33,5 +33,5 @@ def register_pages(app: rx.App) -> None:
         # Reflex tests the 404 page's image for truthiness, so no state var here.
         image=seo.DEFAULT_IMAGE,
         meta=page_meta(),
-        on_load=[HeadState.load_static],
+        on_load=[*_ON_LOAD_COMMON, HeadState.load_static],
     )

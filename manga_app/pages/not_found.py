@@ -5,6 +5,7 @@ import reflex as rx
 from manga_app import routes
 from manga_app.components import antd
 from manga_app.components.layout import site_layout
+from manga_app.components.link import link
 
 NOT_FOUND_MESSAGE = "お探しのページは見つかりませんでした。"
 
@@ -15,7 +16,7 @@ def not_found_panel() -> rx.Component:
         status="404",
         title="ページが見つかりません",
         sub_title=NOT_FOUND_MESSAGE + "URLが正しいかご確認ください。",
-        extra=rx.el.a("トップページへ戻る", href=routes.HOME, class_name="button-primary"),
+        extra=link("トップページへ戻る", href=routes.HOME, class_name="button-primary"),
     )
 
 

@@ -6,14 +6,15 @@ assets, the websocket, health checks) goes on to Reflex."""
 from __future__ import annotations
 
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import Route, Router
+from starlette.routing import Mount, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from manga_app import routes
-from manga_app.web import install, pages, robots
+from manga_app.web import catalogue_files, install, pages, robots
 
 # Reflex's own endpoints and build output: never pages.
-_RESERVED_PREFIXES = ("/_", "/assets/", "/ping", "/icons/", "/css/", "/js/")
+_RESERVED_PREFIXES = ("/_", "/assets/", "/ping", "/icons/", "/css/", "/js/", "/media/", "/manifests/")
+MEDIA_PREFIX = "/media"
 
 
 def is_page_path(path: str) -> bool:
@@ -35,16 +36,23 @@ class SiteHttpLayer:
             routes=[
                 Route("/manifest.json", install.manifest, methods=["GET", "HEAD"]),
                 Route("/robots.txt", robots.robots, methods=["GET", "HEAD"]),
+                Route("/genres.json", catalogue_files.genres_json, methods=["GET", "HEAD"]),
+                Route("/mangas_{page}.json", catalogue_files.mangas_json, methods=["GET", "HEAD"]),
+                Route("/manifests/{slug}/{number}.json", catalogue_files.manifest_json, methods=["GET", "HEAD"]),
             ],
             default=self._pages_or_reflex,
         )
         self.app = GZipMiddleware(self.router, minimum_size=1024)
+        # Images are already compressed, and gzip would break range requests.
+        self.media = Mount(MEDIA_PREFIX, app=catalogue_files.media_app())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.reflex_app(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
+        elif scope["path"].startswith(MEDIA_PREFIX + "/"):
+            await self.media(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
 
     async def _pages_or_reflex(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["method"] in ("GET", "HEAD") and is_page_path(scope["path"]):

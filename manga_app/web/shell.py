@@ -24,7 +24,8 @@ _MANAGED_TAGS = re.compile(
     r"|<link\b[^>]*\brel=\"canonical\"[^>]*>",
     re.DOTALL,
 )
-_HEAD_OPEN = re.compile(r"<head[^>]*>")
+_HEAD_OPEN = re.compile(r"<head[^>]*>", re.IGNORECASE)
+_CHARSET = re.compile(r"<meta\b[^>]*\bcharset=[^>]*>", re.IGNORECASE)
 
 
 def static_dir() -> Path:
@@ -51,8 +52,9 @@ def _stripped(file: Path, mtime_ns: int) -> tuple[str, str]:
     if opened is None:
         raise ValueError(f"{file} has no <head>")
     # After <meta charset> so the charset stays within the first bytes.
-    charset = html.find(">", html.find("<meta charSet", opened.end())) + 1 or opened.end()
-    return html[:charset], html[charset:]
+    charset = _CHARSET.search(html, opened.end())
+    cut = charset.end() if charset else opened.end()
+    return html[:cut], html[cut:]
 
 
 def render_shell(file: Path, head_html: str) -> str:

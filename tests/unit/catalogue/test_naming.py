@@ -75,3 +75,16 @@ def test_slugs_are_ascii_and_title_keys_ignore_width_case_and_spacing():
     assert slugify("Café  au lait!") == "cafe-au-lait"
     assert slugify("進撃") == ""
     assert title_key("ＯＮＥ  Piece ") == title_key("one piece")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Watch-ch-2 story", "watch-ch2-story"), ("abc ch 12", "abc-ch12"), ("x-ch-1-ch-3", "x-ch1-ch3")],
+    ids=["marker-inside", "spaces-become-a-marker-and-are-folded", "two-markers"],
+)
+def test_a_series_slug_never_contains_the_chapter_marker(text: str, expected: str) -> None:
+    from manga_app import routes
+
+    slug = slugify(text)
+    assert slug == expected
+    assert not routes.uses_reader_layout("/" + slug)

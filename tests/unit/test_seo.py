@@ -1,0 +1,345 @@
+"""Table-driven tests for manga_app.seo: hosts, the robots rule, JSON-LD and
+the head HTML written into the first response."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+
+import pytest
+
+from manga_app.seo import (
+    INDEX_FOLLOW,
+    NOINDEX_NOFOLLOW,
+    SSR_MARKER,
+    PageHead,
+    absolute_url,
+    host_name,
+    is_production_host,
+    json_ld_text,
+    render_head_html,
+    robots_for,
+)
+
+ORIGIN = "https://manga.example.jp"
+
+
+def cases(table):
+    return [pytest.param(*row[1:], id=row[0]) for row in table]
+
+
+# --------------------------------------------------------------------------
+# host_name / is_production_host
+# --------------------------------------------------------------------------
+
+HOST_NAME_CASES = [
+    ("plain", "example.com", "example.com"),
+    ("port", "example.com:8080", "example.com"),
+    ("https-port", "Example.COM:443", "example.com"),
+    ("upper-case", "EXAMPLE.COM", "example.com"),
+    ("surrounding-space", "  example.com:3000 ", "example.com"),
+    ("localhost-port", "localhost:3000", "localhost"),
+    ("ipv4-port", "127.0.0.1:3000", "127.0.0.1"),
+    ("ipv6", "[::1]", "[::1]"),
+    ("ipv6-port", "[::1]:3000", "[::1]"),
+    ("ipv6-upper-case-port", "[2001:DB8::1]:8443", "[2001:db8::1]"),
+    ("empty", "", ""),
+]
+
+
+@pytest.mark.parametrize(("host", "expected"), cases(HOST_NAME_CASES))
+def test_the_host_name_drops_the_port_and_case(host, expected):
+    assert host_name(host) == expected
+
+
+PRODUCTION_HOST_CASES = [
+    ("same-host", "manga.example.jp", "manga.example.jp", True),
+    ("port-on-request", "manga.example.jp:443", "manga.example.jp", True),
+    ("port-on-setting", "manga.example.jp", "manga.example.jp:8443", True),
+    ("different-ports", "manga.example.jp:80", "manga.example.jp:8443", True),
+    ("request-upper-case", "MANGA.Example.JP", "manga.example.jp", True),
+    ("setting-upper-case", "manga.example.jp", "Manga.Example.JP", True),
+    ("ipv6", "[::1]:3000", "[::1]", True),
+    ("other-host", "staging.example.jp", "manga.example.jp", False),
+    ("subdomain", "www.manga.example.jp", "manga.example.jp", False),
+    ("suffix-trick", "manga.example.jp.evil.com", "manga.example.jp", False),
+    ("prefix-trick", "evilmanga.example.jp", "manga.example.jp", False),
+    ("localhost", "localhost:3000", "manga.example.jp", False),
+    ("missing-host-header", "", "manga.example.jp", False),
+    ("empty-production-host", "manga.example.jp", "", False),
+    ("both-empty", "", "", False),
+    ("localhost-with-empty-production-host", "localhost:3000", "", False),
+]
+
+
+@pytest.mark.parametrize(("host", "production_host", "expected"), cases(PRODUCTION_HOST_CASES))
+def test_only_the_configured_host_is_production(host, production_host, expected):
+    assert is_production_host(host, production_host) is expected
+
+
+# --------------------------------------------------------------------------
+# robots_for
+# --------------------------------------------------------------------------
+
+
+def a_head(**overrides) -> PageHead:
+    values = {"title": "ジャンル一覧 | 漫画ひろば", "description": "説明", "path": "/genres"}
+    values.update(overrides)
+    return PageHead(**values)
+
+
+ROBOTS_CASES = [
+    ("indexable-on-production", True, "manga.example.jp", "manga.example.jp", INDEX_FOLLOW),
+    ("indexable-on-production-with-port", True, "manga.example.jp:443", "manga.example.jp", INDEX_FOLLOW),
+    ("not-indexable-on-production", False, "manga.example.jp", "manga.example.jp", NOINDEX_NOFOLLOW),
+    ("indexable-on-staging", True, "staging.example.jp", "manga.example.jp", NOINDEX_NOFOLLOW),
+    ("indexable-on-localhost", True, "localhost:3000", "manga.example.jp", NOINDEX_NOFOLLOW),
+    ("indexable-without-production-host", True, "manga.example.jp", "", NOINDEX_NOFOLLOW),
+    ("not-indexable-anywhere", False, "localhost:3000", "", NOINDEX_NOFOLLOW),
+]
+
+
+@pytest.mark.parametrize(("indexable", "host", "production_host", "expected"), cases(ROBOTS_CASES))
+def test_robots_say_index_follow_only_for_an_indexable_page_on_production(
+    indexable, host, production_host, expected
+):
+    head = a_head(indexable=indexable)
+    assert robots_for(head, host=host, production_host=production_host) == expected
+
+
+# --------------------------------------------------------------------------
+# absolute_url
+# --------------------------------------------------------------------------
+
+ABSOLUTE_URL_CASES = [
+    ("root", ORIGIN, "/", f"{ORIGIN}/"),
+    ("path", ORIGIN, "/genres", f"{ORIGIN}/genres"),
+    ("origin-trailing-slash", ORIGIN + "/", "/genres", f"{ORIGIN}/genres"),
+    ("path-without-slash", ORIGIN, "icons/og.png", f"{ORIGIN}/icons/og.png"),
+    ("origin-slash-and-bare-path", ORIGIN + "/", "icons/og.png", f"{ORIGIN}/icons/og.png"),
+    ("localhost-origin", "http://localhost:3000", "/manga/abc", "http://localhost:3000/manga/abc"),
+    ("encoded-path", ORIGIN, "/genre/%E3%83%9B", f"{ORIGIN}/genre/%E3%83%9B"),
+    ("https-url-kept", ORIGIN, "https://cdn.example.com/a.png", "https://cdn.example.com/a.png"),
+    ("http-url-kept", ORIGIN, "http://cdn.example.com/a.png", "http://cdn.example.com/a.png"),
+]
+
+
+@pytest.mark.parametrize(("origin", "path", "expected"), cases(ABSOLUTE_URL_CASES))
+def test_an_absolute_url_is_the_origin_plus_the_path(origin, path, expected):
+    assert absolute_url(origin, path) == expected
+
+
+# --------------------------------------------------------------------------
+# json_ld_text
+# --------------------------------------------------------------------------
+
+WEBSITE = {"@context": "https://schema.org", "@type": "WebSite", "name": "漫画ひろば"}
+CRUMBS = {"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": []}
+BREAKOUT = "</script><script>alert('x')</script><!--"
+
+
+def test_no_json_ld_blocks_give_no_text():
+    assert json_ld_text(()) == ""
+    assert json_ld_text([]) == ""
+
+
+@pytest.mark.parametrize("blocks", [pytest.param((WEBSITE,), id="tuple"), pytest.param([WEBSITE], id="list")])
+def test_one_json_ld_block_is_written_as_that_object(blocks):
+    assert json.loads(json_ld_text(blocks)) == WEBSITE
+
+
+def test_several_json_ld_blocks_are_written_as_one_graph():
+    document = json.loads(json_ld_text((WEBSITE, CRUMBS)))
+    assert document == {"@context": "https://schema.org", "@graph": [WEBSITE, CRUMBS]}
+
+
+UNSAFE_VALUE_CASES = [
+    ("script-breakout", BREAKOUT),
+    ("upper-case-breakout", "</SCRIPT><img src=x onerror=alert(1)>"),
+    ("comment-open", "<!-- x"),
+    ("ampersand-entity", "a &amp; b & c"),
+    ("angle-brackets", "1 < 2 > 0"),
+]
+
+
+@pytest.mark.parametrize("value", cases(UNSAFE_VALUE_CASES))
+def test_a_json_ld_value_cannot_break_out_of_its_script(value):
+    block = {"@type": "Book", "name": value}
+    text = json_ld_text((block, {"@type": "Thing", "description": value}))
+    assert "<" not in text
+    assert ">" not in text
+    assert "&" not in text
+    # ...and it still decodes to the original value.
+    assert json.loads(text)["@graph"][0]["name"] == value
+
+
+def test_json_ld_keeps_japanese_text_readable():
+    text = json_ld_text(({"name": "呪術廻戦"},))
+    assert "呪術廻戦" in text
+
+
+# --------------------------------------------------------------------------
+# render_head_html
+# --------------------------------------------------------------------------
+
+
+class _Tags(HTMLParser):
+    """Every start tag (name, attrs) and the text inside each tag, in order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, {key: value or "" for key, value in attrs}))
+        self.text.append("")
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+
+    def handle_data(self, data):
+        if self.text:
+            self.text[-1] += data
+
+
+def parse(html: str) -> _Tags:
+    parser = _Tags()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def meta_content(parsed: _Tags, attribute: str, key: str) -> list[str]:
+    return [attrs["content"] for tag, attrs in parsed.tags if tag == "meta" and attrs.get(attribute) == key]
+
+
+def render(head: PageHead | None = None, *, origin: str = ORIGIN, robots: str = INDEX_FOLLOW) -> str:
+    return render_head_html(head or a_head(), origin=origin, robots=robots, site_name="漫画ひろば")
+
+
+NASTY_TITLE = 'Tom & Jerry <b>"x"</b> \'y\''
+NASTY_DESCRIPTION = '"quoted" <script>alert(1)</script> & more'
+
+
+def test_the_head_has_exactly_one_title():
+    html = render()
+    assert html.count("<title>") == 1
+    assert html.count("</title>") == 1
+    assert [tag for tag, _ in parse(html).tags].count("title") == 1
+
+
+def test_the_title_is_html_escaped():
+    html = render(a_head(title=NASTY_TITLE))
+    assert "<title>Tom &amp; Jerry &lt;b&gt;&quot;x&quot;&lt;/b&gt; &#x27;y&#x27;</title>" in html
+    parsed = parse(html)
+    title_index = [tag for tag, _ in parsed.tags].index("title")
+    assert parsed.text[title_index] == NASTY_TITLE
+
+
+@pytest.mark.parametrize(
+    ("attribute", "key"),
+    [
+        pytest.param("name", "description", id="description"),
+        pytest.param("property", "og:description", id="og-description"),
+    ],
+)
+def test_the_description_is_html_escaped_inside_its_attribute(attribute, key):
+    html = render(a_head(description=NASTY_DESCRIPTION))
+    assert "<script>alert" not in html
+    assert '"quoted"' not in html
+    assert meta_content(parse(html), attribute, key) == [NASTY_DESCRIPTION]
+
+
+def test_og_title_is_the_unescaped_title():
+    assert meta_content(parse(render(a_head(title=NASTY_TITLE))), "property", "og:title") == [NASTY_TITLE]
+
+
+CANONICAL_CASES = [
+    ("root", ORIGIN, "/", f"{ORIGIN}/"),
+    ("page", ORIGIN, "/genres", f"{ORIGIN}/genres"),
+    ("origin-trailing-slash", ORIGIN + "/", "/manga/abc", f"{ORIGIN}/manga/abc"),
+    ("encoded-genre", ORIGIN, "/genre/%E3%83%9B", f"{ORIGIN}/genre/%E3%83%9B"),
+    ("path-with-quote", ORIGIN, '/a"b&c', f'{ORIGIN}/a"b&c'),
+    ("local", "http://localhost:3000", "/abc-ch-1", "http://localhost:3000/abc-ch-1"),
+]
+
+
+@pytest.mark.parametrize(("origin", "path", "expected"), cases(CANONICAL_CASES))
+def test_the_canonical_link_and_og_url_are_the_origin_plus_the_path(origin, path, expected):
+    parsed = parse(render(a_head(path=path), origin=origin))
+    canonicals = [
+        attrs["href"] for tag, attrs in parsed.tags if tag == "link" and attrs.get("rel") == "canonical"
+    ]
+    assert canonicals == [expected]
+    assert meta_content(parsed, "property", "og:url") == [expected]
+
+
+@pytest.mark.parametrize("robots", [INDEX_FOLLOW, NOINDEX_NOFOLLOW])
+def test_the_robots_meta_carries_the_given_rule(robots):
+    assert meta_content(parse(render(robots=robots)), "name", "robots") == [robots]
+
+
+def test_the_og_image_is_absolute():
+    parsed = parse(render(a_head(image="/icons/cover.png")))
+    assert meta_content(parsed, "property", "og:image") == [f"{ORIGIN}/icons/cover.png"]
+
+
+def test_every_meta_key_appears_once():
+    parsed = parse(render(a_head(json_ld=(WEBSITE,))))
+    keys = [attrs.get("name") or attrs.get("property") for tag, attrs in parsed.tags if tag == "meta"]
+    assert len(keys) == len(set(keys))
+    assert {"description", "robots", "og:title", "og:url", "og:image"} <= set(keys)
+
+
+@pytest.mark.parametrize(
+    "json_ld",
+    [
+        pytest.param((), id="no-json-ld"),
+        pytest.param((WEBSITE,), id="one-block"),
+        pytest.param((WEBSITE, CRUMBS), id="graph"),
+    ],
+)
+def test_every_tag_but_the_title_and_the_removal_script_is_marked(json_ld):
+    parsed = parse(render(a_head(json_ld=json_ld)))
+    tags = parsed.tags
+    assert tags[0][0] == "title"
+    assert SSR_MARKER not in tags[0][1]
+    assert tags[-1] == ("script", {})
+    middle = tags[1:-1]
+    assert len(middle) >= 11  # ten <meta> and the canonical link at least
+    unmarked = [(tag, attrs) for tag, attrs in middle if SSR_MARKER not in attrs]
+    assert unmarked == []
+
+
+def test_the_head_ends_with_the_script_that_removes_the_marked_tags():
+    html = render(a_head(json_ld=(WEBSITE,)))
+    last_open = html.rfind("<script>")
+    assert html.endswith("</script>")
+    script = html[last_open:]
+    assert f"querySelectorAll('[{SSR_MARKER}]')" in script
+    assert ".remove()" in script
+
+
+def test_json_ld_is_written_in_a_marked_script_and_decodes_back():
+    parsed = parse(render(a_head(json_ld=(WEBSITE, CRUMBS))))
+    scripts = [
+        (attrs, parsed.text[index])
+        for index, (tag, attrs) in enumerate(parsed.tags)
+        if tag == "script" and attrs.get("type") == "application/ld+json"
+    ]
+    assert len(scripts) == 1
+    attrs, text = scripts[0]
+    assert SSR_MARKER in attrs
+    assert json.loads(text)["@graph"] == [WEBSITE, CRUMBS]
+
+
+def test_without_json_ld_there_is_no_json_ld_script():
+    assert "application/ld+json" not in render(a_head(json_ld=()))
+
+
+def test_a_json_ld_value_cannot_close_the_script_in_the_head():
+    html = render(a_head(json_ld=({"@type": "Book", "name": BREAKOUT},)))
+    # Only the two scripts the renderer writes are opened and closed.
+    assert html.lower().count("</script>") == 2
+    assert html.lower().count("<script") == 2
