@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     notification_max_count: int = Field(default=3, ge=1, le=20)
     content_key: SecretStr | None = None
     media_base_url: str = "/media"
+    # Where the backend loads the published lists from (the spec's loader);
+    # by default this very server, else a CDN or object store.
+    catalogue_url: str = ""
     data_dir: Path = DATA_DIR
 
     @field_validator("site_origin")
@@ -65,6 +68,10 @@ class Settings(BaseSettings):
     def origin(self) -> str:
         """The canonical origin; defaults to the local server."""
         return self.site_origin or f"http://localhost:{self.port}"
+
+    @property
+    def catalogue_base(self) -> str:
+        return (self.catalogue_url or f"http://127.0.0.1:{self.port}").rstrip("/")
 
     @property
     def names(self) -> tuple[str, ...]:

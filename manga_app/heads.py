@@ -5,9 +5,17 @@ state (after hydration), so the two can never disagree."""
 
 from __future__ import annotations
 
-from manga_app import routes
+from typing import TYPE_CHECKING
+
+from manga_app import routes, seo
 from manga_app.routes import PageKind, RouteMatch
 from manga_app.seo import PageHead
+
+if TYPE_CHECKING:  # read models only; heads stay free of database imports
+    from manga_app.catalogue.views import ChapterContext, ChapterView, SeriesView
+
+STATUS_LABELS = {"ongoing": "連載中", "completed": "完結"}
+_DESCRIPTION_LENGTH = 120
 
 SITE_DESCRIPTION = (
     "日本語の生漫画をスマホで快適に。最新話の更新、人気作品、ジャンル別の一覧と"
@@ -69,6 +77,104 @@ def head_for(found: RouteMatch | None, path: str, *, site_names: tuple[str, ...]
         return static_head(found.kind, site_names=site_names, origin=origin)
     # Titles, genres and chapters are resolved against the catalogue.
     return None
+
+
+def title_head(series: SeriesView, chapters: tuple[ChapterView, ...], *, site_name: str, origin: str) -> PageHead:
+    """A title page: the series as a ComicSeries with its chapters."""
+    authors = "・".join(series.authors)
+    lead = f"{series.title}（{authors}）" if authors else series.title
+    summary = series.summary or f"{series.title}の最新話まで全{len(chapters)}話を無料で読めます。"
+    description = _clip(f"{lead}を無料で読む。{STATUS_LABELS.get(series.status, '')}・全{len(chapters)}話。{summary}")
+    series_ld = {
+        "@context": "https://schema.org",
+        "@type": "ComicSeries",
+        "name": series.title,
+        "url": origin + series.url,
+        "inLanguage": "ja",
+        "description": series.summary or description,
+        "genre": list(series.genres),
+        "hasPart": [
+            {
+                "@type": "ComicIssue",
+                "issueNumber": chapter.number,
+                "name": chapter.title or f"第{chapter.number}話",
+                "url": origin + chapter.url,
+                "datePublished": chapter.published_at.date().isoformat(),
+            }
+            for chapter in reversed(chapters)
+        ],
+    }
+    if series.alt_titles:
+        series_ld["alternateName"] = list(series.alt_titles)
+    if series.authors:
+        series_ld["author"] = [{"@type": "Person", "name": name} for name in series.authors]
+    if series.cover:
+        series_ld["image"] = absolute(origin, series.cover)
+    crumbs = [(site_name, routes.HOME)]
+    if series.genres:
+        crumbs.append((series.genres[0], routes.genre_url(series.genres[0])))
+    crumbs.append((series.title, series.url))
+    return PageHead(
+        title=page_title(f"{series.title} - 無料で漫画を読む", site_name),
+        description=description,
+        path=series.url,
+        og_type="book",
+        image=series.cover or seo.DEFAULT_IMAGE,
+        json_ld=(series_ld, _breadcrumbs(origin, crumbs)),
+    )
+
+
+def chapter_label(chapter: ChapterView) -> str:
+    return f"第{chapter.number}話" + (f" {chapter.title}" if chapter.title else "")
+
+
+def reader_head(context: ChapterContext, path: str, *, site_name: str, origin: str) -> PageHead:
+    """A chapter in the reader."""
+    series, chapter = context.series, context.chapter
+    label = chapter_label(chapter)
+    issue_ld = {
+        "@context": "https://schema.org",
+        "@type": "ComicIssue",
+        "name": f"{series.title} {label}",
+        "issueNumber": chapter.number,
+        "url": origin + chapter.url,
+        "inLanguage": "ja",
+        "datePublished": chapter.published_at.date().isoformat(),
+        "isPartOf": {"@type": "ComicSeries", "name": series.title, "url": origin + series.url},
+    }
+    if series.cover:
+        issue_ld["image"] = absolute(origin, series.cover)
+    crumbs = [(site_name, routes.HOME), (series.title, series.url), (label, chapter.url)]
+    return PageHead(
+        title=page_title(f"{series.title} {label}", site_name),
+        description=_clip(f"{series.title} {label}（全{chapter.page_count}ページ）を無料で読む。{series.summary}"),
+        path=chapter.url,
+        og_type="article",
+        image=series.cover or seo.DEFAULT_IMAGE,
+        json_ld=(issue_ld, _breadcrumbs(origin, crumbs)),
+    )
+
+
+def genre_head(name: str, total: int, *, site_name: str, origin: str) -> PageHead:
+    path = routes.genre_url(name)
+    return PageHead(
+        title=page_title(f"{name}の漫画一覧", site_name),
+        description=f"{name}ジャンルの漫画{total}作品。更新順・人気順・新着順・タイトル順で探せます。",
+        path=path,
+        json_ld=(
+            {"@context": "https://schema.org", "@type": "CollectionPage", "name": f"{name}の漫画一覧", "url": origin + path},
+            _breadcrumbs(origin, [(site_name, routes.HOME), ("ジャンル一覧", routes.GENRES), (name, path)]),
+        ),
+    )
+
+
+def absolute(origin: str, url: str) -> str:
+    return seo.absolute_url(origin, url)
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _DESCRIPTION_LENGTH else text[: _DESCRIPTION_LENGTH - 1] + "…"
 
 
 def _website_ld(site_name: str, origin: str) -> dict:

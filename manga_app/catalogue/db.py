@@ -80,3 +80,14 @@ def migrate(url: str | None = None) -> None:
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["configure_logger"] = False
     command.upgrade(config, "head")
+
+
+_SHARED_ENGINE: sa.Engine | None = None
+
+
+def shared_engine() -> sa.Engine:
+    """The process's engine for the web layer and state (created on first use)."""
+    global _SHARED_ENGINE
+    if _SHARED_ENGINE is None:
+        _SHARED_ENGINE = make_engine()
+    return _SHARED_ENGINE

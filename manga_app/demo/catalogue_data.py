@@ -22,6 +22,7 @@ __all__ = [
     "CHAPTER_TITLES",
     "SOUND_EFFECTS",
     "SPEECH_LINES",
+    "TAGS",
     "SeriesDef",
 ]
 
@@ -42,6 +43,14 @@ BUCKETS: tuple[str, ...] = (
     "last_year",  # 昨年
     "one_year",  # 1年前
     "two_plus",  # 2年以上前
+)
+
+
+# Tags come from one small shared vocabulary, so that a tag links several
+# series together (our importer even lists tags next to genres).
+TAGS: tuple[str, ...] = (
+    "異世界", "魔法", "ロボット", "部活", "お仕事", "料理", "動物", "青春", "怪異", "江戸",
+    "近未来", "宇宙", "縦読み", "読み切り", "バディ", "お店", "季節", "音楽", "旅",
 )
 
 
@@ -98,7 +107,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         nickname="ほしはい",
         writer="綾瀬つむぎ",
         genres=("ファンタジー", "日常"),
-        tags=("配達", "魔法", "港町"),
+        tags=("魔法", "お仕事"),
         summary="夜空から星のかけらが降る港町で、見習い配達人のリコは今日も荷物を届ける。"
         "宛先不明の小包が、町に眠る古い約束を呼び覚ます。",
         status="ongoing",
@@ -117,7 +126,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         writer="鷹野ミナト",
         artist="朝比奈ゴロー",
         genres=("SF", "アクション"),
-        tags=("ロボット", "職人", "師弟"),
+        tags=("ロボット", "お仕事"),
         summary="廃墟となった工業都市で、少女技師ハガネは壊れた巨大機兵を一から組み直す。"
         "鉄と油にまみれた工房から、街の反撃が始まる。",
         status="ongoing",
@@ -133,7 +142,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Nekomachi Biyori",
         writer="小日向こはる",
         genres=("日常", "コメディ"),
-        tags=("猫", "商店街", "ほのぼの"),
+        tags=("動物", "お店"),
         summary="猫が町長を務める小さな商店街の、なんでもない毎日。"
         "今日もどこかで誰かが猫に振り回されている。",
         status="completed",
@@ -150,7 +159,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         nickname="屋上ガールズ",
         writer="菜の花ぽぽ",
         genres=("学園", "日常", "コメディ"),
-        tags=("園芸部", "野菜", "縦読み"),
+        tags=("部活", "青春", "縦読み"),
         summary="廃部寸前の園芸部が目をつけたのは、立入禁止の校舎屋上だった。"
         "トマトとスイカと友情を育てる、縦スクロール青春コメディ。",
         status="ongoing",
@@ -166,7 +175,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Amaoto Detective Agency",
         writer="時雨沢レイ",
         genres=("ミステリー",),
-        tags=("探偵", "雨", "昭和レトロ"),
+        tags=("お仕事", "季節"),
         summary="雨の日にしか開かない探偵事務所には、雨の日にしか解けない謎が持ち込まれる。"
         "所長の傘の下で、小さな嘘がほどけていく。",
         status="completed",
@@ -181,7 +190,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Curry for the Last Supper",
         writer="火野まめ",
         genres=("グルメ", "日常"),
-        tags=("読み切り", "食堂", "終末"),
+        tags=("料理", "お店", "読み切り"),
         summary="地球最後の日、小さな食堂の店主は常連客のためにいつものカレーを煮込む。読み切り短編。",
         status="completed",
         chapters=1,
@@ -197,7 +206,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         nickname="やおゆう",
         writer="青葉しげる",
         genres=("ファンタジー", "コメディ", "アクション"),
-        tags=("異世界", "野菜", "勇者"),
+        tags=("異世界", "魔法", "お店"),
         summary="勇者として召喚されたのは、商店街の八百屋の息子だった。"
         "大根で魔物を倒し、キャベツで王国を救う、青果系ファンタジー。",
         status="ongoing",
@@ -214,7 +223,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Forest of the Shadow Eaters",
         writer="黒須あやめ",
         genres=("ホラー", "ファンタジー"),
-        tags=("怪異", "森", "縦読み"),
+        tags=("怪異", "縦読み"),
         summary="影を食べる獣が棲むという森で、少年は自分の影をなくした。"
         "影を取り戻すまでの七日間、森の夜は終わらない。",
         status="ongoing",
@@ -232,7 +241,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         nickname="ロケ同",
         writer="宙野はるか",
         genres=("学園", "SF", "コメディ"),
-        tags=("部活", "ロケット", "文化祭"),
+        tags=("部活", "青春", "宇宙"),
         summary="部員三人の同好会が目指すのは、"
         "文化祭までに本物のロケットを飛ばすこと。校長の許可は、まだない。",
         status="ongoing",
@@ -249,7 +258,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Midnight Staff Meals",
         writer="灯町ゆずる",
         genres=("グルメ", "日常"),
-        tags=("居酒屋", "料理", "夜"),
+        tags=("料理", "お店", "お仕事"),
         summary="終電を逃した人だけがたどり着く小さな居酒屋。"
         "閉店後のまかないは、その夜いちばんの秘密のごちそう。",
         status="ongoing",
@@ -264,7 +273,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Mangetsu Ronin Kitan",
         writer="柳生かなで",
         genres=("歴史", "アクション"),
-        tags=("江戸", "剣劇", "怪異"),
+        tags=("江戸", "怪異"),
         summary="江戸の外れ、満月の夜にだけ刀を抜く浪人がいた。"
         "彼が斬るのは人ではなく、人に取り憑いた古い約束だという。",
         status="completed",
@@ -282,7 +291,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         nickname="経理課",
         writer="帳尻あわせ",
         genres=("コメディ", "ファンタジー"),
-        tags=("お仕事", "魔王", "スライム"),
+        tags=("お仕事", "異世界", "魔法"),
         summary="世界征服の予算が足りない。"
         "魔王城の経理課に配属された新人スライムは、今日も領収書の山と戦う。",
         status="ongoing",
@@ -297,7 +306,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Shiosai Radio",
         writer="浜風ひより",
         genres=("日常", "恋愛"),
-        tags=("離島", "ラジオ", "DJ"),
+        tags=("お仕事", "音楽"),
         summary="人口八百人の島にある、リスナー十二人のラジオ局。"
         "東京から来た新人DJの声が、島の夜を少しずつ変えていく。",
         status="completed",
@@ -312,7 +321,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="The Glass Heart and the Clock Tower",
         writer="霧島リオン",
         genres=("ファンタジー", "ミステリー"),
-        tags=("自動人形", "時計塔", "霧の街"),
+        tags=("ロボット", "バディ"),
         summary="胸に硝子の心臓を持つ自動人形と、時計塔に住む修理屋の少年。"
         "止まった時刻の謎を追って、二人は霧の街を歩く。",
         status="ongoing",
@@ -327,7 +336,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Obakesou no Yachingakari",
         writer="間宮ぬえ",
         genres=("ホラー", "コメディ"),
-        tags=("妖怪", "アパート", "大学生"),
+        tags=("怪異", "お仕事"),
         summary="家賃三千円の古アパートは、住人の九割が妖怪だった。"
         "大学生のユイは管理人代理として、今月も家賃を取り立てに行く。",
         status="ongoing",
@@ -343,7 +352,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         nickname="キミスカ",
         writer="高嶺そら",
         genres=("恋愛", "日常"),
-        tags=("高層ビル", "建築", "縦読み"),
+        tags=("お仕事", "縦読み"),
         summary="高層ビルの窓を磨くソラと、最上階で働く新人建築士の理子。"
         "ガラス一枚をはさんだ恋が、ゆっくりと動き出す。",
         status="ongoing",
@@ -359,7 +368,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Striker Below Zero",
         writer="冬木たける",
         genres=("スポーツ", "学園"),
-        tags=("アイスホッケー", "転校生", "北国"),
+        tags=("部活", "青春", "季節"),
         summary="北国の高校にある、部員五人のアイスホッケー部。"
         "氷の上でしか本気になれない転校生が、凍りついたチームを溶かしていく。",
         status="ongoing",
@@ -375,7 +384,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="The Spaceport Bakery",
         writer="麦島こむぎ",
         genres=("SF", "グルメ", "日常"),
-        tags=("パン", "宇宙", "お店"),
+        tags=("宇宙", "料理", "お店"),
         summary="火星行きの便が出る宇宙港で、小さなパン屋が今日も開店する。"
         "無重力でもふくらむパンを目指して、店主の試行錯誤は続く。",
         status="completed",
@@ -391,7 +400,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Tasogare Toshokan no Shisho",
         writer="栞木ふみ",
         genres=("ファンタジー", "ミステリー"),
-        tags=("図書館", "本", "夕暮れ"),
+        tags=("魔法", "お仕事"),
         summary="夕暮れの一時間だけ現れる図書館には、まだ書かれていない本が並んでいる。"
         "新人司書のしおりは、その一冊を探す客を迎える。",
         status="ongoing",
@@ -407,7 +416,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         writer="真壁シン",
         artist="烏丸ジン",
         genres=("アクション", "SF"),
-        tags=("近未来", "東京", "バディ"),
+        tags=("近未来", "バディ"),
         summary="弾丸を素手で止める少女と、止められない銃を持つ少年。"
         "近未来の東京で、二人の距離はいつもゼロだった。",
         status="completed",
@@ -424,7 +433,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Kotatsu Planet",
         writer="みかん坂ぬくみ",
         genres=("SF", "コメディ", "日常"),
-        tags=("三姉妹", "冬", "宇宙"),
+        tags=("宇宙", "季節"),
         summary="こたつから出られなくなった三姉妹の部屋が、"
         "ある朝まるごと小惑星になっていた。みかんの備蓄は、あと十二個。",
         status="ongoing",
@@ -439,7 +448,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="The Lighthouse Keeper and the Migrant Bird",
         writer="岬いさり",
         genres=("日常", "ファンタジー"),
-        tags=("灯台", "岬", "季節"),
+        tags=("動物", "季節"),
         summary="誰も来ない岬の灯台に、毎年春になると一羽の渡り鳥が人の姿でやってくる。"
         "ひと月だけの同居生活を描く、静かな物語。",
         status="completed",
@@ -454,7 +463,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="The Ghost in the Broadcast Room",
         writer="音無しずか",
         genres=("ホラー", "学園", "ミステリー"),
-        tags=("放送部", "怪談", "昼休み"),
+        tags=("部活", "怪異"),
         summary="昼休みの校内放送に、毎日一秒だけ知らない声がまじる。"
         "放送部の二年生たちは、その声の主を探しはじめる。",
         status="completed",
@@ -470,7 +479,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Oedo Meshi Torimonochou",
         writer="十手まどか",
         genres=("歴史", "グルメ", "ミステリー"),
-        tags=("江戸", "料理屋", "謎解き"),
+        tags=("江戸", "料理", "バディ"),
         summary="下手人の好物を当てれば事件が解ける。料理屋の娘おはなは、"
         "十手持ちの兄と一緒に江戸の謎を味わい尽くす。",
         status="ongoing",
@@ -485,7 +494,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Koisuru Konbini Shinyatai",
         writer="夜更かしモモ",
         genres=("恋愛", "コメディ"),
-        tags=("コンビニ", "深夜", "年上"),
+        tags=("お店", "お仕事"),
         summary="深夜のコンビニで働く大学生と、"
         "毎晩午前三時に肉まんを買いに来る謎のお姉さん。会話はいつもレジ越しの三十秒。",
         status="ongoing",
@@ -501,7 +510,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         nickname="竜せな",
         writer="空見あおい",
         genres=("ファンタジー", "日常"),
-        tags=("ドラゴン", "引っ越し", "村"),
+        tags=("動物", "魔法"),
         summary="空を泳ぐ巨大な竜の背中には、小さな村がひとつある。"
         "引っ越してきた少女ミアと、揺れる大地の上の新生活。",
         status="ongoing",
@@ -517,7 +526,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="The Kingdom in the Drawer",
         writer="豆本ちいさ",
         genres=("ファンタジー", "コメディ"),
-        tags=("小人", "おばあちゃん", "文房具"),
+        tags=("異世界",),
         summary="祖母の机の引き出しを開けると、身長三センチの王国があった。"
         "王様は、消しゴムの返還を要求している。",
         status="completed",
@@ -533,7 +542,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Bassline Before Dawn",
         writer="弦巻ひびき",
         genres=("学園", "恋愛", "日常"),
-        tags=("軽音部", "バンド", "音楽"),
+        tags=("部活", "音楽", "青春"),
         summary="軽音部の部室に残された古いベースには、前の持ち主の書き込みがびっしりと残っていた。"
         "顔も知らない先輩と、譜面越しの会話が始まる。",
         status="ongoing",
@@ -548,7 +557,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Clockwork Terminal",
         writer="鉄路つばさ",
         genres=("SF", "ミステリー"),
-        tags=("駅", "人形", "忘れ物"),
+        tags=("ロボット", "お仕事"),
         summary="終着駅で働く駅員は、ゼンマイ仕掛けの人形だった。"
         "最終列車が着くまでの間、彼は乗客たちの忘れ物を預かり続ける。",
         status="completed",
@@ -563,7 +572,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Our Kaiju Observation Diary",
         writer="夏野ケンタ",
         genres=("SF", "日常", "コメディ"),
-        tags=("夏休み", "怪獣", "自由研究"),
+        tags=("動物", "季節"),
         summary="夏休み、裏山に小さな怪獣が住みついた。自由研究のテーマは、もちろん怪獣の観察日記だ。",
         status="ongoing",
         chapters=3,
@@ -579,7 +588,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         nickname="のろさい",
         writer="緑川ときわ",
         genres=("ファンタジー", "恋愛", "グルメ"),
-        tags=("令嬢", "辺境", "縦読み"),
+        tags=("魔法", "料理", "縦読み"),
         summary="触れた花をすべて枯らす呪いを持つ伯爵令嬢。"
         "辺境に追放された彼女が育てはじめたのは、なぜか呪いに強い野菜たちだった。",
         status="ongoing",
@@ -595,7 +604,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Hashire, Shoutengai Ekiden-bu",
         writer="韋駄天まこと",
         genres=("スポーツ", "コメディ"),
-        tags=("駅伝", "商店街", "おじさん"),
+        tags=("お店", "青春"),
         summary="商店街の存続をかけて、店主たちが駅伝大会に出場することになった。"
         "平均年齢五十八歳、たすきをつなげ。",
         status="completed",
@@ -610,7 +619,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="A Classroom a Thousand Years Later",
         writer="時任ミライ",
         genres=("SF", "学園"),
-        tags=("冷凍睡眠", "ロボット", "未来"),
+        tags=("近未来", "ロボット"),
         summary="冷凍睡眠から目覚めた少年が通うことになったのは、生徒がロボットばかりの千年後の高校だった。",
         status="completed",
         chapters=2,
@@ -624,7 +633,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Ninja wa Zaitaku Kinmuchuu",
         writer="影山しのぶ",
         genres=("アクション", "コメディ"),
-        tags=("忍者", "リモートワーク", "現代"),
+        tags=("お仕事", "バディ"),
         summary="里の任務もすべてオンライン化された現代の忍者たち。"
         "カメラをオフにした画面の向こうで、今日も密かに戦いが始まる。",
         status="ongoing",
@@ -639,7 +648,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="The Witch and the Blank Map",
         writer="旅野しるべ",
         genres=("ファンタジー",),
-        tags=("魔女", "旅", "地図"),
+        tags=("魔法", "旅"),
         summary="歩いた場所だけが描かれていく白紙の地図。"
         "見習い魔女のノアは、地図を埋めるためにひとりで旅に出る。",
         status="ongoing",
@@ -654,7 +663,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Yukemuri Bandai Romance",
         writer="桜湯ほのか",
         genres=("恋愛", "日常", "コメディ"),
-        tags=("銭湯", "下町", "常連"),
+        tags=("お店", "季節"),
         summary="廃業寸前の銭湯を継いだ二十五歳の番台係。"
         "常連のおじいちゃんたちが、彼女の恋を勝手に応援しはじめる。",
         status="completed",
@@ -669,7 +678,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Lights of the Abyss City",
         writer="深町ルカ",
         genres=("SF", "ファンタジー", "アクション"),
-        tags=("深海", "手紙", "少年"),
+        tags=("近未来", "旅"),
         summary="海底一万メートルに沈んだ都市で、灯りを守る少年たちがいた。"
         "地上を知らない彼らのもとに、一通の手紙が落ちてくる。",
         status="ongoing",
@@ -685,7 +694,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Spring After Checkmate",
         writer="盤上ひかる",
         genres=("学園", "日常"),
-        tags=("将棋部", "廃部", "大会"),
+        tags=("部活", "青春"),
         summary="将棋部の部長は、一度も勝ったことがない。廃部をかけた最後の大会まで、あと八局。",
         status="completed",
         chapters=4,
@@ -699,7 +708,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Yukimi Yokochou no Kanmidokoro",
         writer="白玉あんず",
         genres=("グルメ", "日常"),
-        tags=("和菓子", "温泉街", "レシピ"),
+        tags=("料理", "お店", "季節"),
         summary="雪深い温泉街の路地にある甘味処。店主の祖母が残したレシピ帳には、"
         "季節ごとの不思議な注文が書かれていた。",
         status="ongoing",
@@ -714,7 +723,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         romaji="Otherworld Bus Stop",
         writer="宵待ちとおる",
         genres=("ホラー", "ミステリー"),
-        tags=("バス", "終電", "都市伝説"),
+        tags=("怪異", "読み切り"),
         summary="終バスを逃した夜、時刻表にない路線のバスが停留所に止まる。"
         "乗るか乗らないか、それだけで運命が分かれる。",
         status="completed",

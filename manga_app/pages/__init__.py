@@ -24,7 +24,7 @@ def register_pages(app: rx.App) -> None:
             on_load=[*_ON_LOAD_COMMON, *on_load],
         )
 
-    add(PageKind.HOME, home.view, [HeadState.load_static])
+    add(PageKind.HOME, home.view, [HeadState.load])
     app.add_page(
         not_found.view,
         route="404",
@@ -33,5 +33,5 @@ def register_pages(app: rx.App) -> None:
         # Reflex tests the 404 page's image for truthiness, so no state var here.
         image=seo.DEFAULT_IMAGE,
         meta=page_meta(),
-        on_load=[*_ON_LOAD_COMMON, HeadState.load_static],
+        on_load=[*_ON_LOAD_COMMON, HeadState.load],
     )

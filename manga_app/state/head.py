@@ -7,6 +7,7 @@ import reflex as rx
 
 from manga_app import heads, routes, seo
 from manga_app.config import get_settings
+from manga_app.page_heads import resolve_head
 
 
 def _defaults() -> seo.PageHead:
@@ -38,9 +39,9 @@ class HeadState(rx.State):
         self.json_ld = seo.json_ld_text(head.json_ld)
 
     @rx.event
-    def load_static(self):
-        """on_load of pages whose head depends only on the path."""
+    async def load(self):
+        """on_load of every page: the head of the page at the current path."""
         settings = get_settings()
         path = self.router.url.path or "/"
-        head = heads.head_for(routes.match(path), path, site_names=settings.names, origin=settings.origin)
+        head = await resolve_head(routes.match(path), path)
         self.apply(head or heads.not_found_head(path, site_name=settings.site_name))

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from manga_app import heads, routes, seo
+from manga_app.page_heads import resolve_head
 from manga_app.config import get_settings
 from manga_app.routes import PageKind
 from manga_app.web import shell
@@ -18,11 +19,11 @@ _PRERENDERED = {PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRAR
 _HTML_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host"}
 
 
-def resolve(path: str) -> tuple[int, seo.PageHead, routes.RouteMatch | None]:
+async def resolve(path: str) -> tuple[int, seo.PageHead, routes.RouteMatch | None]:
     """Status and head for a page path."""
     settings = get_settings()
     found = routes.match(path)
-    head = heads.head_for(found, path, site_names=settings.names, origin=settings.origin)
+    head = await resolve_head(found, path)
     if head is None:
         return 404, heads.not_found_head(path, site_name=settings.site_name), None
     return 200, head, found
@@ -30,7 +31,7 @@ def resolve(path: str) -> tuple[int, seo.PageHead, routes.RouteMatch | None]:
 
 async def page(request: Request) -> HTMLResponse:
     settings = get_settings()
-    status, head, found = resolve(request.url.path)
+    status, head, found = await resolve(request.url.path)
     host = request.headers.get("host", "")
     robots = seo.robots_for(head, host=host, production_host=settings.production_host)
     head_html = seo.render_head_html(head, origin=settings.origin, robots=robots, site_name=settings.site_name)

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import pytest
 
-from manga_app.demo.catalogue_data import BUCKETS, CATALOGUE, CHAPTER_TITLES
+from manga_app.demo.catalogue_data import BUCKETS, CATALOGUE, CHAPTER_TITLES, TAGS
 from manga_app.demo.generator import safe_filename
 from manga_app.demo.plan import (
     MAX_AGE,
@@ -82,6 +82,8 @@ def test_catalogue_metadata_shape():
         assert series.nickname is None or japanese.search(series.nickname)
         assert 1 <= len(series.genres) <= 4 and set(series.genres) <= GENRES, series.genres
         assert 1 <= series.chapter_total <= 30
+        assert series.tags and set(series.tags) <= set(TAGS) and len(set(series.tags)) == len(series.tags)
+        assert ("縦読み" in series.tags) == (series.style == "webtoon")
         assert series.latest in BUCKETS
         assert japanese.search(series.summary) and series.summary.count("。") <= 3
     assert len(set(CHAPTER_TITLES)) == len(CHAPTER_TITLES)
@@ -94,6 +96,8 @@ def test_catalogue_variety():
     assert sum(s.nickname is not None for s in CATALOGUE) >= 5
     assert any(s.extras for s in CATALOGUE)
     assert {g for s in CATALOGUE for g in s.genres} == GENRES
+    assert {t for s in CATALOGUE for t in s.tags} == set(TAGS)  # every tag is used...
+    assert all(sum(t in s.tags for s in CATALOGUE) >= 2 for t in TAGS)  # ...by several series
     # Skewed small: most series are short, a few are long.
     counts = sorted(s.chapter_total for s in CATALOGUE)
     assert counts[len(counts) // 2] <= 6 and counts[-1] >= 20

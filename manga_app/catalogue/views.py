@@ -1,0 +1,124 @@
+"""Read models for pages: plain frozen dataclasses built from the database,
+so views, heads and state never touch ORM rows (or a closed session)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session
+
+from manga_app import routes
+from manga_app.catalogue import repository
+from manga_app.catalogue.media import cover_path
+from manga_app.catalogue.models import Chapter, Series
+from manga_app.catalogue.naming import format_chapter_number
+from manga_app.catalogue.publisher import media_url
+
+
+@dataclass(frozen=True)
+class ChapterView:
+    number: str
+    title: str
+    slug: str
+    published_at: datetime
+    page_count: int
+    views: int
+    url: str
+
+
+@dataclass(frozen=True)
+class SeriesView:
+    id: int
+    slug: str
+    title: str
+    alt_titles: tuple[str, ...]
+    authors: tuple[str, ...]
+    artists: tuple[str, ...]
+    summary: str
+    status: str
+    direction: str
+    cover: str
+    cover_small: str
+    genres: tuple[str, ...]
+    views: int
+    created_at: datetime
+    updated_at: datetime
+    url: str
+
+
+@dataclass(frozen=True)
+class ChapterContext:
+    """A chapter with its series and neighbours, as the reader needs it."""
+
+    series: SeriesView
+    chapter: ChapterView
+    previous: ChapterView | None
+    next: ChapterView | None
+    chapters: tuple[ChapterView, ...]
+
+
+def chapter_view(series_slug: str, chapter: Chapter) -> ChapterView:
+    number = format_chapter_number(chapter.number_hundredths)
+    return ChapterView(
+        number=number,
+        title=chapter.title,
+        slug=chapter.slug,
+        published_at=chapter.published_at,
+        page_count=chapter.page_count,
+        views=chapter.views,
+        url=routes.chapter_url(series_slug, number, chapter.slug),
+    )
+
+
+def series_view(*, session: Session, series: Series, media_base_url: str) -> SeriesView:
+    genres = repository.genres_by_series(session=session, series_ids=[series.id]).get(series.id, [])
+    cover = media_url(media_base_url, cover_path(series.cover_key, 320)) if series.cover_key else ""
+    small = media_url(media_base_url, cover_path(series.cover_key, 160)) if series.cover_key else ""
+    return SeriesView(
+        id=series.id,
+        slug=series.slug,
+        title=series.title,
+        alt_titles=tuple(series.alt_titles),
+        authors=tuple(series.authors),
+        artists=tuple(series.artists),
+        summary=series.summary,
+        status=series.status,
+        direction=series.direction,
+        cover=cover,
+        cover_small=small,
+        genres=tuple(genres),
+        views=series.views,
+        created_at=series.created_at,
+        updated_at=series.updated_at,
+        url=routes.manga_url(series.slug),
+    )
+
+
+def load_title(*, session: Session, slug: str, media_base_url: str) -> tuple[SeriesView, tuple[ChapterView, ...]] | None:
+    """A title page's data: the series and its chapters in reading order."""
+    series = repository.get_series(session=session, slug=slug)
+    if series is None:
+        return None
+    chapters = tuple(chapter_view(slug, chapter) for chapter in repository.chapters_of(session=session, series_id=series.id))
+    if not chapters:
+        return None
+    return series_view(session=session, series=series, media_base_url=media_base_url), chapters
+
+
+def load_chapter(*, session: Session, slug: str, number: str, media_base_url: str) -> ChapterContext | None:
+    """The reader's data for chapter `number` of `slug`, or None when unknown."""
+    title = load_title(session=session, slug=slug, media_base_url=media_base_url)
+    if title is None:
+        return None
+    series, chapters = title
+    position = next((index for index, chapter in enumerate(chapters) if chapter.number == number), None)
+    if position is None:
+        return None
+    return ChapterContext(
+        series=series,
+        chapter=chapters[position],
+        previous=chapters[position - 1] if position > 0 else None,
+        next=chapters[position + 1] if position + 1 < len(chapters) else None,
+        chapters=chapters,
+    )

@@ -1,0 +1,136 @@
+"""End-to-end fixtures: the production build served the way `make run` serves
+it, driven by Debian's Chromium through Playwright.
+
+The app is built once per session (make skips the build when nothing
+changed) and one server process serves every test."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+PORT = int(os.environ.get("E2E_PORT", "3123"))
+# A second name for the loopback server: the "production host" of the tests.
+PRODUCTION_HOST = "manga.test"
+GA_ID = "G-E2ETEST01"
+SITE_ORIGIN = "https://manga.example"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    f"--host-resolver-rules=MAP {PRODUCTION_HOST} 127.0.0.1",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    data = tmp_path_factory.mktemp("e2e-data")
+    return {
+        **os.environ,
+        "PORT": str(PORT),
+        "PRODUCTION_HOST": PRODUCTION_HOST,
+        "GA_MEASUREMENT_ID": GA_ID,
+        "SITE_ORIGIN": SITE_ORIGIN,
+        "DATA_DIR": str(data),
+        "REFLEX_DB_URL": f"sqlite:///{data / 'e2e.db'}",
+    }
+
+
+@pytest.fixture(scope="session")
+def base_url(server_env: dict[str, str]) -> Iterator[str]:
+    subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}"], cwd=ROOT, check=True)
+    log = open(Path(server_env["DATA_DIR"]) / "server.log", "w")
+    process = subprocess.Popen(
+        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.serve", "--port", str(PORT), "--host", "127.0.0.1"],
+        cwd=ROOT,
+        env=server_env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://localhost:{PORT}"
+    try:
+        _wait_until_up(url, process)
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+        log.close()
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}; see its server.log")
+        try:
+            if httpx.get(f"{url}/ping", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"the server did not answer on {url} within {timeout}s")
+
+
+@pytest.fixture(scope="session")
+def production_url(base_url: str) -> str:
+    return base_url.replace("localhost", PRODUCTION_HOST)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
+    # The machine's network is closed and tests must not reach out: anything
+    # not served by our loopback server is answered here.
+    context.route("**/*", _only_loopback)
+    yield context
+    context.close()
+
+
+def _only_loopback(route) -> None:
+    host = route.request.url.split("/")[2].split(":")[0]
+    if host in ("localhost", "127.0.0.1", PRODUCTION_HOST):
+        route.continue_()
+    else:
+        route.fulfill(status=204, body="")
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+def wait_for_hydration(page: Page) -> None:
+    """The page is interactive and its on_load has run (HeadState applied)."""
+    page.wait_for_function("() => document.querySelector('link[rel=canonical]') !== null")

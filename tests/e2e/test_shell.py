@@ -1,0 +1,162 @@
+"""The application shell as a visitor and a crawler see it: layout, head
+tags before and after JavaScript, robots, analytics, install metadata, 404s,
+styles at first paint and the back control."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import GA_ID, SITE_ORIGIN, wait_for_hydration
+
+GTAG_PATTERN = "https://www.googletagmanager.com/gtag/js**"
+
+
+def _raw(url: str) -> httpx.Response:
+    return httpx.get(url, timeout=10, follow_redirects=False)
+
+
+def test_home_uses_the_site_layout_with_header_and_footer(base_url: str, page: Page) -> None:
+    page.goto(base_url + "/")
+    layout = page.locator("[data-layout=site]")
+    expect(layout).to_be_visible()
+    header = page.locator("header.site-header")
+    expect(header.get_by_role("link", name=re.compile("トップへ"))).to_be_visible()
+    expect(header.get_by_role("searchbox")).to_be_visible()
+    expect(header.get_by_role("link", name="ジャンル")).to_be_visible()
+    expect(page.locator("#sign-in-area")).to_be_visible()
+    expect(page.locator("footer.site-footer")).to_be_visible()
+    expect(page.locator("[data-layout=reader]")).to_have_count(0)
+
+
+def test_first_html_response_carries_the_page_head_before_javascript(base_url: str) -> None:
+    response = _raw(base_url + "/")
+    html = response.text
+    assert response.status_code == 200
+    assert html.count("<title>") == 1
+    assert "<title>漫画ひろば | まんがひろば | Manga Hiroba | 生漫画ひろば</title>" in html
+    assert re.search(r'<meta name="description" content="[^"]*生漫画[^"]*"', html)
+    assert f'<link rel="canonical" href="{SITE_ORIGIN}/"' in html
+    assert f'<meta property="og:url" content="{SITE_ORIGIN}/"' in html
+    assert '<html lang="ja"' in html
+    ld = json.loads(re.search(r'<script type="application/ld\+json"[^>]*>(.*?)</script>', html).group(1))
+    assert ld["@type"] == "WebSite"
+    assert ld["potentialAction"]["@type"] == "SearchAction"
+
+
+def test_after_hydration_there_is_exactly_one_title_canonical_and_description(base_url: str, page: Page) -> None:
+    page.goto(base_url + "/")
+    wait_for_hydration(page)
+    assert page.locator("title").count() == 1
+    assert page.locator("meta[name=description]").count() == 1
+    assert page.locator("link[rel=canonical]").count() == 1
+    assert page.locator("meta[property='og:url']").count() == 1
+    assert page.locator("link[rel=canonical]").get_attribute("href") == f"{SITE_ORIGIN}/"
+    assert page.title() == "漫画ひろば | まんがひろば | Manga Hiroba | 生漫画ひろば"
+    blocks = page.locator("script[type='application/ld+json']")
+    assert blocks.count() == 1
+    assert json.loads(blocks.text_content())["@type"] == "WebSite"
+
+
+def test_other_hosts_are_marked_noindex_and_load_no_analytics(base_url: str, page: Page) -> None:
+    raw = _raw(base_url + "/").text
+    assert '<meta name="robots" content="noindex, nofollow"' in raw
+    assert "googletagmanager" not in raw
+    requested: list[str] = []
+    page.route(GTAG_PATTERN, lambda route: (requested.append(route.request.url), route.fulfill(body="")))
+    page.goto(base_url + "/")
+    wait_for_hydration(page)
+    page.get_by_role("link", name="ジャンルから探す").click()
+    page.wait_for_url("**/genres")
+    assert page.locator("meta[name=robots]").get_attribute("content") == "noindex, nofollow"
+    assert page.evaluate("typeof window.gtag") == "undefined"
+    assert page.locator("script[src*='googletagmanager']").count() == 0
+    assert requested == []
+
+
+def test_production_host_is_indexed_and_reports_a_page_view_per_route_change(production_url: str, page: Page) -> None:
+    raw = httpx.get(production_url.replace("manga.test", "127.0.0.1") + "/", headers={"Host": production_url.split("//")[1]}).text
+    assert '<meta name="robots" content="index, follow"' in raw
+    assert f"gtag/js?id={GA_ID}" in raw
+    requested: list[str] = []
+    page.route(GTAG_PATTERN, lambda route: (requested.append(route.request.url), route.fulfill(body="", content_type="text/javascript")))
+    page.goto(production_url + "/")
+    wait_for_hydration(page)
+    page_views = "() => window.dataLayer.filter(a => a[0] === 'event' && a[1] === 'page_view').map(a => a[2].page_path)"
+    page.wait_for_function(f"({page_views})().length === 1")
+    page.get_by_role("link", name="ジャンルから探す").click()
+    page.wait_for_url("**/genres")
+    page.wait_for_function(f"({page_views})().length === 2")
+    page.locator("footer").get_by_role("link", name="トップ").click()
+    page.wait_for_url(production_url + "/")
+    page.wait_for_function(f"({page_views})().length === 3")
+    assert page.evaluate(page_views) == ["/", "/genres", "/"]
+    assert page.locator("meta[name=robots]").get_attribute("content") == "index, follow"
+    assert len(requested) == 1 and f"id={GA_ID}" in requested[0]
+
+
+def test_unknown_paths_get_a_japanese_not_found_page_with_status_404(base_url: str, page: Page) -> None:
+    for path in ("/no-such-page", "/manga/no-such-title", "/nope-ch-1", "/a/b/c", "/404"):
+        response = _raw(base_url + path)
+        assert response.status_code == 404, path
+        assert "ページが見つかりません" in response.text
+        assert '<meta name="robots" content="noindex, nofollow"' in response.text
+    response = page.goto(base_url + "/no-such-page")
+    assert response is not None and response.status == 404
+    expect(page.get_by_text("ページが見つかりません").first).to_be_visible()
+    expect(page.get_by_role("link", name="トップページへ戻る")).to_be_visible()
+
+
+def test_manifest_and_icons_make_the_site_installable(base_url: str, page: Page) -> None:
+    manifest = _raw(base_url + "/manifest.json")
+    assert manifest.status_code == 200
+    assert manifest.headers["content-type"].startswith("application/manifest+json")
+    document = manifest.json()
+    assert document["name"] == "漫画ひろば"
+    assert document["display"] == "standalone"
+    assert document["theme_color"] == "#f8413b"
+    assert any(icon["purpose"] == "maskable" for icon in document["icons"])
+    for icon in document["icons"]:
+        fetched = _raw(base_url + icon["src"])
+        assert fetched.status_code == 200, icon["src"]
+        assert fetched.headers["content-type"] == icon["type"]
+    page.goto(base_url + "/")
+    assert page.locator("link[rel=manifest]").get_attribute("href") == "/manifest.json"
+    assert page.locator("meta[name=theme-color]").get_attribute("content") == "#f8413b"
+    assert _raw(base_url + page.locator("link[rel=apple-touch-icon]").get_attribute("href")).status_code == 200
+
+
+def test_antd_styles_are_present_before_any_javascript_runs(browser, base_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/")
+        search_button = page.locator("header .ant-input-search-btn, header .ant-btn-primary").first
+        expect(search_button).to_be_visible()
+        assert search_button.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(248, 65, 59)"
+        font = page.locator("body").evaluate("e => getComputedStyle(e).fontFamily")
+        assert "Noto Sans JP" in font or "Hiragino" in font
+    finally:
+        context.close()
+
+
+def test_the_back_control_follows_the_navigation_stack(base_url: str, page: Page) -> None:
+    page.goto(base_url + "/")
+    wait_for_hydration(page)
+    page.get_by_role("link", name="ジャンルから探す").click()
+    page.wait_for_url("**/genres")
+    page.locator("footer").get_by_role("link", name="検索").click()
+    page.wait_for_url("**/search")
+    page.get_by_role("button", name="戻る").click()
+    page.wait_for_url("**/genres")
+    page.get_by_role("button", name="戻る").click()
+    page.wait_for_url(base_url + "/")
+
+
+def test_the_back_control_falls_back_to_the_home_page(base_url: str, page: Page) -> None:
+    page.goto(base_url + "/no-such-page")
+    page.get_by_role("button", name="戻る").click()
+    page.wait_for_url(base_url + "/")
