@@ -14,12 +14,17 @@ export REFLEX_USE_SYSTEM_BUN := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
 APP_SOURCES := rxconfig.py $(shell find manga_app assets -type f -not -name '*.pyc' -not -path 'assets/external/*' -not -name antd.css 2>/dev/null) reflex.lock/package.json
-BUILD_STAMP := .web/.built-for-port-$(PORT)
+# Separate build folders let several builds (e.g. parallel e2e runs) coexist.
+WEB_DIR ?= .web
+export REFLEX_WEB_WORKDIR := $(WEB_DIR)
+BUILD_STAMP := $(WEB_DIR)/.built-for-port-$(PORT)
+DEMO_DIR := data/demo
+DEMO_STAMP := data/.demo-imported
 
-.PHONY: run test bench import setup build serve clean system-packages
+.PHONY: run test bench import setup build demo clean clean-data system-packages
 
 ## run: set everything up and serve the production build with the demo catalogue on $(PORT)
-run: setup build
+run: setup build demo
 	$(PY) -m manga_app.serve --port $(PORT)
 
 ## test: set everything up and run every test (unit, then end-to-end in Chromium)
@@ -35,6 +40,14 @@ bench: setup
 ## import: import comic archives, e.g. make import SRC=~/comics
 import: setup
 	$(PY) -m manga_app.catalogue import "$(SRC)"
+
+## demo: generate the demo library and import it through the real importer (once)
+demo: $(DEMO_STAMP)
+
+$(DEMO_STAMP): | $(VENV)/.installed
+	$(PY) -m manga_app.demo $(DEMO_DIR)
+	$(PY) -m manga_app.catalogue import $(DEMO_DIR)
+	touch $@
 
 setup: $(VENV)/.installed tools/node_modules/.installed system-packages
 
@@ -57,9 +70,13 @@ assets/css/antd.css: assets/antd_theme.json tools/extract_antd_css.cjs tools/nod
 build: $(BUILD_STAMP)
 
 $(BUILD_STAMP): $(APP_SOURCES) assets/css/antd.css $(VENV)/.installed
-	rm -f .web/.built-for-port-*
+	rm -f $(WEB_DIR)/.built-for-port-*
 	REFLEX_API_URL=http://localhost:$(PORT) $(PY) -m reflex export --frontend-only --no-zip --loglevel warning
 	touch $@
 
 clean:
 	rm -rf .web .states assets/css/antd.css
+
+## clean-data: forget the local database, media and demo (the next make run re-imports)
+clean-data:
+	rm -rf data/manga.db data/media data/published data/demo $(DEMO_STAMP)

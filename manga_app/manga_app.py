@@ -9,7 +9,7 @@ from manga_app.web.middleware import site_http_layer
 
 app = rx.App(
     html_lang="ja",
-    stylesheets=["/css/antd.css", "/css/site.css"],
+    stylesheets=["/css/antd.css", "/css/site.css", "/css/browse.css", "/css/reader.css"],
     head_components=[
         rx.el.meta(name="theme-color", content="#f8413b"),
         rx.el.link(rel="manifest", href="/manifest.json"),

@@ -11,6 +11,8 @@ from manga_app.config import get_settings
 from manga_app.state.navigation import NavigationState
 from manga_app.state.search_box import MAX_QUERY_LENGTH, SearchBoxState
 from manga_app.components.link import link
+from manga_app.components.not_found import not_found_panel
+from manga_app.state.head import HeadState
 
 
 def back_button(label: str = "戻る") -> rx.Component:
@@ -98,7 +100,9 @@ def site_layout(*children: rx.Component, show_back: bool = True) -> rx.Component
         site_header(),
         rx.el.main(
             back_button() if show_back else rx.fragment(),
-            *children,
+            # Client-side navigation can reach a title or chapter that does
+            # not exist (the server would have answered 404): say so.
+            rx.cond(HeadState.found, rx.fragment(*children), not_found_panel()),
             class_name="site-main",
             id="main",
         ),
@@ -109,6 +113,10 @@ def site_layout(*children: rx.Component, show_back: bool = True) -> rx.Component
 
 
 def reader_layout(*children: rx.Component, title: rx.Var | str = "") -> rx.Component:
+    return rx.cond(HeadState.found, _reader_frame(*children, title=title), site_layout(not_found_panel()))
+
+
+def _reader_frame(*children: rx.Component, title: rx.Var | str) -> rx.Component:
     return rx.el.div(
         head_links(),
         page_view_reporter(),

@@ -4,27 +4,26 @@ import reflex as rx
 
 from manga_app import routes, seo
 from manga_app.components.head import page_meta
-from manga_app.pages import home, not_found
-from manga_app.routes import PageKind
+from manga_app.pages import genre, genres, history, home, library, manga, not_found, reader, search
 from manga_app.state.head import HeadState
 from manga_app.state.navigation import NavigationState
 
-_ON_LOAD_COMMON = [NavigationState.track]
+PAGES = (home, genres, genre, search, manga, reader, library, history)
+# Every page: push the path on the navigation stack, then show its head.
+_ON_LOAD_COMMON = [NavigationState.track, HeadState.load]
 
 
 def register_pages(app: rx.App) -> None:
-    def add(kind: PageKind, view, on_load: list) -> None:
+    for page in PAGES:
         app.add_page(
-            view,
-            route=routes.ROUTE_TEMPLATES[kind],
+            page.view,
+            route=routes.ROUTE_TEMPLATES[page.KIND],
             title=HeadState.title,
             description=HeadState.description,
             image=HeadState.og_image,
             meta=page_meta(),
-            on_load=[*_ON_LOAD_COMMON, *on_load],
+            on_load=[*_ON_LOAD_COMMON, *page.ON_LOAD],
         )
-
-    add(PageKind.HOME, home.view, [HeadState.load])
     app.add_page(
         not_found.view,
         route="404",
@@ -33,5 +32,5 @@ def register_pages(app: rx.App) -> None:
         # Reflex tests the 404 page's image for truthiness, so no state var here.
         image=seo.DEFAULT_IMAGE,
         meta=page_meta(),
-        on_load=[*_ON_LOAD_COMMON, HeadState.load],
+        on_load=_ON_LOAD_COMMON,
     )

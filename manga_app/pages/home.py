@@ -5,6 +5,10 @@ import reflex as rx
 from manga_app import routes
 from manga_app.components.layout import site_layout
 from manga_app.config import get_settings
+from manga_app.routes import PageKind
+
+KIND = PageKind.HOME
+ON_LOAD: list = []
 from manga_app.components.link import link
 
 

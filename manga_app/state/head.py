@@ -26,6 +26,8 @@ class HeadState(rx.State):
     robots: str = seo.NOINDEX_NOFOLLOW
     json_ld: str = ""
     site_name: str = get_settings().site_name
+    # False when the path names no page (unknown title, chapter or genre).
+    found: bool = True
 
     def apply(self, head: seo.PageHead) -> None:
         """Show `head` for the current page (also used by dynamic pages)."""
@@ -44,4 +46,5 @@ class HeadState(rx.State):
         settings = get_settings()
         path = self.router.url.path or "/"
         head = await resolve_head(routes.match(path), path)
+        self.found = head is not None
         self.apply(head or heads.not_found_head(path, site_name=settings.site_name))

@@ -19,6 +19,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = int(os.environ.get("E2E_PORT", "3123"))
+WEB_DIR = os.environ.get("E2E_WEB_DIR", ".web")
+# A small demo library, enough for every page kind (the full one is for make run).
+DEMO_SERIES = int(os.environ.get("E2E_DEMO_SERIES", "8"))
 # A second name for the loopback server: the "production host" of the tests.
 PRODUCTION_HOST = "manga.test"
 GA_ID = "G-E2ETEST01"
@@ -44,8 +47,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The server's environment, with a demo catalogue imported through the real CLI."""
     data = tmp_path_factory.mktemp("e2e-data")
-    return {
+    env = {
         **os.environ,
         "PORT": str(PORT),
         "PRODUCTION_HOST": PRODUCTION_HOST,
@@ -53,12 +57,18 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "SITE_ORIGIN": SITE_ORIGIN,
         "DATA_DIR": str(data),
         "REFLEX_DB_URL": f"sqlite:///{data / 'e2e.db'}",
+        "REFLEX_WEB_WORKDIR": WEB_DIR,
     }
+    python = str(ROOT / ".venv/bin/python")
+    demo = data / "demo"
+    subprocess.run([python, "-m", "manga_app.demo", str(demo), "--series", str(DEMO_SERIES)], cwd=ROOT, env=env, check=True)
+    subprocess.run([python, "-m", "manga_app.catalogue", "import", str(demo)], cwd=ROOT, env=env, check=True)
+    return env
 
 
 @pytest.fixture(scope="session")
 def base_url(server_env: dict[str, str]) -> Iterator[str]:
-    subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}"], cwd=ROOT, check=True)
+    subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}", f"WEB_DIR={WEB_DIR}"], cwd=ROOT, check=True)
     log = open(Path(server_env["DATA_DIR"]) / "server.log", "w")
     process = subprocess.Popen(
         [str(ROOT / ".venv/bin/python"), "-m", "manga_app.serve", "--port", str(PORT), "--host", "127.0.0.1"],

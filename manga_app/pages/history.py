@@ -1,0 +1,14 @@
+"""閲覧履歴 (`routes.ROUTE_TEMPLATES[PageKind.HISTORY]`)."""
+
+import reflex as rx
+
+from manga_app.components.layout import site_layout
+from manga_app.routes import PageKind
+
+KIND = PageKind.HISTORY
+# Page-specific on_load events, run after the navigation stack and the head.
+ON_LOAD: list = []
+
+
+def view() -> rx.Component:
+    return site_layout(rx.el.h1("閲覧履歴", class_name="page-title"))

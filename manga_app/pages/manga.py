@@ -1,0 +1,14 @@
+"""作品 (`routes.ROUTE_TEMPLATES[PageKind.MANGA]`)."""
+
+import reflex as rx
+
+from manga_app.components.layout import site_layout
+from manga_app.routes import PageKind
+
+KIND = PageKind.MANGA
+# Page-specific on_load events, run after the navigation stack and the head.
+ON_LOAD: list = []
+
+
+def view() -> rx.Component:
+    return site_layout(rx.el.h1("作品", class_name="page-title"))
