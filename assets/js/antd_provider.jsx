@@ -35,7 +35,8 @@ function NotificationBridge() {
 
 export function AntdProvider({ children, notificationMaxCount = 3 }) {
   return (
-    <ConfigProvider theme={THEME} locale={jaJP}>
+    // autoInsertSpace would write "検 索": wrong for Japanese labels.
+    <ConfigProvider theme={THEME} locale={jaJP} button={{ autoInsertSpace: false }}>
       <App
         component={false}
         notification={{

@@ -160,3 +160,19 @@ def test_the_back_control_falls_back_to_the_home_page(base_url: str, page: Page)
     page.goto(base_url + "/no-such-page")
     page.get_by_role("button", name="戻る").click()
     page.wait_for_url(base_url + "/")
+
+
+def test_notifications_stack_up_to_the_configured_maximum_and_close_themselves(base_url: str, page: Page) -> None:
+    page.goto(base_url + "/")
+    wait_for_hydration(page)
+    search_button = page.locator("header").get_by_role("button", name="検索")
+    for _ in range(5):
+        search_button.click()
+    notices = page.locator(".ant-notification-notice")
+    expect(notices.first).to_contain_text("検索語を入力してください")
+    # NOTIFICATION_MAX_COUNT defaults to 3: five requests, three shown.
+    expect(notices).to_have_count(3)
+    # They stay long enough to read (4.5 s), then close by themselves.
+    page.wait_for_timeout(3000)
+    assert notices.count() >= 1
+    expect(notices).to_have_count(0, timeout=10_000)
