@@ -10,6 +10,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from manga_app.catalogue.keys import ensure_dev_content_key, validate_content_key
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = PROJECT_ROOT / "data"
 
@@ -85,3 +87,11 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
+
+
+def content_key(settings: Settings) -> str:
+    """The manifest key: CONTENT_KEY (validated), else the local development
+    key under DATA_DIR, created on first use."""
+    if settings.content_key is not None:
+        return validate_content_key(settings.content_key.get_secret_value())
+    return ensure_dev_content_key(settings.data_dir / "content_key")

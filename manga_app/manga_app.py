@@ -3,9 +3,12 @@
 import reflex as rx
 
 from manga_app.components import antd
-from manga_app.config import get_settings
+from manga_app.config import content_key, get_settings
 from manga_app.pages import register_pages
 from manga_app.web.middleware import site_http_layer
+
+# Fail fast on a placeholder or malformed CONTENT_KEY, before serving anything.
+content_key(get_settings())
 
 app = rx.App(
     html_lang="ja",

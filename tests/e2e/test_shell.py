@@ -176,3 +176,30 @@ def test_notifications_stack_up_to_the_configured_maximum_and_close_themselves(b
     page.wait_for_timeout(3000)
     assert notices.count() >= 1
     expect(notices).to_have_count(0, timeout=10_000)
+
+
+def _first_chapter_url(base_url: str) -> str:
+    """A real chapter of the imported demo library, found through the public lists."""
+    item = httpx.get(base_url + "/mangas_1.json").json()["list"][0]
+    return f"/{item['slug']}-ch-{item['latest_chapter']}"
+
+
+def test_a_chapter_path_uses_the_reader_layout_without_site_chrome(base_url: str, page: Page) -> None:
+    path = _first_chapter_url(base_url)
+    assert _raw(base_url + path).status_code == 200
+    page.goto(base_url + path)
+    expect(page.locator("[data-layout=reader]")).to_be_visible()
+    expect(page.locator(".reader-bar").get_by_role("button", name="戻る")).to_be_visible()
+    expect(page.locator("header.site-header")).to_have_count(0)
+    expect(page.locator("footer.site-footer")).to_have_count(0)
+
+
+def test_an_unknown_chapter_of_a_known_title_is_not_found(base_url: str, page: Page) -> None:
+    chapter = _first_chapter_url(base_url)
+    slug = chapter.split("-ch-")[0]
+    for path in (f"{slug}-ch-9999", f"{chapter}-wrong-chapter-slug", f"{chapter}x", f"{slug}-ch-"):
+        assert _raw(base_url + path).status_code == 404, path
+    response = page.goto(base_url + f"{slug}-ch-9999")
+    assert response is not None and response.status == 404
+    expect(page.get_by_text("ページが見つかりません").first).to_be_visible()
+    expect(page.locator("[data-layout=reader]")).to_have_count(0)
