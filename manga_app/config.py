@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     # Where the backend loads the published lists from (the spec's loader);
     # by default this very server, else a CDN or object store.
     catalogue_url: str = ""
+    # How often a process checks whether the published lists changed.
+    catalogue_refresh_seconds: float = Field(default=30.0, ge=0.0, le=3600.0)
     data_dir: Path = DATA_DIR
 
     @field_validator("site_origin")

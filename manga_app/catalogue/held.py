@@ -112,5 +112,6 @@ def held_catalogue() -> HeldCatalogue:
     """This process's held catalogue (created on first use, after any fork)."""
     global _HELD
     if _HELD is None:
-        _HELD = HeldCatalogue(get_settings().catalogue_base)
+        settings = get_settings()
+        _HELD = HeldCatalogue(settings.catalogue_base, refresh_seconds=settings.catalogue_refresh_seconds)
     return _HELD

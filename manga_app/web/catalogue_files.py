@@ -11,7 +11,7 @@ from pathlib import Path
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
@@ -29,19 +29,25 @@ def not_found_json() -> JSONResponse:
 
 
 def _published_file(request: Request, relative: str) -> Response:
+    """A published JSON file as bytes (not a file stream): the gzip layer
+    cannot compress a response the server sends straight from disk."""
     path = get_settings().published_dir / relative
-    if not path.is_file():
+    try:
+        stat = path.stat()
+        content = path.read_bytes() if request.method != "HEAD" else b""
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return not_found_json()
-    response = FileResponse(path, media_type="application/json", headers={"Cache-Control": JSON_CACHE})
-    if _etag_matches(request, response):
-        return Response(status_code=304, headers={"ETag": response.headers["etag"], "Cache-Control": JSON_CACHE})
-    return response
+    etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
+    headers = {"Cache-Control": JSON_CACHE, "ETag": etag}
+    if _etag_matches(request.headers.get("if-none-match", ""), etag):
+        return Response(status_code=304, headers=headers)
+    if request.method == "HEAD":
+        headers["Content-Length"] = str(stat.st_size)
+    return Response(content, media_type="application/json", headers=headers)
 
 
-def _etag_matches(request: Request, response: FileResponse) -> bool:
-    wanted = request.headers.get("if-none-match", "")
-    etag = response.headers.get("etag", "")
-    return bool(etag) and any(tag.strip() in (etag, f"W/{etag}", "*") for tag in wanted.split(","))
+def _etag_matches(wanted: str, etag: str) -> bool:
+    return any(tag.strip() in (etag, f"W/{etag}", "*") for tag in wanted.split(",") if tag.strip())
 
 
 async def genres_json(request: Request) -> Response:

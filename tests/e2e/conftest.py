@@ -58,6 +58,8 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "DATA_DIR": str(data),
         "REFLEX_DB_URL": f"sqlite:///{data / 'e2e.db'}",
         "REFLEX_WEB_WORKDIR": WEB_DIR,
+        # Tests import while the server runs and look for the result quickly.
+        "CATALOGUE_REFRESH_SECONDS": "1",
     }
     python = str(ROOT / ".venv/bin/python")
     demo = data / "demo"

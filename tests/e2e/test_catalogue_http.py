@@ -1,0 +1,126 @@
+"""The published catalogue and the media store as HTTP clients see them, and
+an import while the site runs (issue 3)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import time
+import zipfile
+from datetime import datetime
+from pathlib import Path
+
+import httpx
+from PIL import Image
+
+from manga_app import routes
+from manga_app.crypto import decrypt_text
+from tests.e2e.conftest import ROOT
+
+LIST_FIELDS = {
+    "slug": str, "title": str, "alt_titles": list, "cover": str, "genres": list,
+    "status": str, "latest_chapter": (int, float), "updated_at": str, "views": int,
+}
+
+
+def test_genres_json_follows_the_contract(base_url: str) -> None:
+    response = httpx.get(base_url + "/genres.json")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/json")
+    genres = response.json()
+    assert genres and all(set(genre) == {"name", "total"} for genre in genres)
+    assert all(genre["name"].strip() and isinstance(genre["total"], int) and genre["total"] > 0 for genre in genres)
+
+
+def test_manga_list_pages_follow_the_contract_newest_first_until_a_404(base_url: str) -> None:
+    items, page = [], 1
+    while (response := httpx.get(f"{base_url}/mangas_{page}.json")).status_code == 200:
+        body = response.json()
+        assert list(body) == ["list"]
+        items += body["list"]
+        page += 1
+    assert response.status_code == 404 and page > 1
+    for item in items:
+        for name, kind in LIST_FIELDS.items():
+            assert isinstance(item[name], kind), (name, item[name])
+        assert item["status"] in ("ongoing", "completed")
+        assert item["updated_at"].endswith("Z")
+        datetime.fromisoformat(item["updated_at"].replace("Z", "+00:00"))
+    updated = [item["updated_at"] for item in items]
+    assert updated == sorted(updated, reverse=True)
+    for bad in ("0", "-1", "01", "abc", "1.5", "99999999999"):
+        assert httpx.get(f"{base_url}/mangas_{bad}.json").status_code == 404, bad
+
+
+def test_lists_are_cacheable_revalidate_with_etags_and_are_compressed(base_url: str) -> None:
+    first = httpx.get(base_url + "/mangas_1.json", headers={"Accept-Encoding": "gzip"})
+    assert first.headers["content-encoding"] == "gzip"
+    assert "max-age" in first.headers["cache-control"]
+    etag = first.headers["etag"]
+    again = httpx.get(base_url + "/mangas_1.json", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+
+
+def test_media_is_immutable_and_answers_range_requests(base_url: str) -> None:
+    cover = httpx.get(base_url + "/mangas_1.json").json()["list"][0]["cover"]
+    full = httpx.get(base_url + cover)
+    assert full.status_code == 200
+    assert full.headers["content-type"] == "image/webp"
+    assert full.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert "content-encoding" not in full.headers
+    part = httpx.get(base_url + cover, headers={"Range": "bytes=0-99"})
+    assert part.status_code == 206 and part.content == full.content[:100]
+    not_modified = httpx.get(base_url + cover, headers={"If-None-Match": full.headers["etag"]})
+    assert not_modified.status_code == 304
+    assert httpx.get(base_url + "/media/00/" + "0" * 64 + ".webp").status_code == 404
+    assert httpx.get(base_url + "/media/../content_key").status_code == 404
+
+
+def test_chapter_manifests_decrypt_to_the_page_list(base_url: str, server_env: dict[str, str]) -> None:
+    item = httpx.get(base_url + "/mangas_1.json").json()["list"][0]
+    number = routes.format_chapter_number(item["latest_chapter"])
+    manifest = httpx.get(f"{base_url}/manifests/{item['slug']}/{number}.json").json()
+    key = (Path(server_env["DATA_DIR"]) / "content_key").read_text().strip()
+    pages = json.loads(decrypt_text(manifest["data"], key, manifest["iv"]))
+    assert pages and all(page["width"] > 0 and page["height"] > 0 for page in pages)
+    image = httpx.get(base_url + pages[0]["url"])
+    assert image.status_code == 200 and Image.open(io.BytesIO(image.content)).size == (pages[0]["width"], pages[0]["height"])
+    assert decrypt_text(manifest["data"], "ab" * 32, manifest["iv"]) == ""
+    assert httpx.get(f"{base_url}/manifests/{item['slug']}/9999.json").status_code == 404
+    assert httpx.get(f"{base_url}/manifests/..%2F..%2Fcontent_key/1.json").status_code == 404
+
+
+def _write_cbz(path: Path, *, series: str, genre: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as archive:
+        for index in range(3):
+            image = Image.new("RGB", (600, 850), (255, 255 - 40 * index, 255))
+            buffer = io.BytesIO()
+            image.save(buffer, "JPEG")
+            archive.writestr(f"{index + 1:03}.jpg", buffer.getvalue())
+        archive.writestr(
+            "ComicInfo.xml",
+            f"<?xml version='1.0' encoding='utf-8'?><ComicInfo><Series>{series}</Series><Number>1</Number>"
+            f"<Title>はじまり</Title><Genre>{genre}</Genre><LanguageISO>ja</LanguageISO>"
+            "<Manga>YesAndRightToLeft</Manga></ComicInfo>",
+        )
+
+
+def test_an_import_while_the_site_runs_shows_up_without_a_restart(base_url: str, server_env: dict[str, str], tmp_path: Path) -> None:
+    genre = "テスト追加ジャンル"
+    assert httpx.get(base_url + routes.genre_url(genre)).status_code == 404
+    _write_cbz(tmp_path / "追加された作品" / "追加された作品 第1話.cbz", series="追加された作品", genre=genre)
+    imported = subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(tmp_path)],
+        cwd=ROOT, env=server_env, capture_output=True, text=True,
+    )
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    titles = [item["title"] for item in httpx.get(base_url + "/mangas_1.json").json()["list"]]
+    assert "追加された作品" in titles
+    assert any(g["name"] == genre for g in httpx.get(base_url + "/genres.json").json())
+    # The held catalogue (genre pages are resolved from it) catches up by itself.
+    deadline = time.monotonic() + 30
+    while httpx.get(base_url + routes.genre_url(genre)).status_code != 200:
+        assert time.monotonic() < deadline, "the held catalogue never saw the import"
+        time.sleep(0.5)
