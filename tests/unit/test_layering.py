@@ -17,7 +17,7 @@ import pytest
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = PROJECT_ROOT / "manga_app"
 
-PURE_MODULES = ("display", "crypto", "routes", "navigation", "seo", "heads", "theme")
+PURE_MODULES = ("display", "crypto", "routes", "navigation", "seo", "heads", "theme", "reading")
 FRAMEWORKS = ("reflex", "reflex_base", "sqlmodel", "sqlalchemy", "starlette")
 BACKEND_PACKAGES = ("catalogue", "demo")
 UI_AND_WEB = (
