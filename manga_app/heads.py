@@ -69,16 +69,6 @@ def not_found_head(path: str, *, site_name: str) -> PageHead:
     )
 
 
-def head_for(found: RouteMatch | None, path: str, *, site_names: tuple[str, ...], origin: str) -> PageHead | None:
-    """The head of the page at `path`, or None when the page does not exist."""
-    if found is None:
-        return None
-    if found.kind in (PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRARY, PageKind.HISTORY):
-        return static_head(found.kind, site_names=site_names, origin=origin)
-    # Titles, genres and chapters are resolved against the catalogue.
-    return None
-
-
 def title_head(series: SeriesView, chapters: tuple[ChapterView, ...], *, site_name: str, origin: str) -> PageHead:
     """A title page: the series as a ComicSeries with its chapters."""
     authors = "・".join(series.authors)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
 
-from manga_app import heads, routes
+from manga_app import heads, page_heads, routes
+from manga_app.config import get_settings
 from manga_app.config import DEFAULT_SITE_NAMES
 from manga_app.routes import PageKind, RouteMatch
 from manga_app.seo import PageHead
@@ -126,18 +128,19 @@ def test_other_static_pages_declare_breadcrumbs_from_home(kind, path, indexable)
 
 
 # --------------------------------------------------------------------------
-# head_for
+# page_heads.resolve_head (static pages need no catalogue)
 # --------------------------------------------------------------------------
 
 
 def test_no_route_match_has_no_head():
-    assert heads.head_for(None, "/no-such-thing", site_names=SITE_NAMES, origin=ORIGIN) is None
+    assert asyncio.run(page_heads.resolve_head(None, "/no-such-thing")) is None
 
 
 @pytest.mark.parametrize(("kind", "path", "indexable"), STATIC_PAGE_CASES)
 def test_a_static_page_match_gets_its_static_head(kind, path, indexable):
-    found = routes.match(path)
-    assert heads.head_for(found, path, site_names=SITE_NAMES, origin=ORIGIN) == static(kind)
+    settings = get_settings()
+    expected = heads.static_head(kind, site_names=settings.names, origin=settings.origin)
+    assert asyncio.run(page_heads.resolve_head(routes.match(path), path)) == expected
 
 
 # --------------------------------------------------------------------------
