@@ -47,6 +47,14 @@ class Settings(BaseSettings):
     def _strip_trailing_slash(cls, value: str) -> str:
         return value.rstrip("/")
 
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _absolute_data_dir(cls, value: object) -> Path:
+        # An empty DATA_DIR must not silently mean "the current directory".
+        if value is None or str(value).strip() == "":
+            return DATA_DIR
+        return Path(str(value)).expanduser().resolve()
+
     @field_validator("ga_measurement_id")
     @classmethod
     def _check_measurement_id(cls, value: str) -> str:
