@@ -69,7 +69,12 @@ DEFAULT_LIMITS = Limits()
 
 @dataclass
 class ChapterSource:
-    """Page names in natural order, ComicInfo.xml bytes if present, and bounded page reads."""
+    """Page names in natural order, ComicInfo.xml bytes if present, and bounded page reads.
+
+    `read` raises ArchiveError for anything wrong with the entry, so pages can
+    be read outside the `open_chapter` block's error translation (the importer
+    reads them while earlier chapters are still being processed).
+    """
 
     pages: list[str]
     comicinfo: bytes | None
@@ -140,13 +145,16 @@ def _open_zip(archive: zipfile.ZipFile, limits: Limits) -> ChapterSource:
         comicinfo = _read_entry(
             archive, by_name[comicinfo_name], limits.max_metadata_bytes, limits, budget
         )
-    return ChapterSource(
-        pages=pages,
-        comicinfo=comicinfo,
-        _read=lambda name: _read_entry(
-            archive, by_name[name], limits.max_entry_bytes, limits, budget
-        ),
-    )
+
+    def read(name: str) -> bytes:
+        try:
+            return _read_entry(archive, by_name[name], limits.max_entry_bytes, limits, budget)
+        except zipfile.BadZipFile as exc:  # e.g. a bad CRC, found only when reading
+            raise ArchiveError(f"corrupt ZIP archive: {exc}") from None
+        except (EOFError, zipfile.LargeZipFile, NotImplementedError, RuntimeError) as exc:
+            raise ArchiveError(f"unreadable ZIP archive: {exc}") from None
+
+    return ChapterSource(pages=pages, comicinfo=comicinfo, _read=read)
 
 
 def _check_name(name: str) -> None:

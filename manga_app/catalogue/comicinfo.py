@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from xml.etree.ElementTree import Element, ParseError
 
+from manga_app.catalogue.naming import title_key
+
 try:  # defusedxml refuses entity expansion and external entities.
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import fromstring as _xml_fromstring
@@ -60,6 +62,22 @@ class ComicInfo:
     published_at: datetime | None = None
     format: str | None = None  # e.g. 'Webtoon'
     localized_series: str | None = None  # ComicInfo 2.1: the title in another language
+    alternate_series: str | None = None
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """LocalizedSeries and AlternateSeries: other titles of the series.
+
+        Each once (compared as title keys: NFKC, case-folded), and never the
+        series title itself.
+        """
+        seen = {title_key(self.series)} if self.series else set()
+        aliases = []
+        for value in (self.localized_series, self.alternate_series):
+            if value and title_key(value) not in seen:
+                seen.add(title_key(value))
+                aliases.append(value)
+        return tuple(aliases)
 
     @property
     def direction(self) -> str | None:
@@ -102,6 +120,7 @@ def parse_comicinfo(data: bytes) -> ComicInfo:
         published_at=_date(values.get("Year"), values.get("Month"), values.get("Day")),
         format=values.get("Format") or None,
         localized_series=values.get("LocalizedSeries") or None,
+        alternate_series=values.get("AlternateSeries") or None,
     )
 
 

@@ -1,34 +1,63 @@
 """Import orchestration: candidates -> pages in the media store -> one transaction per chapter.
 
-Order per chapter: fingerprint (skip when unchanged), read metadata, write
-media, then commit the rows. Media is written before the commit so the
-database never points at missing files; if anything fails, the files this
-chapter created are removed and the transaction rolled back, so neither half
-a chapter nor orphan files remain. One bad file never stops the import.
+Per chapter: fingerprint (skip when unchanged), read metadata, write media,
+then commit the rows in one transaction. Media is written before the commit
+so the database never points at missing files. One bad file never stops the
+import.
+
+Pages are decoded and encoded by a pool of worker processes (the CPU-bound
+part), while this process reads the archives, feeds the pool a bounded number
+of pages ahead and settles chapters strictly in candidate order: duplicate
+checks, the transaction and the report happen exactly as in a sequential run.
+
+Cleanup on failure: the files a failed chapter created, and media that a
+replaced chapter no longer uses, are removed by this process once no chapter
+is in flight (a later chapter may already rely on a file an earlier one
+created), and only when no committed row uses them. That happens at the end
+of the import, on the way out after an error or interruption, and during long
+imports whenever something is waiting to be removed (the pipeline is briefly
+drained for it). So neither half a chapter nor orphan files remain.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from manga_app.catalogue import repository, upsert
 from manga_app.catalogue.archives import (
     DEFAULT_LIMITS,
     ArchiveError,
+    ChapterSource,
     Limits,
     fingerprint,
     open_chapter,
     read_small_file,
 )
 from manga_app.catalogue.comicinfo import MetadataError, SeriesSidecar, parse_series_json
-from manga_app.catalogue.media import MediaError, MediaStore, StoredImage, WriteLog
-from manga_app.catalogue.models import Chapter, Series
+from manga_app.catalogue.media import (
+    MediaError,
+    MediaStore,
+    PageWrite,
+    StoredImage,
+    WriteLog,
+    cover_targets,
+    original_path,
+    store_page_detached,
+)
+from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import format_chapter_number, slugify, title_key
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
@@ -37,6 +66,12 @@ from manga_app.catalogue.scanner import Candidate, scan
 __all__ = ["ImportFailure", "ImportReport", "import_source"]
 
 COVER_MAX_BYTES = 32 * 1024 * 1024
+# Below this much input, worker processes cost more to start than they save.
+PARALLEL_MIN_BYTES = 4 * 1024 * 1024
+PAGES_AHEAD_PER_WORKER = 8  # pages read and queued per worker, beyond the one it works on
+MAX_BYTES_AHEAD = 256 * 1024 * 1024  # page bytes read but not yet processed
+CLEANUP_EVERY_CHAPTERS = 64
+CLEANUP_EVERY_SECONDS = 30.0
 
 
 class ImportFailure(Exception):
@@ -63,66 +98,333 @@ def import_source(
     limits: Limits = DEFAULT_LIMITS,
     on_start: Callable[[int], None] | None = None,
     on_progress: Callable[[Candidate], None] | None = None,
+    workers: int | None = None,
 ) -> ImportReport:
-    """Import every chapter candidate under `source`; see ImportReport for the outcome."""
-    run = _ImportRun(engine=engine, media=media, limits=limits)
+    """Import every chapter candidate under `source`; see ImportReport for the outcome.
+
+    `workers`: page-processing processes (default: one per CPU when the import
+    is big enough to gain from them; 1 processes pages in this process).
+    """
     candidates = scan(Path(source))
     if on_start:
         on_start(len(candidates))
-    for candidate in candidates:
-        try:
-            if run.import_one(candidate):
-                run.report.imported.append(candidate.path)
-            else:
-                run.report.skipped.append(candidate.path)
-        except ImportFailure as exc:
-            run.report.failed.append((candidate.path, str(exc)))
-        except Exception as exc:  # noqa: BLE001 - one unforeseen error must not stop the import
-            run.report.failed.append(
-                (candidate.path, f"unexpected error: {type(exc).__name__}: {exc}")
-            )
-        if on_progress:
-            on_progress(candidate)
+    count = workers if workers is not None else _auto_workers(candidates)
+    run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
+    run.run(candidates, on_progress)
     return run.report
 
 
+def _auto_workers(candidates: list[Candidate]) -> int:
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if not cpus or cpus <= 1:
+        return 1
+    total = 0
+    for candidate in candidates:
+        try:
+            if candidate.kind == "folder":
+                total += sum(e.stat().st_size for e in os.scandir(candidate.path) if e.is_file())
+            else:
+                total += candidate.path.stat().st_size
+        except OSError:
+            continue
+        if total >= PARALLEL_MIN_BYTES:
+            return cpus
+    return 1
+
+
+class _Inline(Executor):
+    """Runs each task at once in this process (one worker: no processes to start)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
+            future.set_exception(exc)
+        return future
+
+
+def _process_pool(workers: int) -> ProcessPoolExecutor:
+    # forkserver: safe although the caller may run threads (the CLI's progress bar).
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+
+
+@dataclass(eq=False)
+class _Pending:
+    """One candidate between being read and being settled."""
+
+    candidate: Candidate
+    warnings: list[tuple[Path, str]] = field(default_factory=list)
+    fingerprint: str = ""
+    known: bool = False  # unchanged since an earlier import: nothing to read
+    early_failure: str | None = None  # reported before the duplicate check
+    late_failure: str | None = None  # reported after it
+    plan: ChapterPlan | None = None
+    names: list[str] = field(default_factory=list)
+    futures: list[Future] = field(default_factory=list)
+    cover_page: bool = False  # the first page's worker also makes cover thumbnails
+    source: ChapterSource | None = None
+    closer: ExitStack | None = None
+
+    @property
+    def fed(self) -> bool:
+        """Every page that will be processed has been handed to the pool."""
+        stopped = self.known or self.early_failure or self.late_failure
+        return bool(stopped) or len(self.futures) == len(self.names)
+
+    def close(self) -> None:
+        if self.closer is not None:
+            self.closer.close()
+        self.closer = self.source = None
+
+
 class _ImportRun:
-    def __init__(self, *, engine: sa.Engine, media: MediaStore, limits: Limits) -> None:
-        self.engine, self.media, self.limits = engine, media, limits
+    def __init__(self, *, engine: sa.Engine, media: MediaStore, limits: Limits, workers: int):
+        self.engine, self.media, self.limits, self.workers = engine, media, limits, workers
         self.report = ImportReport()
         self.claimed: dict[tuple[str, int], Path] = {}  # (series key, number) -> file, this run
         self.sidecars: dict[Path, SeriesSidecar | None] = {}
+        self.cover_planned: dict[str, int] = {}  # series key -> lowest number making a cover
+        self.janitor = _Janitor(engine, media, self.report)
+        self.pool: Executor | None = None
+        self.active: dict[Future, int] = {}  # submitted, unfinished page tasks -> bytes
+        self.max_ahead = workers * (1 + PAGES_AHEAD_PER_WORKER)
+        self.max_chapters = 1 if workers == 1 else 4 * workers + 4
+        self.draining = False
+        self.settled_since_cleanup = 0
+        self.cleaned_at = time.monotonic()
+        self.warmed = workers == 1  # nothing to overlap with in one process
 
-    def import_one(self, candidate: Candidate) -> bool:
-        """True when imported, False when skipped as unchanged; ImportFailure otherwise."""
+    # -- the pipeline ---------------------------------------------------------------------
+
+    def run(self, candidates: list[Candidate], on_progress) -> None:
+        todo = iter(candidates)
+        queue: deque[_Pending] = deque()
+        self.pool = _Inline() if self.workers == 1 else _process_pool(self.workers)
         try:
-            source_print = fingerprint(candidate.path, candidate.kind)
+            more = True
+            while True:
+                more = self._fill(queue, todo, more)
+                if not self.warmed and self.active:
+                    # The first commit needs the reading dictionaries (half a second to
+                    # load): load them while the workers start on the pages just queued.
+                    self.warmed = True
+                    readings_for("漢字")
+                if not queue:
+                    if self.draining:
+                        self._cleanup()
+                        continue
+                    if not more:
+                        break
+                    continue
+                head = queue[0]
+                if head.fed:
+                    queue.popleft()
+                    self._settle(head)
+                    if on_progress:
+                        on_progress(head.candidate)
+                else:
+                    wait(list(self.active), return_when=FIRST_COMPLETED)
+        finally:
+            self._abandon(queue)
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self._cleanup()
+
+    def _fill(self, queue: deque[_Pending], todo: Iterable[Candidate], more: bool) -> bool:
+        """Read ahead: prepare candidates and hand their pages to the pool, within bounds."""
+        while True:
+            feeding = queue[-1] if queue and not queue[-1].fed else None
+            if feeding is not None:
+                self.active = {f: n for f, n in self.active.items() if not f.done()}
+                if self.active and (
+                    len(self.active) >= self.max_ahead
+                    or sum(self.active.values()) >= MAX_BYTES_AHEAD
+                ):
+                    return more
+                self._feed(feeding)
+                continue
+            if not more or self.draining or len(queue) >= self.max_chapters:
+                return more
+            candidate = next(todo, None)
+            if candidate is None:
+                return False
+            queue.append(self._prepare(candidate))
+
+    def _prepare(self, candidate: Candidate) -> _Pending:
+        pending = _Pending(candidate)
+        try:
+            self._open(pending)
+        except ImportFailure as exc:
+            pending.early_failure = str(exc)
+        except ArchiveError as exc:
+            pending.early_failure = str(exc)
+        except OSError as exc:
+            pending.early_failure = f"cannot read: {exc}"
+        except Exception as exc:  # noqa: BLE001 - one unforeseen error must not stop the import
+            pending.early_failure = f"unexpected error: {type(exc).__name__}: {exc}"
+        if pending.early_failure:
+            pending.close()
+        return pending
+
+    def _open(self, pending: _Pending) -> None:
+        candidate = pending.candidate
+        try:
+            pending.fingerprint = fingerprint(candidate.path, candidate.kind)
         except (OSError, ArchiveError) as exc:
             raise ImportFailure(f"cannot read: {exc}") from None
         with Session(self.engine) as session:
-            known = repository.chapter_by_fingerprint(session=session, fingerprint=source_print)
-            if known is not None:
-                series = session.get(Series, known.series_id)
-                self._claim(candidate, series.title, known.number_hundredths)
-                return False
+            if repository.chapter_by_fingerprint(session=session, fingerprint=pending.fingerprint):
+                pending.known = True
+                return
+            pending.closer = ExitStack()
+            pending.source = pending.closer.enter_context(
+                open_chapter(candidate.path, candidate.kind, self.limits)
+            )
+            pending.plan = self._plan(pending, pending.source.comicinfo)
+            pending.names = list(pending.source.pages)
+            if not pending.names:
+                pending.late_failure = "no page images (JPEG, PNG, WebP or GIF) found"
+                pending.close()
+                return
+            pending.cover_page = candidate.cover is None and self._may_need_page_cover(
+                session, pending.plan
+            )
+
+    def _feed(self, pending: _Pending) -> None:
+        """Read the next page of `pending` and hand it to the pool."""
+        index = len(pending.futures)
+        name = pending.names[index]
         try:
-            with open_chapter(candidate.path, candidate.kind, self.limits) as source:
-                plan = self._plan(candidate, source.comicinfo)
-                self._check_claim(candidate, plan.series_title, plan.hundredths)
-                log = WriteLog()
-                try:
-                    pages = self._store_pages(source, log)
-                    stale = self._commit(candidate, plan, source_print, pages, source, log)
-                except BaseException:
-                    self.media.remove_created(log)
-                    raise
+            data = pending.source.read(name)
+            make_cover = pending.cover_page and index == 0
+            future = self._submit(str(self.media.root), data, make_cover)
         except ArchiveError as exc:
-            raise ImportFailure(str(exc)) from None
+            pending.late_failure = f"page {name!r}: {exc}"
         except OSError as exc:
-            raise ImportFailure(f"cannot read: {exc}") from None
+            pending.late_failure = f"cannot read: {exc}"
+        except Exception as exc:  # noqa: BLE001 - one unforeseen error must not stop the import
+            pending.late_failure = f"unexpected error: {type(exc).__name__}: {exc}"
+        else:
+            pending.futures.append(future)
+            self.active[future] = len(data)
+        if pending.fed:
+            pending.close()
+
+    def _submit(self, root: str, data: bytes, make_cover: bool) -> Future:
+        try:
+            return self.pool.submit(store_page_detached, root, data, make_cover)
+        except BrokenProcessPool:  # a worker died (killed, or crashed in a decoder): start over
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = _process_pool(self.workers)
+            return self.pool.submit(store_page_detached, root, data, make_cover)
+
+    def _settle(self, pending: _Pending) -> None:
+        """Decide the chapter's outcome, in candidate order, and record it."""
+        candidate = pending.candidate
+        try:
+            if self._settle_one(pending):
+                self.report.imported.append(candidate.path)
+            else:
+                self.report.skipped.append(candidate.path)
+        except ImportFailure as exc:
+            self.report.failed.append((candidate.path, str(exc)))
+        except Exception as exc:  # noqa: BLE001 - one unforeseen error must not stop the import
+            self.report.failed.append(
+                (candidate.path, f"unexpected error: {type(exc).__name__}: {exc}")
+            )
+        finally:
+            pending.close()
+            self.report.warnings.extend(pending.warnings)
+            self.settled_since_cleanup += 1
+            if self.janitor and (
+                self.settled_since_cleanup >= CLEANUP_EVERY_CHAPTERS
+                or time.monotonic() - self.cleaned_at >= CLEANUP_EVERY_SECONDS
+            ):
+                self.draining = True  # stop reading ahead; clean up once nothing is in flight
+
+    def _settle_one(self, pending: _Pending) -> bool:
+        """True when imported, False when skipped as unchanged; ImportFailure otherwise."""
+        candidate = pending.candidate
+        wait(pending.futures)
+        results: list[PageWrite | None] = []
+        broken = None
+        for future in pending.futures:
+            try:
+                results.append(future.result())
+            except Exception as exc:  # noqa: BLE001 - BrokenProcessPool: a worker died
+                results.append(None)
+                broken = exc
+        created = [Path(path) for result in results if result for path in result.created]
+        log = WriteLog()  # files this process writes for the chapter (a cover)
+        committed = False
+        try:
+            if pending.early_failure:
+                raise ImportFailure(pending.early_failure)
+            with Session(self.engine) as session:
+                known = repository.chapter_by_fingerprint(
+                    session=session, fingerprint=pending.fingerprint
+                )
+                if known is not None:  # unchanged, or the same file twice in this import
+                    series = session.get(Series, known.series_id)
+                    self._claim(candidate, series.title, known.number_hundredths)
+                    return False
+                if pending.known:
+                    raise ImportFailure("removed from the database during the import; import it again")
+                plan = pending.plan
+                self._check_claim(candidate, plan.series_title, plan.hundredths)
+                if pending.late_failure:
+                    raise ImportFailure(pending.late_failure)
+                if broken is not None:
+                    raise ImportFailure(f"page worker failed: {type(broken).__name__}: {broken}")
+                for name, result in zip(pending.names, results, strict=True):
+                    if result.error:
+                        raise ImportFailure(f"page {name!r}: {result.error}")
+                pages = [result.stored for result in results]
+                stale, old_cover, cover_key = self._commit(session, pending, pages, log)
+            committed = True
+        finally:
+            if not committed:
+                self.janitor.discard_files([*created, *log.created], candidate.path)
         self._claim(candidate, plan.series_title, plan.hundredths)
-        self._remove_stale(candidate, stale)
+        self.janitor.discard_keys(stale, candidate.path)
+        if old_cover and old_cover != cover_key:  # its thumbnails, if its image stays as a page
+            thumbnails = [self.media.path(rel) for rel, _ in cover_targets(old_cover)]
+            self.janitor.discard_files(thumbnails, candidate.path)
+        if pending.cover_page and cover_key != pages[0].key:  # guessed wrongly: not needed
+            covers = [path for path in created if "-cover" in path.name]
+            self.janitor.discard_files(covers, candidate.path)
         return True
+
+    def _abandon(self, queue: deque[_Pending]) -> None:
+        """After an error or an interruption: what was read ahead is not imported."""
+        for pending in queue:
+            pending.close()
+        futures = [future for pending in queue for future in pending.futures]
+        for future in futures:
+            future.cancel()  # not started yet: never will
+        wait(futures)  # the running ones may still create files
+        for pending in queue:
+            for future in pending.futures:
+                if not future.cancelled() and future.exception() is None:
+                    created = [Path(path) for path in future.result().created]
+                    self.janitor.discard_files(created, pending.candidate.path)
+        queue.clear()
+
+    def _cleanup(self) -> None:
+        try:
+            self.janitor.flush()
+        except (sa.exc.SQLAlchemyError, OSError) as exc:  # never hide what was imported
+            owners = {*self.janitor.files.values(), *self.janitor.keys.values()}
+            for owner in sorted(owners, key=str):
+                self.report.warnings.append((owner, f"media cleanup failed, files may remain: {exc}"))
+            self.janitor.files.clear()
+            self.janitor.keys.clear()
+        self.draining = False
+        self.settled_since_cleanup = 0
+        self.cleaned_at = time.monotonic()
+
+    # -- one chapter ----------------------------------------------------------------------
 
     def _check_claim(self, candidate: Candidate, series_title: str, hundredths: int) -> None:
         """Two files of one import claiming the same chapter: the second one fails."""
@@ -137,98 +439,181 @@ class _ImportRun:
         self._check_claim(candidate, series_title, hundredths)
         self.claimed[(title_key(series_title), hundredths)] = candidate.path
 
-    def _remove_stale(self, candidate: Candidate, keys: set[str]) -> None:
-        """Delete media that the replaced chapter or old cover used and nothing uses now."""
-        with Session(self.engine) as session:
-            for key in keys:
-                try:
-                    if not repository.media_key_in_use(session=session, key=key):
-                        self.media.remove_image(key)
-                except OSError as exc:
-                    self.report.warnings.append(
-                        (candidate.path, f"could not remove old media {key}: {exc}")
-                    )
+    def _plan(self, pending: _Pending, comicinfo: bytes | None) -> ChapterPlan:
+        candidate = pending.candidate
 
-    def _plan(self, candidate: Candidate, comicinfo: bytes | None) -> ChapterPlan:
         def warn(message: str) -> None:
-            self.report.warnings.append((candidate.path, message))
+            pending.warnings.append((candidate.path, message))
 
         info = read_comicinfo(comicinfo, warn)
         try:
             return plan_chapter(
                 candidate,
                 info,
-                self._sidecar(candidate),
+                self._sidecar(pending),
                 file_time=_mtime(candidate.path),
                 warn=warn,
             )
         except PlanError as exc:
             raise ImportFailure(str(exc)) from None
 
-    def _sidecar(self, candidate: Candidate) -> SeriesSidecar | None:
-        if candidate.sidecar is None:
+    def _sidecar(self, pending: _Pending) -> SeriesSidecar | None:
+        sidecar = pending.candidate.sidecar
+        if sidecar is None:
             return None
-        if candidate.sidecar not in self.sidecars:
+        if sidecar not in self.sidecars:
             try:
-                data = read_small_file(candidate.sidecar, self.limits.max_metadata_bytes)
-                self.sidecars[candidate.sidecar] = parse_series_json(data)
+                data = read_small_file(sidecar, self.limits.max_metadata_bytes)
+                self.sidecars[sidecar] = parse_series_json(data)
             except (OSError, ArchiveError, MetadataError) as exc:
-                self.report.warnings.append((candidate.sidecar, f"series.json ignored: {exc}"))
-                self.sidecars[candidate.sidecar] = None
-        return self.sidecars[candidate.sidecar]
+                pending.warnings.append((sidecar, f"series.json ignored: {exc}"))
+                self.sidecars[sidecar] = None
+        return self.sidecars[sidecar]
 
-    def _store_pages(self, source, log: WriteLog) -> list[StoredImage]:
-        if not source.pages:
-            raise ImportFailure("no page images (JPEG, PNG, WebP or GIF) found")
-        pages = []
-        for name in source.pages:
-            try:
-                pages.append(self.media.store_page(source.read(name), log))
-            except (MediaError, ArchiveError) as exc:
-                raise ImportFailure(f"page {name!r}: {exc}") from None
-        return pages
+    def _may_need_page_cover(self, session: Session, plan: ChapterPlan) -> bool:
+        """Whether this chapter's first page will likely become the series cover.
+
+        A guess that saves decoding the page twice; a wrong guess costs a spare
+        thumbnail (removed again) or a decode at commit time, never a wrong cover.
+        """
+        key = title_key(plan.series_title)
+        planned = self.cover_planned.get(key)
+        if planned is not None and planned <= plan.hundredths:
+            return False
+        row = session.exec(
+            select(Series.cover_key, sa.func.min(Chapter.number_hundredths))
+            .join(Chapter, Chapter.series_id == Series.id, isouter=True)
+            .where(Series.title_key == key)
+            .group_by(Series.id)
+        ).first()
+        if row is not None:
+            cover_key, lowest = row
+            if cover_key and lowest is not None and lowest < plan.hundredths:
+                return False
+        self.cover_planned[key] = plan.hundredths
+        return True
 
     def _commit(
-        self, candidate, plan: ChapterPlan, source_print: str, pages, source, log: WriteLog
-    ) -> set[str]:
-        """One transaction for the chapter; returns media keys it may have orphaned."""
+        self, session: Session, pending: _Pending, pages: list[StoredImage], log: WriteLog
+    ) -> tuple[set[str], str | None, str | None]:
+        """One transaction for the chapter; returns (media keys it may have orphaned,
+        the series' cover before, its cover now)."""
+        candidate, plan = pending.candidate, pending.plan
         chapter = Chapter(
             number_hundredths=plan.hundredths,
             title=plan.chapter_title,
             slug=slugify(readings_for(plan.chapter_title).romaji) if plan.chapter_title else "",
             published_at=plan.published_at,
             source_path=str(candidate.path),
-            fingerprint=source_print,
+            fingerprint=pending.fingerprint,
         )
-        with Session(self.engine) as session:
-            try:
-                series = upsert.find_or_create_series(session=session, title=plan.series_title)
-                upsert.merge_series_facts(session=session, series=series, facts=plan.facts)
-                old_keys = upsert.replace_chapter(
-                    session=session, series=series, chapter=chapter, pages=pages
-                )
-                old_cover = series.cover_key
-                series.cover_key = self._cover_key(session, candidate, series, chapter, source, log)
-                upsert.refresh_updated_at(session=session, series=series)
-                session.commit()
-            except sa.exc.SQLAlchemyError as exc:
-                session.rollback()
-                raise ImportFailure(f"database error: {exc.__class__.__name__}: {exc}") from None
-            return {*old_keys, old_cover} - {None, series.cover_key}
+        try:
+            series = upsert.find_or_create_series(session=session, title=plan.series_title)
+            upsert.merge_series_facts(session=session, series=series, facts=plan.facts)
+            old_keys = upsert.replace_chapter(
+                session=session, series=series, chapter=chapter, pages=pages
+            )
+            old_cover = series.cover_key
+            series.cover_key = self._cover_key(session, candidate, series, chapter, pages, log)
+            upsert.refresh_updated_at(session=session, series=series)
+            session.commit()
+        except sa.exc.SQLAlchemyError as exc:
+            session.rollback()
+            raise ImportFailure(f"database error: {exc.__class__.__name__}: {exc}") from None
+        return {*old_keys, old_cover} - {None, series.cover_key}, old_cover, series.cover_key
 
-    def _cover_key(self, session, candidate, series, chapter, source, log) -> str | None:
+    def _cover_key(self, session, candidate, series, chapter, pages, log) -> str | None:
         """cover.* in the series folder, else the first page of the lowest-numbered chapter."""
         try:
             if candidate.cover is not None:
                 return self.media.store_cover(
                     read_small_file(candidate.cover, COVER_MAX_BYTES), log
                 )
-            first = repository.chapters_of(session=session, series_id=series.id)[0]
-            if series.cover_key is None or first.id == chapter.id:
-                return self.media.store_cover(source.read(source.pages[0]), log)
+            first = session.exec(
+                select(Chapter.id)
+                .where(Chapter.series_id == series.id)
+                .order_by(Chapter.number_hundredths)
+                .limit(1)
+            ).first()
+            if series.cover_key is None or first == chapter.id:
+                key = pages[0].key
+                if not self.media.has_cover(key):  # not guessed: derive it from the stored original
+                    original = self.media.path(original_path(key, pages[0].ext))
+                    self.media.store_cover(original.read_bytes(), log)
+                return key
         except (MediaError, ArchiveError, OSError) as exc:
             raise ImportFailure(f"cover: {exc}") from None
         return series.cover_key
+
+
+class _Janitor:
+    """Media files waiting to be removed unless a committed row uses them (see the module doc)."""
+
+    def __init__(self, engine: sa.Engine, media: MediaStore, report: ImportReport) -> None:
+        self.engine, self.media, self.report = engine, media, report
+        self.files: dict[Path, Path] = {}  # file -> the candidate it is removed for
+        self.keys: dict[str, Path] = {}  # every file of a media key -> the candidate
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.keys)
+
+    def discard_files(self, paths: Iterable[Path], owner: Path) -> None:
+        for path in paths:
+            self.files.setdefault(path, owner)
+
+    def discard_keys(self, keys: Iterable[str], owner: Path) -> None:
+        for key in keys:
+            self.keys.setdefault(key, owner)
+
+    def flush(self) -> None:
+        if not self:
+            return
+        wanted = set(self.keys) | {path.name[:64] for path in self.files}
+        page_keys, cover_keys = self._in_use(wanted)
+        for key, owner in self.keys.items():
+            if key not in page_keys and key not in cover_keys:
+                self._remove(owner, key, lambda key=key: self.media.remove_image(key))
+        for path, owner in self.files.items():
+            key, variant = path.name[:64], path.name[64:]
+            if variant.startswith("-cover"):
+                needed = key in cover_keys
+            elif variant.startswith("-w"):
+                needed = key in page_keys
+            else:
+                needed = key in page_keys or key in cover_keys
+            if not needed:
+                self._remove(owner, key, lambda path=path: _unlink(path))
+        self.files.clear()
+        self.keys.clear()
+
+    def _in_use(self, keys: set[str]) -> tuple[set[str], set[str]]:
+        pages: set[str] = set()
+        covers: set[str] = set()
+        ordered = sorted(keys)
+        with Session(self.engine) as session:
+            for start in range(0, len(ordered), 500):
+                chunk = ordered[start : start + 500]
+                pages.update(
+                    session.exec(select(Page.media_key).where(Page.media_key.in_(chunk)).distinct())
+                )
+                covers.update(
+                    session.exec(select(Series.cover_key).where(Series.cover_key.in_(chunk)))
+                )
+        return pages, covers
+
+    def _remove(self, owner: Path, key: str, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except (OSError, ValueError) as exc:
+            self.report.warnings.append((owner, f"could not remove old media {key}: {exc}"))
+
+
+def _unlink(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    try:
+        path.parent.rmdir()
+    except OSError:
+        pass  # not empty, or already gone
 
 
 def _mtime(path: Path) -> datetime:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from manga_app.catalogue.comicinfo import ComicInfo, MetadataError, SeriesSidecar, parse_comicinfo
 from manga_app.catalogue.naming import parse_chapter_name, to_hundredths
 from manga_app.catalogue.scanner import Candidate
 from manga_app.catalogue.upsert import SeriesFacts
 
-__all__ = ["ChapterPlan", "PlanError", "plan_chapter", "read_comicinfo"]
+__all__ = ["ChapterPlan", "PlanError", "plan_chapter", "publication_time", "read_comicinfo"]
 
 
 class PlanError(ValueError):
@@ -61,9 +61,9 @@ def plan_chapter(
         series_title=info.series or sidecar.name or name_title,
         hundredths=_number(info, parsed.number, warn),
         chapter_title=info.title or parsed.title or "",
-        published_at=info.published_at or file_time,
+        published_at=publication_time(info.published_at, file_time),
         facts=SeriesFacts(
-            aliases=tuple(a for a in (info.localized_series, name_title) if a),
+            aliases=tuple(a for a in (*info.aliases, name_title) if a),
             authors=tuple(info.writers),
             artists=tuple(info.pencillers),
             genres=tuple(info.genres + info.tags),
@@ -73,6 +73,21 @@ def plan_chapter(
             language=info.language,
         ),
     )
+
+
+def publication_time(date: datetime | None, file_time: datetime) -> datetime:
+    """When the chapter came out: ComicInfo gives the day, the file's mtime may give the moment.
+
+    ComicInfo has only Year/Month/Day (midnight UTC here). When the file was
+    last modified on that same UTC calendar day, its mtime is taken as the
+    exact time (taggers and our demo set it so), which lets the site say
+    "3分前"; otherwise the date at 00:00 UTC. No date at all: the mtime.
+    """
+    if date is None:
+        return file_time
+    if file_time.astimezone(UTC).date() == date.astimezone(UTC).date():
+        return file_time.astimezone(UTC)
+    return date
 
 
 def _number(info: ComicInfo, parsed_number, warn: Callable[[str], None]) -> int:

@@ -73,12 +73,17 @@ def merge_series_facts(*, session: Session, series: Series, facts: SeriesFacts) 
     for alias in facts.aliases:
         if alias.strip() and title_key(alias) != own_key:
             aliases.setdefault(title_key(alias), alias.strip())
-    series.alt_titles = list(aliases.values())
-    series.authors = _union(series.authors, facts.authors)
-    series.artists = _union(series.artists, facts.artists)
+    changes = {
+        "alt_titles": list(aliases.values()),
+        "authors": _union(series.authors, facts.authors),
+        "artists": _union(series.artists, facts.artists),
+    }
     for name in ("summary", "status", "direction", "language"):
         value = getattr(facts, name)
         if value:
+            changes[name] = value
+    for name, value in changes.items():
+        if getattr(series, name) != value:  # unchanged values cost no UPDATE
             setattr(series, name, value)
     _refresh_search(series)
     _add_genres(session, series, facts.genres)
@@ -89,19 +94,38 @@ def _union(existing: Iterable[str], new: Iterable[str]) -> list[str]:
 
 
 def _add_genres(session: Session, series: Series, names: Iterable[str]) -> None:
-    for name in dict.fromkeys(" ".join(n.split()) for n in names if n.strip()):
-        genre = session.exec(select(Genre).where(Genre.name == name)).first()
-        if genre is None:
-            genre = Genre(name=name)
-            session.add(genre)
-            session.flush()
-        link = session.get(SeriesGenre, (series.id, genre.id))
-        if link is None:
-            session.add(SeriesGenre(series_id=series.id, genre_id=genre.id))
+    """Link the series to these genres (created when new): a few statements, whatever the count."""
+    wanted = list(dict.fromkeys(" ".join(n.split()) for n in names if n.strip()))
+    if not wanted:
+        return
+    ids = dict(session.exec(select(Genre.name, Genre.id).where(Genre.name.in_(wanted))).all())
+    missing = [name for name in wanted if name not in ids]
+    if missing:
+        created = [Genre(name=name) for name in missing]
+        session.add_all(created)
+        session.flush()
+        ids.update((genre.name, genre.id) for genre in created)
+    linked = set(
+        session.exec(select(SeriesGenre.genre_id).where(SeriesGenre.series_id == series.id))
+    )
+    new_links = [
+        {"series_id": series.id, "genre_id": ids[name]}
+        for name in wanted
+        if ids[name] not in linked
+    ]
+    if new_links:
+        session.execute(sa.insert(SeriesGenre), new_links)
 
 
 def _refresh_search(series: Series) -> None:
-    """Readings and romaji of every title and alias, and the flat search string."""
+    """Readings and romaji of every title and alias, and the flat search string.
+
+    Skipped when the titles are the ones the readings were made for (the
+    usual case when a series gets another chapter).
+    """
+    texts = [series.title, *series.alt_titles]
+    if series.search_text and [r.get("text") for r in series.readings or ()] == texts:
+        return
     readings = []
     parts: list[str] = []
     for text in [series.title, *series.alt_titles]:
@@ -148,18 +172,22 @@ def replace_chapter(
     chapter.page_count = len(pages)
     session.add(chapter)
     session.flush()
-    session.add_all(
-        Page(
-            chapter_id=chapter.id,
-            index=i,
-            media_key=p.key,
-            ext=p.ext,
-            width=p.width,
-            height=p.height,
-            bytes=p.bytes,
+    if pages:  # one executemany, without building an ORM object per page
+        session.execute(
+            sa.insert(Page),
+            [
+                {
+                    "chapter_id": chapter.id,
+                    "index": i,
+                    "media_key": p.key,
+                    "ext": p.ext,
+                    "width": p.width,
+                    "height": p.height,
+                    "bytes": p.bytes,
+                }
+                for i, p in enumerate(pages)
+            ],
         )
-        for i, p in enumerate(pages)
-    )
     return old_keys
 
 

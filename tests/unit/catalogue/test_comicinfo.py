@@ -91,3 +91,32 @@ def test_mylar_series_json_without_status_leaves_it_unknown():
 def test_a_broken_series_json_raises_metadata_error():
     with pytest.raises(MetadataError, match="invalid series.json"):
         parse_series_json(b'{"version": "1.0.1"')
+
+
+def test_localized_and_alternate_series_are_aliases_once_and_never_the_title():
+    info = parse_comicinfo(
+        comicinfo_xml(
+            Series="進撃の巨人",
+            LocalizedSeries="Attack on Titan",
+            AlternateSeries="Shingeki no Kyojin",
+        ).encode()
+    )
+    assert (info.localized_series, info.alternate_series) == (
+        "Attack on Titan",
+        "Shingeki no Kyojin",
+    )
+    assert info.aliases == ("Attack on Titan", "Shingeki no Kyojin")
+
+
+@pytest.mark.parametrize(
+    ("fields", "aliases"),
+    [
+        ({"Series": "Blue Period", "LocalizedSeries": "ブルーピリオド", "AlternateSeries": "ブルーピリオド"}, ("ブルーピリオド",)),
+        ({"Series": "Blue Period", "AlternateSeries": "ＢＬＵＥ  period"}, ()),  # the title, spelt otherwise
+        ({"Series": "Blue Period", "LocalizedSeries": "blue period"}, ()),
+        ({"AlternateSeries": "Alt"}, ("Alt",)),
+        ({"Series": "Blue Period"}, ()),
+    ],
+)
+def test_aliases_are_deduplicated_and_exclude_the_series_title(fields, aliases):
+    assert parse_comicinfo(comicinfo_xml(**fields).encode()).aliases == aliases

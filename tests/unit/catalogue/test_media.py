@@ -94,3 +94,72 @@ def test_removing_created_files_leaves_earlier_files_alone(tmp_path: Path):
     store.remove_created(log)
     assert store.path(reader_path(kept.key)).exists()
     assert not store.path(reader_path(new.key)).exists()
+
+
+def test_every_size_comes_from_one_decode_and_equal_sizes_are_encoded_once(
+    tmp_path: Path, monkeypatch
+):
+    from manga_app.catalogue import media
+
+    encoded: list[tuple[int, int]] = []
+    real_encode = media.encode_webp
+    monkeypatch.setattr(media, "encode_webp", lambda f: encoded.append(f.size) or real_encode(f))
+    # Given a page narrower than both reader widths (reader and data-saver are the same size)
+    store = MediaStore(tmp_path)
+    stored = store.store_page(image_bytes(size=(700, 1000)), WriteLog(), cover=True)
+    # Then that size is encoded once, each cover thumbnail once, largest first
+    assert encoded == [(700, 1000), (320, 457), (160, 229)]
+    reader = store.path(reader_path(stored.key)).read_bytes()
+    assert reader == store.path(saver_path(stored.key)).read_bytes()
+    with Image.open(store.path(cover_path(stored.key, 160))) as thumb:
+        assert thumb.size == (160, 229)
+
+
+def test_large_jpegs_are_decoded_at_a_reduced_scale(tmp_path: Path, monkeypatch):
+    from PIL import JpegImagePlugin
+
+    requested = []
+    real_draft = JpegImagePlugin.JpegImageFile.draft
+
+    def spy(self, mode, size):
+        requested.append(size)
+        return real_draft(self, mode, size)
+
+    monkeypatch.setattr(JpegImagePlugin.JpegImageFile, "draft", spy)
+    store = MediaStore(tmp_path)
+    stored = store.store_page(image_bytes(size=(2400, 3600), fmt="JPEG"), WriteLog())
+    assert requested == [(1200, 1800)]
+    with Image.open(store.path(reader_path(stored.key))) as reader:
+        assert reader.size == (1200, 1800)
+
+
+def test_an_image_already_stored_is_not_decoded_again(tmp_path: Path, monkeypatch):
+    from manga_app.catalogue import media
+
+    store = MediaStore(tmp_path)
+    data = image_bytes(size=(300, 500))
+    first = store.store_page(data, WriteLog())
+
+    def refuse(*_args):
+        raise AssertionError("decoded again")
+
+    monkeypatch.setattr(media, "_decode", refuse)
+    assert store.store_page(data, WriteLog()) == first
+
+
+def test_the_worker_entry_point_reports_errors_and_created_files_instead_of_raising(
+    tmp_path: Path,
+):
+    from manga_app.catalogue.media import store_page_detached
+
+    good = store_page_detached(str(tmp_path), image_bytes(size=(300, 500)), True)
+    assert good.error is None and good.stored.width == 300
+    assert {Path(p).name[64:] for p in good.created} == {
+        ".png",
+        "-cover160.webp",
+        "-cover320.webp",
+        "-w1200.webp",
+        "-w720.webp",
+    }
+    bad = store_page_detached(str(tmp_path), bomb_png(), False)
+    assert bad.stored is None and "decompression bomb" in bad.error and bad.created == ()

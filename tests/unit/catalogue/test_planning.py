@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 from manga_app.catalogue.comicinfo import ComicInfo, SeriesSidecar
-from manga_app.catalogue.planning import PlanError, plan_chapter, read_comicinfo
+from manga_app.catalogue.planning import PlanError, plan_chapter, publication_time, read_comicinfo
 from manga_app.catalogue.scanner import Candidate
 
 FILE_TIME = datetime(2024, 2, 3, 4, 5, tzinfo=UTC)
@@ -69,3 +69,50 @@ def test_unreadable_comicinfo_warns_and_gives_empty_metadata():
     warnings: list[str] = []
     assert read_comicinfo(b"<ComicInfo>", warnings.append) == ComicInfo()
     assert warnings[0].startswith("invalid ComicInfo.xml")
+
+
+DAY = datetime(2025, 3, 4, tzinfo=UTC)  # ComicInfo Year/Month/Day: midnight UTC
+
+
+@pytest.mark.parametrize(
+    ("mtime", "expected"),
+    [
+        (datetime(2025, 3, 4, 15, 42, 7, tzinfo=UTC), datetime(2025, 3, 4, 15, 42, 7, tzinfo=UTC)),
+        (datetime(2025, 3, 4, 0, 0, tzinfo=UTC), datetime(2025, 3, 4, 0, 0, tzinfo=UTC)),
+        (datetime(2025, 3, 4, 23, 59, 59, tzinfo=UTC), datetime(2025, 3, 4, 23, 59, 59, tzinfo=UTC)),
+        (datetime(2025, 3, 5, 0, 10, tzinfo=UTC), DAY),  # the next day: copied or re-saved later
+        (datetime(2025, 3, 3, 23, 59, tzinfo=UTC), DAY),
+        (datetime(2024, 3, 4, 12, 0, tzinfo=UTC), DAY),
+        # 00:30 in Tokyo on the 5th is 15:30 UTC on the 4th: the same UTC day
+        (
+            datetime(2025, 3, 5, 0, 30, tzinfo=timezone(timedelta(hours=9))),
+            datetime(2025, 3, 4, 15, 30, tzinfo=UTC),
+        ),
+    ],
+)
+def test_the_mtime_gives_the_exact_time_when_it_falls_on_the_comicinfo_day(mtime, expected):
+    result = publication_time(DAY, mtime)
+    assert result == expected and result.utcoffset() == timedelta(0)
+    plan = plan_chapter(
+        _candidate("/s/F/F 1.cbz", "/s/F"),
+        ComicInfo(published_at=DAY),
+        None,
+        file_time=mtime,
+        warn=pytest.fail,
+    )
+    assert plan.published_at == expected
+
+
+def test_without_a_comicinfo_date_the_mtime_is_the_publication_time():
+    assert publication_time(None, FILE_TIME) == FILE_TIME
+
+
+def test_localized_and_alternate_series_become_aliases_with_the_folder_name():
+    plan = plan_chapter(
+        _candidate("/s/Folder/x 1.cbz", "/s/Folder"),
+        ComicInfo(series="進撃の巨人", localized_series="Attack on Titan", alternate_series="進撃"),
+        None,
+        file_time=FILE_TIME,
+        warn=pytest.fail,
+    )
+    assert plan.facts.aliases == ("Attack on Titan", "進撃", "Folder")

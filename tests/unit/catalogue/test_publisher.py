@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
+from manga_app.catalogue import publisher
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
-from manga_app.catalogue.publisher import PAGE_SIZE, publish_catalogue
+from manga_app.catalogue.publisher import MANIFEST_INDEX, publish_catalogue
 from manga_app.crypto import decrypt_text
 
 from .builders import distinct_pages, image_bytes, write_cbz
@@ -20,6 +21,12 @@ from .builders import distinct_pages, image_bytes, write_cbz
 ISO_Z = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 BASE = "https://cdn.example.test/media/"
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
+PAGE_SIZE = 60  # small pages keep these tests quick; the real size is publisher.PAGE_SIZE
+
+
+@pytest.fixture(autouse=True)
+def _small_pages(monkeypatch):
+    monkeypatch.setattr(publisher, "PAGE_SIZE", PAGE_SIZE)
 
 
 def _add_series(session: Session, n: int, *, genres=(), chapters=(100,), updated=None) -> Series:
@@ -107,7 +114,10 @@ def test_list_pages_follow_the_contract_newest_first_with_a_fixed_page_size(
     assert items[-1]["latest_chapter"] == 12 and isinstance(items[-1]["latest_chapter"], int)
     assert ISO_Z.match(first["updated_at"]) and first["updated_at"] == "2024-01-01T02:05:00Z"
     assert first["views"] == 125 and isinstance(first["views"], int)
-    assert first["romaji"] == ["sakuhin"] and first["chapters_count"] == 2
+    assert first["readings"] == [{"hiragana": "さくひん", "romaji": "sakuhin"}]
+    assert first["chapters_count"] == 2
+    # What only the title page needs stays out of the list every backend holds
+    assert not {"summary", "artists", "direction"} & set(first)
     # genres.json: only names with a total above zero, blank names left out
     assert _read(tmp_path / "genres.json") == [
         {"name": "アクション", "total": 125},
@@ -184,7 +194,7 @@ def test_re_publishing_removes_pages_and_manifests_that_no_longer_apply(
     # Then the stale page, series folders and chapter manifest are gone, the rest still there
     assert result.pages == 1 and not (tmp_path / "mangas_2.json").exists()
     assert len(_read(tmp_path / "mangas_1.json")["list"]) == 5
-    assert sorted(p.name for p in (tmp_path / "manifests").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "manifests").iterdir() if p.is_dir()) == [
         f"series-{n}" for n in range(1, 6)
     ]
     assert [p.name for p in (tmp_path / "manifests" / "series-1").iterdir()] == ["1.json"]
@@ -208,3 +218,167 @@ def test_a_placeholder_content_key_is_refused_before_anything_is_written(tmp_pat
             session=session, out_dir=tmp_path / "out", content_key="changeme", media_base_url=BASE
         )
     assert not (tmp_path / "out").exists()
+
+
+def _manifest_files(root: Path) -> dict[str, tuple[int, int]]:
+    """'slug/name' -> (inode, mtime_ns) of every manifest."""
+    return {
+        f"{p.parent.name}/{p.name}": (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in (root / "manifests").glob("*/*.json")
+    }
+
+
+def _add_page(session: Session, chapter_id: int, index: int, key: str) -> None:
+    session.add(
+        Page(
+            chapter_id=chapter_id, index=index, media_key=key, ext="png", width=800, height=1200,
+            bytes=1,
+        )
+    )
+    session.commit()
+
+
+def test_re_publishing_rewrites_only_the_manifests_whose_page_list_changed(
+    tmp_path, session, content_key
+):
+    # Given a published catalogue of three series with two chapters each
+    for n in (1, 2, 3):
+        _add_series(session, n, chapters=(100, 200))
+    for chapter in session.exec(select(Chapter)).all():
+        _add_page(session, chapter.id, 0, f"{chapter.id:064x}")
+
+    def publish(key=content_key):
+        return publish_catalogue(
+            session=session, out_dir=tmp_path, content_key=key, media_base_url=BASE
+        )
+
+    first = publish()
+    assert (first.manifests, first.rewritten) == (6, 6)
+    before = _manifest_files(tmp_path)
+    # When nothing changed, then nothing is encrypted or written again
+    again = publish()
+    assert (again.manifests, again.rewritten) == (6, 0)
+    assert _manifest_files(tmp_path) == before
+    # When one chapter gets another page, then only its manifest is rewritten
+    chapter = session.exec(
+        select(Chapter).join(Series).where(Series.slug == "series-2", Chapter.number_hundredths == 100)
+    ).one()
+    _add_page(session, chapter.id, 1, "e" * 64)
+    changed = publish()
+    assert changed.rewritten == 1
+    after = _manifest_files(tmp_path)
+    assert {name for name in after if after[name] != before[name]} == {"series-2/1.json"}
+    manifest = _read(tmp_path / "manifests" / "series-2" / "1.json")
+    listing = json.loads(decrypt_text(manifest["data"], content_key, manifest["iv"]))
+    assert [page["url"][-75:-11] for page in listing] == [f"{chapter.id:064x}", "e" * 64]
+    # A manifest deleted or altered behind the publisher's back is written again
+    (tmp_path / "manifests" / "series-3" / "2.json").unlink()
+    (tmp_path / "manifests" / "series-1" / "2.json").write_text('{"iv": "", "data": ""}')
+    assert publish().rewritten == 2
+    assert _read(tmp_path / "manifests" / "series-1" / "2.json")["data"]
+    # A new content key re-encrypts everything
+    assert publish("cd34" * 16).rewritten == 6
+
+
+def test_without_its_index_the_publisher_writes_every_manifest_again(
+    tmp_path, session, content_key
+):
+    _add_series(session, 1, chapters=(100, 200))
+
+    def publish():
+        return publish_catalogue(
+            session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE
+        )
+
+    publish()
+    index = tmp_path / "manifests" / MANIFEST_INDEX
+    assert index.exists()
+    index.unlink()
+    assert publish().rewritten == 2
+    index.write_text("not an index\n")
+    assert publish().rewritten == 2
+
+
+def test_an_interrupted_publish_leaves_no_index_and_the_next_one_writes_everything(
+    tmp_path, session, content_key, monkeypatch
+):
+    for n in (1, 2, 3):
+        _add_series(session, n)
+    for chapter in session.exec(select(Chapter)).all():
+        _add_page(session, chapter.id, 0, f"{chapter.id:064x}")
+
+    def publish():
+        return publish_catalogue(
+            session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE
+        )
+
+    publish()
+    calls = []
+
+    def failing_encrypt(plaintext, key):
+        calls.append(plaintext)
+        raise OSError("disk full")
+
+    # A changed base URL changes every page list; the first encryption fails
+    monkeypatch.setattr(publisher, "encrypt_text", failing_encrypt)
+    with pytest.raises(OSError):
+        publish_catalogue(
+            session=session, out_dir=tmp_path, content_key=content_key, media_base_url="/other/"
+        )
+    assert len(calls) == 1
+    assert not (tmp_path / "manifests" / MANIFEST_INDEX).exists()
+    assert not list(tmp_path.rglob(".tmp-*"))
+    monkeypatch.undo()
+    monkeypatch.setattr(publisher, "PAGE_SIZE", PAGE_SIZE)
+    assert publish().rewritten == 3
+
+
+def test_list_pages_after_the_first_are_rewritten_only_when_their_content_changes(
+    tmp_path, session, content_key
+):
+    for n in range(1, PAGE_SIZE + 6):
+        _add_series(session, n)
+
+    def publish():
+        publish_catalogue(
+            session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE
+        )
+        return {n: (tmp_path / f"mangas_{n}.json").stat().st_ino for n in (1, 2)}
+
+    first = publish()
+    second = publish()
+    # The first page always changes (the held catalogue notices a publish by it); page 2 did not
+    assert second[1] != first[1] and second[2] == first[2]
+    series = session.exec(select(Series).where(Series.slug == "series-1")).one()
+    series.views = 12345
+    session.commit()
+    third = publish()
+    assert third[2] != second[2]
+    assert any(i["views"] == 12345 for i in _read(tmp_path / "mangas_2.json")["list"])
+
+
+def test_list_readings_keep_the_title_reading_first_and_drop_repeated_forms(
+    tmp_path, session, content_key
+):
+    series = _add_series(session, 1)
+    series.title, series.alt_titles = "ねこまち日和", ["Nekomachi Biyori", "ねこまち"]
+    series.readings = [
+        {"text": "ねこまち日和", "hiragana": "ねこまちびより", "katakana": "ネコマチビヨリ",
+         "romaji": "nekomachi biyori"},
+        {"text": "Nekomachi Biyori", "hiragana": "Nekomachi Biyori",
+         "katakana": "Nekomachi Biyori", "romaji": "nekomachi biyori"},
+        {"text": "ねこまち", "hiragana": "ねこまち", "katakana": "ネコマチ", "romaji": "nekomachi"},
+    ]
+    kana_title = _add_series(session, 2)
+    kana_title.title, kana_title.alt_titles = "ひらがな", []
+    kana_title.readings = [
+        {"text": "ひらがな", "hiragana": "ひらがな", "katakana": "ヒラガナ", "romaji": "hiragana"}
+    ]
+    session.commit()
+    publish_catalogue(session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE)
+    readings = {i["slug"]: i["readings"] for i in _read(tmp_path / "mangas_1.json")["list"]}
+    # The romaji equal (but for case) to an alias, katakana spellings of the hiragana,
+    # the Latin alias read as itself and the kana alias's own forms are left out
+    assert readings["series-1"] == [{"hiragana": "ねこまちびより"}, {"romaji": "nekomachi"}]
+    # A title written in hiragana keeps its reading first, as the sort key
+    assert readings["series-2"] == [{"hiragana": "ひらがな", "romaji": "hiragana"}]
