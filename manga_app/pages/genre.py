@@ -1,14 +1,34 @@
-"""ジャンル (`routes.ROUTE_TEMPLATES[PageKind.GENRE]`)."""
+"""ジャンル `/genre/{name}`: the genre's titles, sortable and paged."""
 
 import reflex as rx
 
+from manga_app.components.cards import card_grid, placeholder_grid
+from manga_app.components.filters import link_tabs
 from manga_app.components.layout import site_layout
+from manga_app.components.pager import pager
+from manga_app.pages.genre_state import GenreState
 from manga_app.routes import PageKind
 
 KIND = PageKind.GENRE
-# Page-specific on_load events, run after the navigation stack and the head.
-ON_LOAD: list = []
+ON_LOAD: list = [GenreState.load]
 
 
 def view() -> rx.Component:
-    return site_layout(rx.el.h1("ジャンル", class_name="page-title"))
+    return site_layout(
+        rx.el.div(
+            rx.el.h1(rx.cond(GenreState.name != "", GenreState.name + "の漫画", "ジャンル"), class_name="page-title"),
+            rx.el.p(
+                rx.cond(GenreState.loaded, GenreState.total.to_string() + "作品", "読み込み中…"),
+                rx.cond(GenreState.pages > 1, rx.el.span(f" ・ ", GenreState.page, " / ", GenreState.pages, "ページ")),
+                class_name="result-count",
+                aria_live="polite",
+            ),
+            class_name="page-head",
+        ),
+        link_tabs(GenreState.sort_links, label="並び替え"),
+        rx.el.div(
+            rx.cond(GenreState.loaded, card_grid(GenreState.cards, label="作品一覧"), placeholder_grid(12)),
+            pager(GenreState.pager),
+            class_name="browse-results",
+        ),
+    )

@@ -1,14 +1,112 @@
-"""作品 (`routes.ROUTE_TEMPLATES[PageKind.MANGA]`)."""
+"""作品 `/manga/{slug}`: cover, titles, authors, genres, status, summary,
+views, chapters newest first, read/continue, follow and share."""
 
 import reflex as rx
 
+from manga_app.components.chapter_list import chapter_list
 from manga_app.components.layout import site_layout
+from manga_app.components.link import link
+from manga_app.pages.manga_state import TitleState
 from manga_app.routes import PageKind
+from manga_app.state.browse import COVER_HEIGHT, COVER_WIDTH
 
 KIND = PageKind.MANGA
-# Page-specific on_load events, run after the navigation stack and the head.
-ON_LOAD: list = []
+ON_LOAD: list = [TitleState.load]
+
+# Accounts come in their own issue; until then following asks to sign in.
+_FOLLOW_SCRIPT = "window.mangaNotify && window.mangaNotify('info', 'ログインするとフォローできます', '')"
+# Web Share where the browser has it, else copy the address.
+_SHARE_SCRIPT = (
+    "(() => { const url = location.href; const done = () => window.mangaNotify && window.mangaNotify('success', 'リンクをコピーしました', url);"
+    " if (navigator.share) { navigator.share({title: document.title, url}).catch(() => {}); return; }"
+    " if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).then(done); return; }"
+    " const box = document.createElement('textarea'); box.value = url; document.body.appendChild(box); box.select();"
+    " document.execCommand('copy'); box.remove(); done(); })()"
+)
+
+
+def _cover() -> rx.Component:
+    return rx.el.img(
+        src=TitleState.cover,
+        alt=TitleState.title + "の表紙",
+        loading="eager",
+        decoding="async",
+        class_name="title-cover",
+        custom_attrs={
+            "width": str(COVER_WIDTH),
+            "height": str(COVER_HEIGHT),
+            "srcSet": TitleState.cover_srcset,
+            "sizes": "(min-width: 768px) 200px, 40vw",
+            "fetchPriority": "high",
+        },
+    )
+
+
+def _facts() -> rx.Component:
+    def row(label: str, value: rx.Component) -> rx.Component:
+        return rx.el.div(rx.el.dt(label), rx.el.dd(value), class_name="fact")
+
+    return rx.el.dl(
+        row("作者", rx.foreach(TitleState.authors, lambda name: rx.el.span(name, class_name="author"))),
+        row("状態", TitleState.status_label),
+        row("閲覧数", TitleState.views),
+        row("更新", TitleState.updated),
+        class_name="title-facts",
+    )
+
+
+def _actions() -> rx.Component:
+    return rx.el.div(
+        link("最初から読む", href=TitleState.first_url, class_name="button-primary read-first"),
+        rx.cond(TitleState.continue_url != "", link(TitleState.continue_label, href=TitleState.continue_url, class_name="button-secondary read-continue")),
+        rx.el.button("フォロー", type="button", on_click=rx.call_script(_FOLLOW_SCRIPT), class_name="button-outline follow-button"),
+        rx.el.button("共有", type="button", on_click=rx.call_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
+        class_name="title-actions",
+    )
+
+
+def _header() -> rx.Component:
+    return rx.el.div(
+        _cover(),
+        rx.el.div(
+            rx.el.h1(TitleState.title, class_name="title-name"),
+            rx.cond(
+                TitleState.aliases.length() > 0,
+                rx.el.p(rx.foreach(TitleState.aliases, lambda alias: rx.el.span(alias, class_name="alias")), class_name="title-aliases"),
+            ),
+            _facts(),
+            class_name="title-info",
+        ),
+        class_name="title-head",
+    )
+
+
+def _body() -> rx.Component:
+    return rx.el.article(
+        _header(),
+        rx.el.ul(
+            rx.foreach(TitleState.genres, lambda chip: rx.el.li(link(chip.label, href=chip.href, class_name="chip"))),
+            class_name="chip-row title-genres",
+            aria_label="ジャンル",
+        ),
+        _actions(),
+        rx.el.p(TitleState.summary, class_name="title-summary"),
+        rx.el.section(
+            rx.el.h2("話一覧", rx.el.span(TitleState.chapters.length().to_string() + "話", class_name="chapter-count"), class_name="section-title"),
+            chapter_list(TitleState.chapters),
+            class_name="title-chapters",
+        ),
+        class_name="title-page",
+    )
+
+
+def _placeholder() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(rx.el.span(class_name="title-cover placeholder"), rx.el.div(class_name="title-info"), class_name="title-head"),
+        class_name="title-page is-placeholder",
+        aria_hidden="true",
+    )
 
 
 def view() -> rx.Component:
-    return site_layout(rx.el.h1("作品", class_name="page-title"))
+    return site_layout(rx.cond(TitleState.loaded, _body(), _placeholder()))

@@ -5,26 +5,39 @@ assets, the websocket, health checks) goes on to Reflex."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from urllib.parse import unquote
+
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from manga_app import routes
-from manga_app.web import catalogue_files, install, pages, robots
+from manga_app.web import catalogue_files, install, pages, robots, shell, sitemap
 
 # Reflex's own endpoints and build output: never pages.
 _RESERVED_PREFIXES = ("/_", "/assets/", "/ping", "/icons/", "/css/", "/js/", "/media/", "/manifests/")
 MEDIA_PREFIX = "/media"
 
 
-def is_page_path(path: str) -> bool:
-    """Would a visitor expect a page (or a 404 page) at this path?"""
+def is_page_path(path: str, *, static_root: Path | None = None) -> bool:
+    """Would a visitor expect a page (or a 404 page) at this path?
+
+    A path with a dot in its last segment names a built file (favicon.ico)
+    only when that file exists; otherwise it is answered by the 404 page
+    here, never by Reflex's app shell with status 200 (a soft 404).
+    """
     if path.startswith(_RESERVED_PREFIXES):
         return False
-    if routes.match(path) is not None:
+    if routes.match(path) is not None or "." not in path.rsplit("/", 1)[-1]:
         return True
-    # A last segment with a dot is a file (favicon.ico, a build asset).
-    return "." not in path.rsplit("/", 1)[-1]
+    return not _is_built_file(static_root or shell.static_dir(), path)
+
+
+def _is_built_file(root: Path, path: str) -> bool:
+    root = root.resolve()
+    candidate = (root / unquote(path).lstrip("/")).resolve()
+    return candidate.is_relative_to(root) and candidate.is_file()
 
 
 class SiteHttpLayer:
@@ -36,6 +49,7 @@ class SiteHttpLayer:
             routes=[
                 Route("/manifest.json", install.manifest, methods=["GET", "HEAD"]),
                 Route("/robots.txt", robots.robots, methods=["GET", "HEAD"]),
+                Route("/sitemap.xml", sitemap.sitemap, methods=["GET", "HEAD"]),
                 Route("/genres.json", catalogue_files.genres_json, methods=["GET", "HEAD"]),
                 Route("/mangas_{page}.json", catalogue_files.mangas_json, methods=["GET", "HEAD"]),
                 Route("/manifests/{slug}/{number}.json", catalogue_files.manifest_json, methods=["GET", "HEAD"]),

@@ -35,11 +35,25 @@ PAGE_PATH_CASES = [
     ("icon", "/icons/a.png", False),
     ("stylesheet", "/css/site.css", False),
     ("script", "/js/analytics.jsx", False),
-    ("file-at-root", "/robots-extra.txt", False),
-    ("file-nested", "/foo/bar.json", False),
+    ("built-file-at-root", "/favicon-extra.txt", False),
+    ("built-file-nested", "/foo/bar.json", False),
+    # a dotted path with no such file: the 404 page, not Reflex's shell (200)
+    ("missing-file", "/no-such.txt", True),
+    ("malformed-chapter-number", "/abc-ch-1.x", True),
+    ("chapter-number-with-two-dots", "/abc-ch-1.5.5", True),
+    ("escape-from-the-build", "/..%2Fsecret.txt", True),
 ]
 
 
+@pytest.fixture
+def static_root(tmp_path):
+    for name in ("favicon.ico", "favicon-extra.txt", "foo/bar.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    (tmp_path.parent / "secret.txt").write_text("x")
+    return tmp_path
+
+
 @pytest.mark.parametrize(("path", "expected"), [pytest.param(*row[1:], id=row[0]) for row in PAGE_PATH_CASES])
-def test_a_path_is_a_page_path_unless_it_is_a_file_or_a_reflex_endpoint(path, expected):
-    assert is_page_path(path) is expected
+def test_a_path_is_a_page_path_unless_it_is_a_built_file_or_a_reflex_endpoint(path, expected, static_root):
+    assert is_page_path(path, static_root=static_root) is expected

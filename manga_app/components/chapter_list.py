@@ -1,0 +1,33 @@
+"""The title page's chapter list: newest first, with read marks."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from manga_app.components.link import link
+from manga_app.state.browse import ChapterRow
+
+
+def _row(row: rx.Var) -> rx.Component:
+    return rx.el.li(
+        link(
+            rx.el.span(
+                rx.el.span(row.label, class_name="chapter-number"),
+                rx.el.span(row.title, class_name="chapter-title"),
+                class_name="chapter-name",
+            ),
+            rx.el.span(
+                rx.cond(row.read, rx.el.span("既読", class_name="read-mark")),
+                rx.el.time(row.time, date_time=row.iso, class_name="chapter-time"),
+                class_name="chapter-side",
+            ),
+            href=row.url,
+            class_name=rx.cond(row.read, "chapter-link is-read", "chapter-link"),
+        ),
+        class_name="chapter-row",
+        data_number=row.number,
+    )
+
+
+def chapter_list(rows: rx.Var[list[ChapterRow]]) -> rx.Component:
+    return rx.el.ol(rx.foreach(rows, _row), class_name="chapter-list", aria_label="話一覧（新しい順）")

@@ -1,0 +1,78 @@
+"""The title page's state: the series, its chapters newest first, and the
+visitor's read marks and 続きを読む from their reading history."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import reflex as rx
+
+from manga_app import reading, routes
+from manga_app.display import format_count, relative_time_ja
+from manga_app.page_heads import load_title
+from manga_app.state.browse import STATUS_LABELS, ChapterRow, Chip, chapter_label
+from manga_app.state.reading import ReadingState
+
+
+class TitleState(rx.State):
+    slug: str = ""
+    title: str = ""
+    aliases: list[str] = []
+    authors: list[str] = []
+    genres: list[Chip] = []
+    status_label: str = ""
+    summary: str = ""
+    views: str = "0"
+    cover: str = ""
+    cover_srcset: str = ""
+    updated: str = ""
+    chapters: list[ChapterRow] = []
+    first_url: str = ""
+    continue_url: str = ""
+    continue_label: str = ""
+    loaded: bool = False
+
+    @rx.event
+    async def load(self):
+        found = routes.match(self.router.url.path or "/")
+        slug = found.params.get("slug", "") if found and found.kind is routes.PageKind.MANGA else ""
+        loaded = await asyncio.to_thread(load_title, slug) if slug else None
+        if slug != self.slug:
+            self.loaded = False
+        if loaded is None:
+            self.slug, self.title, self.chapters = slug, "", []
+            return
+        series, chapters = loaded
+        history = (await self.get_state(ReadingState)).entries()
+        entry = reading.entry_for(history, slug)
+        read = set(entry.read) | {entry.chapter} if entry else set()
+        now = datetime.now(UTC)
+        self.slug = slug
+        self.title = series.title
+        self.aliases = list(series.alt_titles)
+        self.authors = list(dict.fromkeys((*series.authors, *series.artists)))
+        self.genres = [Chip(label=name, href=routes.genre_url(name)) for name in series.genres]
+        self.status_label = STATUS_LABELS.get(series.status, "")
+        self.summary = series.summary
+        self.views = format_count(series.views)
+        self.cover = series.cover_small or series.cover
+        self.cover_srcset = f"{series.cover_small} 160w, {series.cover} 320w" if series.cover_small else ""
+        self.updated = relative_time_ja(series.updated_at, now=now)
+        self.chapters = [
+            ChapterRow(
+                number=chapter.number,
+                label=chapter_label(chapter.number),
+                title=chapter.title,
+                url=chapter.url,
+                time=relative_time_ja(chapter.published_at, now=now),
+                iso=chapter.published_at.isoformat(),
+                read=chapter.number in read,
+            )
+            for chapter in reversed(chapters)
+        ]
+        self.first_url = chapters[0].url
+        last = next((chapter for chapter in chapters if entry and chapter.number == entry.chapter), None)
+        self.continue_url = last.url if last else ""
+        self.continue_label = f"続きを読む（{chapter_label(last.number)}）" if last else ""
+        self.loaded = True

@@ -1,0 +1,47 @@
+"""Which part of a title (or alias, or reading) a query matched, mapped back
+from folded keys to the original text. Pure module."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manga_app.search.normalize import fold_with_map
+
+Segment = tuple[str, bool]  # (text, is_match)
+
+
+def match_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Merged spans of `text` matched by any of the folded `terms`."""
+    key, origins = fold_with_map(text)
+    spans: list[tuple[int, int]] = []
+    for term in terms:
+        start = key.find(term) if term else -1
+        while start != -1:
+            spans.append((origins[start][0], origins[start + len(term) - 1][1]))
+            start = key.find(term, start + 1)
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def segments(text: str, terms: Sequence[str]) -> list[Segment]:
+    """`text` cut into plain and matched pieces, in order."""
+    pieces: list[Segment] = []
+    cursor = 0
+    for start, end in match_spans(text, terms):
+        if start > cursor:
+            pieces.append((text[cursor:start], False))
+        pieces.append((text[start:end], True))
+        cursor = end
+    if cursor < len(text) or not pieces:
+        pieces.append((text[cursor:], False))
+    return pieces
+
+
+def best_alternative(alternatives: Sequence[str], terms: Sequence[str]) -> str:
+    """The first alias or reading that shows a match, for when the title does not."""
+    return next((text for text in alternatives if match_spans(text, terms)), "")

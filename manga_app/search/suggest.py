@@ -1,0 +1,30 @@
+"""Near titles for a search that found nothing: the series sharing the most
+character pairs with the query (typos, a wrong kanji, an extra word).
+Pure module."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from manga_app.search.index import SearchIndex
+
+# Pairs found in more series than this say nothing about nearness.
+COMMON_SHARE = 0.2
+
+
+def near_titles(index: SearchIndex, terms: Sequence[str], limit: int = 5) -> list[Any]:
+    """Up to `limit` items, most shared pairs first, then most popular."""
+    joined = "".join(terms)
+    grams = {joined[i : i + 2] for i in range(len(joined) - 1)} or set(joined)
+    common = max(1, int(len(index) * COMMON_SHARE))
+    scores: Counter[int] = Counter()
+    for gram in grams:
+        posting = index.grams.get(gram, ())
+        if len(posting) <= common:
+            scores.update(posting)
+    # A single shared pair of a long query is noise, not a near title.
+    needed = 1 if len(grams) <= 2 else 2
+    best = sorted((ident for ident, score in scores.items() if score >= needed), key=lambda i: (-scores[i], i))
+    return [index.items[ident] for ident in best[:limit]]
