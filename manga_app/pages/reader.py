@@ -3,12 +3,51 @@
 import reflex as rx
 
 from manga_app.components.layout import reader_layout
+from manga_app.components.reader import error_panel, loading_panel, manga_reader
+from manga_app.pages.reader_state import ReaderState
 from manga_app.routes import PageKind
 from manga_app.state.head import HeadState
 
 KIND = PageKind.READER
-ON_LOAD: list = []
+ON_LOAD: list = [ReaderState.load]
+
+
+def _reader() -> rx.Component:
+    return manga_reader(
+        # Each opening is a new reader: position, preloads and timers restart.
+        key=ReaderState.reader_key,
+        view_id=ReaderState.view_id,
+        pages=ReaderState.pages,
+        alt_prefix=ReaderState.alt_prefix,
+        heading=ReaderState.chapter_label,
+        series_title=ReaderState.series_title,
+        series_url=ReaderState.series_url,
+        chapter_url=ReaderState.chapter_url,
+        prev_url=ReaderState.prev_url,
+        prev_label=ReaderState.prev_label,
+        next_url=ReaderState.next_url,
+        next_label=ReaderState.next_label,
+        chapters=ReaderState.chapters,
+        mode=ReaderState.mode,
+        direction=ReaderState.direction,
+        settings=ReaderState.settings,
+        preload=ReaderState.preload,
+        initial_page=ReaderState.resume_page,
+        initial_offset=ReaderState.resume_offset,
+        next_warm=ReaderState.next_warm,
+        on_progress=ReaderState.save_progress,
+        on_settings_change=ReaderState.change_settings,
+        on_near_end=ReaderState.prefetch_next,
+    )
 
 
 def view() -> rx.Component:
-    return reader_layout(rx.el.p("", class_name="reader-placeholder"), title=HeadState.title)
+    return reader_layout(
+        rx.match(
+            ReaderState.status,
+            ("ready", _reader()),
+            ("error", error_panel(ReaderState.retry, ReaderState.series_url)),
+            loading_panel(),
+        ),
+        title=HeadState.title,
+    )

@@ -1,0 +1,68 @@
+// Pure page-layout rules of the reader: which pages share the screen in
+// double-page view, and how big each page is drawn. No React here.
+
+// A page wider than tall is a two-page spread: it is always shown alone.
+export function isWide(page) {
+  return page.width > page.height;
+}
+
+// Screens ("units") of the paged reader, as lists of page indices.
+// Double view pairs consecutive pages; a spread stands alone and the page
+// after it starts a new pair. `offset` shows the first page alone, shifting
+// every pair by one (for books whose pairs start on the second page).
+export function buildUnits(pages, double, offset) {
+  if (!double) return pages.map((_, index) => [index]);
+  const units = [];
+  let pending = null;
+  pages.forEach((page, index) => {
+    if (isWide(page)) {
+      if (pending !== null) units.push([pending]);
+      pending = null;
+      units.push([index]);
+    } else if (index === 0 && offset) {
+      units.push([index]);
+    } else if (pending === null) {
+      pending = index;
+    } else {
+      units.push([pending, index]);
+      pending = null;
+    }
+  });
+  if (pending !== null) units.push([pending]);
+  return units;
+}
+
+// The unit showing `page`; `units.length` stands for the end-of-chapter card.
+export function unitOfPage(units, page) {
+  const found = units.findIndex((unit) => unit.includes(page));
+  return found === -1 ? units.length : found;
+}
+
+// Drawn sizes (CSS px) of the pages of one unit in the paged reader, side by
+// side at one common height. Known before any image arrives, so nothing moves.
+export function unitSizes(pages, fit, viewport) {
+  if (fit === "original") return pages.map((page) => ({ width: page.width, height: page.height }));
+  const ratio = pages.reduce((sum, page) => sum + page.width / page.height, 0);
+  const byWidth = viewport.width / ratio;
+  let height;
+  if (fit === "width") height = byWidth;
+  else if (fit === "height") height = viewport.height;
+  else height = Math.min(viewport.height, byWidth); // "auto": the whole unit on screen
+  return pages.map((page) => ({
+    width: Math.floor((page.width / page.height) * height),
+    height: Math.floor(height),
+  }));
+}
+
+// The page under the top edge of the viewport in the vertical strip, and how
+// far down it is scrolled (0..1). `rects` are the pages' client rects.
+export function positionInStrip(rects, line = 0) {
+  for (let index = 0; index < rects.length; index += 1) {
+    const rect = rects[index];
+    if (rect.bottom > line) {
+      const offset = rect.height > 0 ? (line - rect.top) / rect.height : 0;
+      return { page: index, offset: Math.min(1, Math.max(0, offset)) };
+    }
+  }
+  return { page: Math.max(0, rects.length - 1), offset: 1 };
+}

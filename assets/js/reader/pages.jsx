@@ -1,0 +1,83 @@
+// The two ways of laying pages out: the vertical strip and the paged stage.
+// Every image carries its width and height, so its box is right before the
+// image arrives (no layout shift).
+import React from "react";
+import { unitSizes } from "./layout.js";
+
+export function PageImage({ page, index, src, alt, priority, lazy, style, onLoad, imageRef }) {
+  return (
+    <img
+      ref={imageRef}
+      src={src}
+      alt={alt}
+      width={page.width}
+      height={page.height}
+      loading={priority || !lazy ? "eager" : "lazy"}
+      decoding={priority ? "auto" : "async"}
+      fetchPriority={priority ? "high" : "auto"}
+      style={style}
+      className="reader-page"
+      data-page-index={index}
+      draggable={false}
+      onLoad={onLoad}
+    />
+  );
+}
+
+function stripStyle(page, fit) {
+  if (fit === "height") return { height: "100dvh", width: "auto" };
+  if (fit === "original") return { width: `${page.width}px`, height: "auto" };
+  return { width: "100%", height: "auto" };
+}
+
+export function VerticalStrip({ pages, fit, srcOf, altOf, priorityPage, imageRefs, onPriorityLoad, endCard }) {
+  return (
+    <div className={`reader-strip reader-fit-${fit}`}>
+      {pages.map((page, index) => (
+        <PageImage
+          key={index}
+          page={page}
+          index={index}
+          src={srcOf(page)}
+          alt={altOf(index)}
+          priority={index === priorityPage}
+          lazy={index > priorityPage + 1}
+          style={stripStyle(page, fit)}
+          onLoad={index === priorityPage ? onPriorityLoad : undefined}
+          imageRef={(element) => {
+            imageRefs.current[index] = element;
+          }}
+        />
+      ))}
+      {endCard}
+    </div>
+  );
+}
+
+export function PagedStage({ pages, unit, fit, viewport, direction, srcOf, altOf, priorityPage, onPriorityLoad, stageRef, onScroll, endCard }) {
+  const shown = unit ? unit.map((index) => pages[index]) : [];
+  const sizes = unit ? unitSizes(shown, fit, viewport) : [];
+  return (
+    <div className={`reader-stage reader-fit-${fit}`} ref={stageRef} onScroll={onScroll}>
+      {unit ? (
+        <div className={`reader-unit reader-unit-${direction}`} data-unit-size={unit.length}>
+          {unit.map((index, position) => (
+            <PageImage
+              key={index}
+              page={pages[index]}
+              index={index}
+              src={srcOf(pages[index])}
+              alt={altOf(index)}
+              priority={index === priorityPage}
+              lazy={false}
+              style={{ width: `${sizes[position].width}px`, height: `${sizes[position].height}px` }}
+              onLoad={index === priorityPage ? onPriorityLoad : undefined}
+            />
+          ))}
+        </div>
+      ) : (
+        endCard
+      )}
+    </div>
+  );
+}

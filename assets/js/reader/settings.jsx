@@ -1,0 +1,93 @@
+// The reader settings sheet. Every choice is sent to Python, which stores it
+// per visitor (localStorage) and hands the settings back as props.
+import React, { useEffect, useRef } from "react";
+
+function Choice({ legend, value, options, onPick, hint }) {
+  return (
+    <fieldset className="reader-choice">
+      <legend>{legend}</legend>
+      <div className="reader-choice-options">
+        {options.map(([optionValue, label]) => (
+          <button
+            key={String(optionValue)}
+            type="button"
+            aria-pressed={value === optionValue ? "true" : "false"}
+            onClick={() => onPick(optionValue)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      {hint ? <p className="reader-choice-hint">{hint}</p> : null}
+    </fieldset>
+  );
+}
+
+export function SettingsSheet({ settings, mode, direction, onChange, onClose }) {
+  const closeRef = useRef(null);
+  useEffect(() => {
+    closeRef.current?.focus();
+  }, []);
+  const change = (key) => (value) => onChange({ [key]: value });
+  return (
+    <div className="reader-sheet-backdrop" onClick={onClose}>
+      <div
+        className="reader-sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-label="表示設定"
+        onClick={(event) => event.stopPropagation()}
+      >
+        <div className="reader-sheet-head">
+          <h2>表示設定</h2>
+          <button ref={closeRef} type="button" className="reader-chip" onClick={onClose}>
+            閉じる
+          </button>
+        </div>
+        <Choice
+          legend="読み方"
+          value={mode}
+          options={[["vertical", "縦スクロール"], ["paged", "ページめくり"]]}
+          onPick={change("mode")}
+        />
+        <Choice
+          legend="めくる方向"
+          value={direction}
+          options={[["rtl", "右から左（漫画）"], ["ltr", "左から右"]]}
+          onPick={change("direction")}
+        />
+        <Choice
+          legend="見開き"
+          value={settings.double}
+          options={[[false, "1ページ"], [true, "見開き"]]}
+          onPick={change("double")}
+          hint="横長のページ（見開き画像）は常に1枚で表示します。"
+        />
+        <Choice
+          legend="見開きのずれ"
+          value={settings.offset}
+          options={[[false, "そのまま"], [true, "1ページずらす"]]}
+          onPick={change("offset")}
+        />
+        <Choice
+          legend="画像の大きさ"
+          value={settings.fit}
+          options={[["auto", "自動"], ["width", "幅に合わせる"], ["height", "高さに合わせる"], ["original", "原寸"]]}
+          onPick={change("fit")}
+        />
+        <Choice
+          legend="画質"
+          value={settings.saver}
+          options={[[false, "標準"], [true, "データセーバー"]]}
+          onPick={change("saver")}
+        />
+        <Choice
+          legend="先読み"
+          value={settings.preload}
+          options={[[0, "自動"], [2, "2ページ"], [5, "5ページ"], [10, "10ページ"], [-1, "すべて"]]}
+          onPick={change("preload")}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+"""The reading component (assets/js/reader/reader.jsx) as a Reflex component.
+
+Paging, keys, taps, swipes, preloading and scroll tracking run in the
+browser; Python hands it the page list and settings and receives the
+visitor's position and setting changes back as events."""
+
+import reflex as rx
+
+
+class MangaReader(rx.Component):
+    library = rx.asset("js/reader/reader.jsx").importable_path
+    tag = "MangaReader"
+
+    # [{url, saver_url, width, height}] of this chapter, in reading order.
+    pages: rx.Var[list[dict]]
+    # Sent back with every progress report (see ReaderState.view_id).
+    view_id: rx.Var[int]
+    alt_prefix: rx.Var[str]
+    heading: rx.Var[str]
+    series_title: rx.Var[str]
+    series_url: rx.Var[str]
+    chapter_url: rx.Var[str]
+    prev_url: rx.Var[str]
+    prev_label: rx.Var[str]
+    next_url: rx.Var[str]
+    next_label: rx.Var[str]
+    chapters: rx.Var[list[dict[str, str]]]
+    # "vertical" or "paged"; "rtl" or "ltr".
+    mode: rx.Var[str]
+    direction: rx.Var[str]
+    settings: rx.Var[dict]
+    preload: rx.Var[int]
+    initial_page: rx.Var[int]
+    initial_offset: rx.Var[float]
+    next_warm: rx.Var[list[str]]
+
+    on_progress: rx.EventHandler[lambda view_id, page, offset: [view_id, page, offset]]
+    on_settings_change: rx.EventHandler[lambda change: [change]]
+    on_near_end: rx.EventHandler[lambda: []]
+
+
+manga_reader = MangaReader.create
