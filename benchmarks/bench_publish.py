@@ -1,0 +1,103 @@
+"""Publishing 100,000 synthetic series: time, bytes, and re-publishing after one change (issue 3).
+
+Synthetic rows (see synthetic.py: 1 chapter of 2 pages per series, to keep
+the run bounded) are published into an empty folder, then again without any
+change, then after one chapter's pages changed (its series moves to the top
+of the list). Before the manifest digest index, every re-publish encrypted
+and wrote every manifest again, which costs about what the first publish
+does. Pass/fail: the re-publish after one change rewrites exactly one manifest.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from benchmarks import synthetic
+
+
+def run(results_dir: Path) -> dict:
+    from manga_app.catalogue import publisher
+    from manga_app.catalogue.db import make_engine
+    from manga_app.catalogue.models import Chapter, Page, Series
+
+    count = synthetic.SERIES
+    url = synthetic.catalogue_db(count)
+    engine = make_engine(url)
+    out_dir = synthetic._workdir() / "publish-bench"
+
+    def publish() -> tuple[float, publisher.PublishResult]:
+        with Session(engine) as session:
+            started = time.perf_counter()
+            result = publisher.publish_catalogue(
+                session=session, out_dir=out_dir, content_key=synthetic.CONTENT_KEY,
+                media_base_url=synthetic.MEDIA_BASE_URL,
+            )
+            return time.perf_counter() - started, result
+
+    first_s, first = publish()
+    print(f"   first publish {first_s:.1f} s", flush=True)
+    files, size = synthetic.directory_bytes(out_dir)
+    lists = sum(p.stat().st_size for p in out_dir.glob("mangas_*.json"))
+    index = (out_dir / "manifests" / publisher.MANIFEST_INDEX).stat().st_size
+    same_s, same = publish()
+    print(f"   unchanged re-publish {same_s:.1f} s", flush=True)
+
+    # One change: another page in chapter 1 of the series listed last, published now.
+    with engine.begin() as conn:
+        series_id = conn.execute(
+            sa.select(Series.id).order_by(Series.updated_at, Series.id).limit(1)
+        ).scalar_one()
+        chapter_id = conn.execute(
+            sa.select(Chapter.id).where(Chapter.series_id == series_id)
+        ).scalar_one()
+        conn.execute(
+            sa.update(Page)
+            .where(Page.chapter_id == chapter_id, Page.index == 0)
+            .values(media_key="f" * 64)
+        )
+        moment = datetime.now(UTC)
+        conn.execute(sa.update(Chapter).where(Chapter.id == chapter_id).values(published_at=moment))
+        conn.execute(sa.update(Series).where(Series.id == series_id).values(updated_at=moment))
+    changed_s, changed = publish()
+    print(f"   re-publish after one change {changed_s:.1f} s", flush=True)
+
+    engine.dispose()
+    synthetic.remember_published(count, out_dir)
+    return {
+        "figures": [
+            {"figure": f"publish {count:,} series", "value": round(first_s, 2), "unit": "s",
+             "target": None, "pass": None},
+            {"figure": "published bytes", "value": round(size / 1e6, 1), "unit": "MB",
+             "target": None, "pass": None},
+            {"figure": "re-publish after one change", "value": round(changed_s, 2), "unit": "s",
+             "target": None, "pass": None},
+            {"figure": "manifests rewritten after one change", "value": changed.rewritten,
+             "unit": f"of {changed.manifests:,}", "target": "1", "pass": changed.rewritten == 1},
+            {"figure": "re-publish, nothing changed", "value": round(same_s, 2), "unit": "s",
+             "target": None, "pass": None},
+        ],
+        "note": (
+            f"synthetic catalogue: {count:,} series, {synthetic.CHAPTERS_PER_SERIES} chapter of "
+            f"{synthetic.PAGES_PER_CHAPTER} pages each (bounded run); real catalogues have more "
+            "chapters per series, so more manifests"
+        ),
+        "page_size": publisher.PAGE_SIZE,
+        "database_build_s": round(synthetic.build_seconds(count) or 0, 1),
+        "files": files,
+        "bytes": {"total": size, "lists": lists, "manifest_index": index,
+                  "manifests": size - lists - index},
+        "results": {
+            "first": _summary(first), "unchanged": _summary(same),
+            "one_change": _summary(changed),
+        },
+    }
+
+
+def _summary(result) -> dict:
+    return {"series": result.series, "pages": result.pages, "manifests": result.manifests,
+            "rewritten": result.rewritten, "removed": result.removed}

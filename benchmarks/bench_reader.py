@@ -1,0 +1,225 @@
+"""The reader: first page painted (LCP) against a static page showing the same image, bytes per chapter, layout shift (issue 5).
+
+The site is built and served as `make run` does (production build, one
+port) with the e2e-sized demo library. The floor is a plain static HTML file,
+served by a tiny local http.server, that shows the chapter's first image from
+the same server's /media: what the reader's first paint would cost without
+any framework. Both are loaded in turns in fresh Chromium contexts (cold
+cache, 390x844); the figures are medians. Targets: reader LCP within 1.3x of
+the floor; cumulative layout shift 0 while scrolling whole chapters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import os
+import signal
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+PORT = 3293
+WEB_DIR = ".web-bench-reader"
+CHROMIUM = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SAMPLES = 7
+LCP_TARGET_RATIO = 1.3
+
+# The largest image painted so far, as LCP reports it.
+LCP_SCRIPT = """
+window.__lcp = null;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.element && entry.element.tagName === 'IMG') window.__lcp = entry.startTime;
+  }
+}).observe({type: 'largest-contentful-paint', buffered: true});
+"""
+CLS_SCRIPT = """
+window.__cls = 0; window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (!entry.hadRecentInput) { window.__cls += entry.value; window.__shifts.push(entry.value); }
+  }
+}).observe({type: 'layout-shift', buffered: true});
+"""
+
+
+def _env(**extra: str) -> dict[str, str]:
+    path = f"{ROOT / 'tools/node_modules/.bin'}:{ROOT / '.venv/bin'}:{os.environ['PATH']}"
+    return {**os.environ, "PATH": path, "REFLEX_USE_SYSTEM_BUN": "1", "PYTHONDONTWRITEBYTECODE": "1", **extra}
+
+
+def _wait(url: str, process: subprocess.Popen, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/ping", timeout=2).status_code == 200:
+                return
+        time.sleep(0.5)
+    raise RuntimeError(f"no answer from {url}")
+
+
+@contextlib.contextmanager
+def served_demo() -> Iterator[tuple[str, Path]]:
+    """The site with the demo library: its URL and its data folder."""
+    with tempfile.TemporaryDirectory(prefix="bench-reader-") as temp:
+        data = Path(temp)
+        env = _env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=f"sqlite:///{data / 'bench.db'}",
+                   REFLEX_WEB_WORKDIR=WEB_DIR, SITE_ORIGIN=f"http://localhost:{PORT}")
+        python = str(ROOT / ".venv/bin/python")
+        subprocess.run([python, "-m", "manga_app.demo", str(data / "demo"), "--series", "8"], cwd=ROOT, env=env, check=True, capture_output=True)
+        subprocess.run([python, "-m", "manga_app.catalogue", "import", str(data / "demo")], cwd=ROOT, env=env, check=True, capture_output=True)
+        subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}", f"WEB_DIR={WEB_DIR}"], cwd=ROOT, env=env, check=True, capture_output=True)
+        with tempfile.TemporaryFile() as log:
+            process = subprocess.Popen([python, "-m", "manga_app.serve", "--port", str(PORT), "--host", "127.0.0.1"],
+                                       cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                url = f"http://localhost:{PORT}"
+                _wait(url, process)
+                yield url, data
+            finally:
+                os.killpg(process.pid, signal.SIGTERM)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=15)
+
+
+@contextlib.contextmanager
+def served_floor(image_url: str, width: int, height: int) -> Iterator[str]:
+    """A static HTML page showing `image_url` as the reader shows a first page."""
+    with tempfile.TemporaryDirectory(prefix="bench-floor-") as temp:
+        Path(temp, "index.html").write_text(
+            "<!doctype html><html lang=ja><head><meta charset=utf-8>"
+            "<meta name=viewport content='width=device-width, initial-scale=1'><title>floor</title></head>"
+            "<body style='margin:0;background:#111'>"
+            f"<img src='{image_url}' width={width} height={height} alt='' fetchpriority=high "
+            "style='display:block;width:100%;height:auto'></body></html>",
+            encoding="utf-8",
+        )
+        handler = functools.partial(_QuietHandler, directory=temp)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+        finally:
+            server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _manifests(data: Path) -> dict[tuple[str, str], list[dict]]:
+    from manga_app.catalogue.keys import ensure_dev_content_key
+    from manga_app.pages.reader_model import decrypt_manifest
+
+    key = ensure_dev_content_key(data / "content_key")
+    found = {}
+    for path in sorted((data / "published" / "manifests").glob("*/*.json")):
+        found[(path.parent.name, path.stem)] = decrypt_manifest(path.read_bytes(), key)
+    return found
+
+
+def _lcp(browser, url: str) -> float:
+    context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.add_init_script(LCP_SCRIPT)
+        page.goto(url)
+        page.wait_for_function("() => window.__lcp !== null", timeout=30_000)
+        page.wait_for_timeout(300)  # a later, larger candidate would replace it
+        return float(page.evaluate("window.__lcp"))
+    finally:
+        context.close()
+
+
+def _cls_scrolling(browser, url: str, settings: str | None) -> float:
+    context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        if settings:
+            page.add_init_script(f"localStorage.setItem('manga_reader_settings', {json.dumps(settings)})")
+        page.add_init_script(CLS_SCRIPT)
+        page.goto(url)
+        page.wait_for_selector(".reader-strip img")
+        while not page.evaluate("window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2"):
+            page.mouse.wheel(0, 600)
+            page.wait_for_timeout(120)
+        page.wait_for_timeout(500)
+        return float(page.evaluate("window.__cls"))
+    finally:
+        context.close()
+
+
+def _bytes(url: str, manifests: dict, field: str) -> dict[str, int]:
+    sizes = {}
+    with httpx.Client(base_url=url, timeout=10) as client:
+        for (slug, number), pages in manifests.items():
+            sizes[f"{slug}/{number}"] = sum(len(client.get(page[field]).content) for page in pages)
+    return sizes
+
+
+def run(results_dir: Path) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"no Chromium at {CHROMIUM}")
+    with served_demo() as (url, data):
+        manifests = _manifests(data)
+        # A manga chapter (paged), the one the LCP comparison opens.
+        (slug, number), pages = next((key, value) for key, value in manifests.items() if value[0]["height"] < 2 * value[0]["width"])
+        first = pages[0]
+        chapter_url = f"{url}/{slug}-ch-{number}"
+        webtoon = next(key for key, value in manifests.items() if value[0]["height"] >= 2 * value[0]["width"])
+        with served_floor(url + first["url"], first["width"], first["height"]) as floor_url, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+            # Warm the server (first requests compile caches) before measuring.
+            _lcp(browser, chapter_url)
+            _lcp(browser, floor_url)
+            reader, floor = [], []
+            for _ in range(SAMPLES):
+                floor.append(_lcp(browser, floor_url))
+                reader.append(_lcp(browser, chapter_url))
+            cls = {
+                "webtoon chapter (vertical)": _cls_scrolling(browser, f"{url}/{webtoon[0]}-ch-{webtoon[1]}", None),
+                "manga chapter in vertical mode": _cls_scrolling(browser, chapter_url, json.dumps({"manga_mode": "vertical"})),
+            }
+            browser.close()
+        full, saver = _bytes(url, manifests, "url"), _bytes(url, manifests, "saver_url")
+    reader_ms, floor_ms = statistics.median(reader), statistics.median(floor)
+    ratio = reader_ms / floor_ms if floor_ms else float("inf")
+    detail = {"chapter": chapter_url, "reader_lcp_ms": reader, "floor_lcp_ms": floor, "cls": cls,
+              "bytes_full": full, "bytes_saver": saver}
+    (results_dir / "reader_details.json").write_text(json.dumps(detail, ensure_ascii=False, indent=2) + "\n")
+    chapters = len(full)
+    figures = [
+        {"figure": "reader first page LCP (median)", "value": round(reader_ms, 1), "unit": "ms"},
+        {"figure": "static page LCP, same image (median)", "value": round(floor_ms, 1), "unit": "ms"},
+        {"figure": "reader LCP / static floor", "value": round(ratio, 2), "target": f"<= {LCP_TARGET_RATIO}", "pass": ratio <= LCP_TARGET_RATIO},
+        {"figure": "bytes per chapter, full quality (mean)", "value": round(sum(full.values()) / chapters), "unit": "B"},
+        {"figure": "bytes per chapter, data saver (mean)", "value": round(sum(saver.values()) / chapters), "unit": "B"},
+        {"figure": "data saver / full bytes", "value": round(sum(saver.values()) / sum(full.values()), 3)},
+    ]
+    for name, value in cls.items():
+        figures.append({"figure": f"CLS scrolling a {name}", "value": round(value, 4), "target": "0", "pass": value == 0})
+    return {"figures": figures}
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(json.dumps(run(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "benchmarks/results"), ensure_ascii=False, indent=2))
