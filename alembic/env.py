@@ -13,6 +13,7 @@ from sqlmodel import SQLModel
 from sqlmodel.sql.sqltypes import AutoString
 
 import manga_app.catalogue.models  # noqa: F401 - registers the tables on the metadata
+import manga_app.auth.models  # noqa: F401 - registers the account tables
 from alembic import context
 from manga_app.catalogue.db import default_db_url, make_engine, normalise_url
 from manga_app.catalogue.models import UTCDateTime

@@ -1,14 +1,48 @@
-"""ライブラリ (`routes.ROUTE_TEMPLATES[PageKind.LIBRARY]`)."""
+"""ライブラリ (`routes.ROUTE_TEMPLATES[PageKind.LIBRARY]`): followed series,
+newest update first, with the chapters added since the visitor last read."""
 
 import reflex as rx
 
+from manga_app.components.account.follow import follow_button
+from manga_app.components.account.library_parts import account_header, cover, empty_note
+from manga_app.components.account.root import firebase_auth_root
 from manga_app.components.layout import site_layout
+from manga_app.components.link import link
 from manga_app.routes import PageKind
+from manga_app.state.library import LibraryState
 
 KIND = PageKind.LIBRARY
 # Page-specific on_load events, run after the navigation stack and the head.
-ON_LOAD: list = []
+ON_LOAD: list = [LibraryState.load]
+
+
+def _item(item: dict) -> rx.Component:
+    return rx.el.li(
+        link(cover(item["cover"]), href=item["url"], class_name="shelf-cover-link", aria_label=item["title"]),
+        rx.el.div(
+            link(item["title"], href=item["url"], class_name="shelf-title"),
+            rx.el.p(
+                rx.el.span(item["latest"]),
+                rx.el.span(item["updated"], class_name="shelf-muted"),
+                class_name="shelf-meta",
+            ),
+            rx.cond(item["unread"] != "", rx.el.span(item["unread"], class_name="shelf-badge", data_testid="unread-badge")),
+            class_name="shelf-body",
+        ),
+        follow_button(item["slug"]),
+        class_name="shelf-item",
+        data_testid="library-item",
+    )
 
 
 def view() -> rx.Component:
-    return site_layout(rx.el.h1("ライブラリ", class_name="page-title"))
+    return site_layout(
+        firebase_auth_root(),
+        rx.el.h1("ライブラリ", class_name="page-title"),
+        account_header("ログインすると、フォローと閲覧履歴をほかの端末でも見られます。"),
+        rx.cond(
+            LibraryState.library_items.length() > 0,
+            rx.el.ul(rx.foreach(LibraryState.library_items, _item), class_name="shelf-list", aria_label="フォロー中の作品"),
+            empty_note("フォロー中の作品はまだありません。作品ページの「フォロー」で追加できます。"),
+        ),
+    )

@@ -1,0 +1,64 @@
+"""Account tables (plain SQLModel, migrated by Alembic: 0002).
+
+Every row is keyed by the Firebase uid, and a uid only ever comes from a
+verified ID token (verify.py). Series are referenced by slug, not id: a
+re-import may renumber series, and a follow must survive that. Chapter
+numbers are integer hundredths, as in the catalogue."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from manga_app.catalogue.models import UTCDateTime, utc_now
+
+__all__ = ["Follow", "ReadingProgress", "UserAccount"]
+
+
+class UserAccount(SQLModel, table=True):
+    __tablename__ = "user_account"
+    __table_args__ = {"extend_existing": True}
+
+    uid: str = Field(primary_key=True, max_length=128)
+    email: str = Field(default="", max_length=254)
+    name: str = Field(default="", max_length=100)
+    avatar: str = Field(default="", max_length=1000)
+    is_anonymous: bool = False
+    created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+
+
+class Follow(SQLModel, table=True):
+    __tablename__ = "follow"
+    __table_args__ = (
+        sa.UniqueConstraint("uid", "series_slug", name="uq_follow_uid_series"),
+        {"extend_existing": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE", index=True)
+    series_slug: str = Field(max_length=100)
+    created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+
+
+class ReadingProgress(SQLModel, table=True):
+    """Where a user is in one chapter; a row is also that chapter's read mark."""
+
+    __tablename__ = "reading_progress"
+    __table_args__ = (
+        sa.UniqueConstraint("uid", "series_slug", "chapter_hundredths", name="uq_progress_uid_chapter"),
+        sa.Index("ix_progress_uid_updated", "uid", "updated_at"),
+        {"extend_existing": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE")
+    series_slug: str = Field(max_length=100)
+    chapter_hundredths: int
+    page: int = 0
+    offset: float = 0.0
+    # When the reader was at this position, by the reading device's clock
+    # (clamped to the server's): the newest write wins across devices.
+    updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)

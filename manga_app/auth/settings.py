@@ -1,0 +1,122 @@
+"""Firebase configuration, read once from the environment, refusing the one
+dangerous combination: emulator mode against a real project.
+
+Emulator tokens are unsigned, so if FIREBASE_AUTH_EMULATOR_HOST were honoured
+for a real project anyone could forge a token for any uid. A `demo-` project
+id exists only inside the emulator, which makes the pairing safe.
+
+Local default: project `demo-manga-hiroba` on the emulator at 127.0.0.1:9099
+(started by `make run` and the tests), so nothing leaves the machine."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+logger = logging.getLogger(__name__)
+
+DEMO_PREFIX = "demo-"
+DEFAULT_PROJECT_ID = "demo-manga-hiroba"
+DEFAULT_EMULATOR_HOST = "127.0.0.1:9099"
+EMULATOR_ENV = "FIREBASE_AUTH_EMULATOR_HOST"
+
+
+class FirebaseConfigError(RuntimeError):
+    """The Firebase settings are unsafe or incomplete; the site must not start."""
+
+
+class FirebaseSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
+
+    firebase_project_id: str = Field(default=DEFAULT_PROJECT_ID, max_length=100)
+    # The web config the browser SDK needs (public values, not secrets).
+    firebase_api_key: str = ""
+    firebase_auth_domain: str = ""
+    firebase_app_id: str = ""
+    # None: the default for the project kind (the emulator for demo- ids).
+    firebase_auth_emulator_host: str | None = None
+
+
+@dataclass(frozen=True)
+class FirebaseConfig:
+    """The checked configuration: what the admin SDK and the browser use."""
+
+    project_id: str
+    api_key: str
+    auth_domain: str
+    app_id: str
+    emulator_host: str  # "" for a real project
+
+    @property
+    def emulated(self) -> bool:
+        return bool(self.emulator_host)
+
+    @property
+    def emulator_url(self) -> str:
+        return f"http://{self.emulator_host}" if self.emulator_host else ""
+
+    def web_config(self) -> dict[str, str]:
+        """The browser SDK's `initializeApp` options."""
+        config = {"apiKey": self.api_key, "authDomain": self.auth_domain, "projectId": self.project_id}
+        if self.app_id:
+            config["appId"] = self.app_id
+        return config
+
+
+def resolve(settings: FirebaseSettings) -> FirebaseConfig:
+    """Check `settings` and fill the defaults; FirebaseConfigError when unsafe."""
+    project = settings.firebase_project_id.strip()
+    if not project:
+        raise FirebaseConfigError("FIREBASE_PROJECT_ID is empty")
+    demo = project.startswith(DEMO_PREFIX)
+    host = settings.firebase_auth_emulator_host
+    host = (DEFAULT_EMULATOR_HOST if demo else "") if host is None else host.strip()
+    if host and not demo:
+        raise FirebaseConfigError(
+            f"{EMULATOR_ENV}={host} is set together with the real project {project!r}: emulator tokens are "
+            f"unsigned, so this would accept forged sign-ins. Unset {EMULATOR_ENV} in production, or use a "
+            f"'{DEMO_PREFIX}' project id for local runs."
+        )
+    if demo and not host:
+        raise FirebaseConfigError(
+            f"The project {project!r} is a demo project, which only exists in the Auth emulator: "
+            f"set {EMULATOR_ENV} (default {DEFAULT_EMULATOR_HOST}) or a real FIREBASE_PROJECT_ID."
+        )
+    if "/" in host:
+        raise FirebaseConfigError(f"{EMULATOR_ENV} must be host:port without a scheme, got {host!r}")
+    if not demo and not settings.firebase_api_key:
+        raise FirebaseConfigError(f"FIREBASE_API_KEY is required for the real project {project!r}")
+    return FirebaseConfig(
+        project_id=project,
+        # The emulator accepts any key; the SDK only needs a non-empty one.
+        api_key=settings.firebase_api_key or "demo-api-key",
+        auth_domain=settings.firebase_auth_domain or f"{project}.firebaseapp.com",
+        app_id=settings.firebase_app_id,
+        emulator_host=host,
+    )
+
+
+@lru_cache(maxsize=1)
+def get_firebase_config() -> FirebaseConfig:
+    return resolve(FirebaseSettings())
+
+
+def check_firebase_at_startup() -> FirebaseConfig:
+    """Call once when the app starts: refuses unsafe settings, warns in
+    emulator mode, and points firebase-admin at the emulator (it reads the
+    environment variable itself, at every verification)."""
+    config = get_firebase_config()
+    if config.emulated:
+        os.environ[EMULATOR_ENV] = config.emulator_host
+        logger.warning(
+            "Firebase Auth EMULATOR mode (project %s, emulator %s): ID tokens are not signed. "
+            "Never use this in production.",
+            config.project_id,
+            config.emulator_host,
+        )
+    return config

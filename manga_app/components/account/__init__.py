@@ -1,0 +1,1 @@
+"""Account UI: the Firebase client root, the sign-in area, the follow button."""

@@ -1,0 +1,37 @@
+"""The Firebase Auth client (assets/js/firebase/client.jsx) as a Reflex
+component. The npm package is pinned here, once for the whole app."""
+
+import reflex as rx
+
+FIREBASE_PACKAGE = "firebase@12.19.0"
+
+
+class FirebaseAuth(rx.Component):
+    library = rx.asset("js/firebase/client.jsx").importable_path
+    tag = "FirebaseAuth"
+    lib_dependencies: list[str] = [FIREBASE_PACKAGE]
+
+    # initializeApp options (public web config) and the emulator URL ("" for a real project).
+    config: rx.Var[dict]
+    emulator_url: rx.Var[str]
+
+    # (user | null, ID token): the provider's auth-state notification.
+    on_auth_change: rx.EventHandler[lambda user, token: [user, token]]
+    # A refreshed ID token of the same user.
+    on_token: rx.EventHandler[lambda token: [token]]
+    # (anonymous token, Google token): merge the anonymous library into the Google account.
+    on_merge: rx.EventHandler[lambda anonymous_token, token: [anonymous_token, token]]
+    on_error: rx.EventHandler[lambda code: [code]]
+
+
+def sign_in_with_google() -> rx.event.EventSpec:
+    """Runs in the click itself, so the popup counts as a user gesture."""
+    return rx.call_script("window.mangaAuth && window.mangaAuth.signInWithGoogle()")
+
+
+def sign_in_anonymously() -> rx.event.EventSpec:
+    return rx.call_script("window.mangaAuth && window.mangaAuth.signInAnonymously()")
+
+
+def sign_out() -> rx.event.EventSpec:
+    return rx.call_script("window.mangaAuth && window.mangaAuth.signOut()")

@@ -1,0 +1,18 @@
+"""フォロー / フォロー中: the title page drops `follow_button(slug)` in.
+Works for every visitor: the account when signed in, else the browser."""
+
+import reflex as rx
+
+from manga_app.state.library import LibraryState
+
+
+def follow_button(slug: str | rx.Var) -> rx.Component:
+    following = LibraryState.followed.contains(slug)
+    return rx.el.button(
+        rx.cond(following, "フォロー中", "フォロー"),
+        type="button",
+        on_click=LibraryState.toggle_follow(slug),
+        class_name=rx.cond(following, "follow-button follow-button-on", "follow-button"),
+        aria_pressed=rx.cond(following, "true", "false"),
+        data_testid="follow-button",
+    )

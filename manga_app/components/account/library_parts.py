@@ -1,0 +1,35 @@
+"""Parts shared by /library and /history."""
+
+import reflex as rx
+
+from manga_app.components.account.sign_in import account_bar, sign_in_panel
+from manga_app.state.auth import AuthState
+from manga_app.state.library import LibraryState
+
+
+def cover(src: rx.Var) -> rx.Component:
+    # Real width/height attributes: the list never shifts while covers load.
+    return rx.el.img(
+        src=src,
+        alt="",
+        class_name="shelf-cover",
+        custom_attrs={"width": "64", "height": "90"},
+        loading="lazy",
+        decoding="async",
+    )
+
+
+def account_header(message: str) -> rx.Component:
+    return rx.cond(
+        AuthState.loading,
+        rx.el.div(class_name="account-panel account-panel-loading", aria_busy="true"),
+        rx.cond(AuthState.signed_in, account_bar(), sign_in_panel(message)),
+    )
+
+
+def empty_note(text: str) -> rx.Component:
+    return rx.cond(
+        LibraryState.loaded,
+        rx.el.p(text, class_name="shelf-empty", data_testid="shelf-empty"),
+        rx.el.p("読み込み中…", class_name="shelf-empty shelf-muted"),
+    )

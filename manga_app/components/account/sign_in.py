@@ -1,0 +1,106 @@
+"""The header's sign-in area and the sign-in panel of /library and /history.
+
+The area has a fixed size whatever the state (loading, signed out, signed
+in), so the header never shifts when the auth state arrives."""
+
+import reflex as rx
+
+from manga_app.components.account.firebase import sign_in_anonymously, sign_in_with_google, sign_out
+from manga_app.state.auth import AuthState
+
+MENU_ID = "account-menu"
+
+
+def _avatar() -> rx.Component:
+    return rx.cond(
+        AuthState.avatar != "",
+        rx.el.img(
+            src=AuthState.avatar,
+            alt="",
+            class_name="account-avatar",
+            custom_attrs={"width": "28", "height": "28", "referrerpolicy": "no-referrer"},
+            loading="lazy",
+            decoding="async",
+        ),
+        rx.el.span(AuthState.display_name[:1], class_name="account-avatar account-avatar-letter", aria_hidden="true"),
+    )
+
+
+def _menu_item(label: str, on_click, *, test_id: str, primary: bool = False) -> rx.Component:
+    return rx.el.button(
+        label,
+        type="button",
+        on_click=on_click,
+        class_name="account-menu-item" + (" account-menu-item-primary" if primary else ""),
+        data_testid=test_id,
+    )
+
+
+def sign_in_choices(*, upgrade: bool = False) -> rx.Component:
+    """Googleでログイン / ゲストとして続ける (an anonymous visitor only sees Google)."""
+    google = _menu_item("Googleでログイン", sign_in_with_google(), test_id="sign-in-google", primary=True)
+    if upgrade:
+        return google
+    return rx.fragment(google, _menu_item("ゲストとして続ける", sign_in_anonymously(), test_id="sign-in-guest"))
+
+
+def _signed_out_menu() -> rx.Component:
+    # <details> opens and closes without a server round trip.
+    return rx.el.details(
+        rx.el.summary("ログイン", class_name="account-trigger", data_testid="sign-in-open"),
+        rx.el.div(sign_in_choices(), class_name="account-menu", role="menu"),
+        class_name="account-details",
+        id=MENU_ID,
+    )
+
+
+def _signed_in_menu() -> rx.Component:
+    return rx.el.details(
+        rx.el.summary(
+            _avatar(),
+            rx.el.span(AuthState.display_name, class_name="account-name", data_testid="account-name"),
+            class_name="account-trigger account-trigger-user",
+            aria_label="アカウント",
+        ),
+        rx.el.div(
+            rx.cond(AuthState.is_anonymous, sign_in_choices(upgrade=True), rx.fragment()),
+            _menu_item("ログアウト", sign_out(), test_id="sign-out"),
+            class_name="account-menu",
+            role="menu",
+        ),
+        class_name="account-details",
+    )
+
+
+def sign_in_area() -> rx.Component:
+    """Drop-in for the header slot (components/layout.py `_sign_in_area`)."""
+    return rx.el.div(
+        rx.cond(
+            AuthState.loading,
+            rx.el.span("", class_name="account-trigger account-loading", aria_busy="true"),
+            rx.cond(AuthState.signed_in, _signed_in_menu(), _signed_out_menu()),
+        ),
+        class_name="sign-in-area account-area",
+        id="sign-in-area",
+    )
+
+
+def sign_in_panel(message: str) -> rx.Component:
+    """Inside a page: why signing in helps, with the same two choices."""
+    return rx.el.section(
+        rx.el.p(message, class_name="account-panel-text"),
+        rx.el.div(sign_in_choices(), class_name="account-panel-actions"),
+        class_name="account-panel",
+        data_testid="sign-in-panel",
+    )
+
+
+def account_bar() -> rx.Component:
+    """Inside a page: who is signed in, with ログアウト (and the Google upgrade for guests)."""
+    return rx.el.div(
+        _avatar(),
+        rx.el.span(AuthState.display_name, class_name="account-name", data_testid="account-bar-name"),
+        rx.cond(AuthState.is_anonymous, sign_in_choices(upgrade=True), rx.fragment()),
+        _menu_item("ログアウト", sign_out(), test_id="account-bar-sign-out"),
+        class_name="account-bar",
+    )

@@ -1,0 +1,74 @@
+"""What the browser sends about a library is checked before the database sees it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from manga_app import reading
+from manga_app.auth import payloads
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("12", 1200), ("10.5", 1050), (3, 300), ("0", 0), ("1.234", None), ("-1", None), ("abc", None), (True, None),
+     ("1e9", None), (None, None), ("9" * 20, None), ("nan", None)],
+)
+def test_chapter_numbers(value, expected):
+    assert payloads.chapter_hundredths(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [("one-piece", True), ("a" * 100, True), ("a" * 101, False), ("../etc", False), ("Caps", False), ("", False),
+     (None, False), ("x--y", False), ("日本", False)],
+)
+def test_slugs(value, ok):
+    assert (payloads.valid_slug(value) is not None) is ok
+
+
+@pytest.mark.parametrize(
+    ("page", "offset", "ok"),
+    [(0, 0.0, True), (10_000, 1.0, True), (-1, 0.0, False), (10_001, 0.0, False), (1, 1.5, False), (1, -0.1, False),
+     ("3", 0.0, False), (True, 0.0, False), (2, "0.5", False)],
+)
+def test_positions_are_range_checked(page, offset, ok):
+    assert (payloads.position("s", "1", page, offset, NOW, now=NOW) is not None) is ok
+
+
+def test_a_position_from_the_future_is_clamped_to_now():
+    found = payloads.position("s", "1", 0, 0.0, NOW + timedelta(days=365), now=NOW)
+    assert found is not None and found.at == NOW
+
+
+def entry(slug: str, chapter: str, read: tuple[str, ...] = (), read_at: str = "2026-11-20T00:00:00Z") -> reading.HistoryEntry:
+    return reading.HistoryEntry(slug=slug, title="", cover="", chapter=chapter, chapter_title="", page=2, offset=0.25,
+                                read_at=read_at, read=read)
+
+
+def test_history_becomes_positions_and_read_marks_within_the_merge_limit():
+    latest, marks = payloads.positions_from_history(
+        [entry("s", "3", read=("1", "2", "3")), entry("BAD SLUG", "1"), entry("t", "x")], now=NOW
+    )
+    assert [(p.slug, p.chapter_hundredths, p.page) for p in latest] == [("s", 300, 2)]
+    assert [(p.slug, p.chapter_hundredths, p.page) for p in marks] == [("s", 100, 0), ("s", 200, 0)]
+    many = [entry(f"s{i}", "1", read=tuple(str(n) for n in range(2, 40))) for i in range(600)]
+    latest, marks = payloads.positions_from_history(many, now=NOW)
+    assert len(latest) + len(marks) == payloads.MAX_MERGE
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("", []), ("not json", []), ('{"a":1}', []), ('["a","b","a",3,"../x"]', ["a", "b"])],
+)
+def test_browser_follows_tolerate_garbage(text, expected):
+    assert payloads.parse_follows(text) == expected
+
+
+def test_toggling_a_browser_follow():
+    assert payloads.toggle_follow(["a"], "b") == ["b", "a"]
+    assert payloads.toggle_follow(["b", "a"], "b") == ["a"]
+    assert payloads.parse_follows(payloads.dump_follows(["x", "y"])) == ["x", "y"]

@@ -1,0 +1,130 @@
+"""ID tokens: what firebase-admin (plus our time checks) accepts and refuses.
+
+Emulator mode uses tokens the real Auth emulator issued; real mode uses RS256
+tokens checked by firebase-admin's signature verification."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from firebase_admin import auth as admin_auth
+from firebase_admin import credentials
+
+from manga_app.auth.settings import EMULATOR_ENV, FirebaseSettings, resolve
+from manga_app.auth.verify import MAX_TOKEN_LENGTH, TokenRefused, admin_app, verify_id_token
+
+from .emulator_accounts import anonymous_token, claims_of, google_token, with_claims
+from .signed_tokens import CERT_URL_PREFIX, CertificateAdapter, Signer
+
+# --- emulator mode: tokens from the real Auth emulator ---------------------
+
+
+def test_a_google_token_from_the_emulator_gives_the_user_of_its_claims(emulated_config):
+    token = google_token("hanako@example.com", name="花子")
+    user = verify_id_token(token, config=emulated_config)
+    assert user.uid == claims_of(token)["sub"]
+    assert (user.email, user.name, user.avatar) == ("hanako@example.com", "花子", "https://example.com/a.png")
+    assert user.is_anonymous is False
+
+
+def test_an_anonymous_token_is_an_anonymous_user(emulated_config):
+    user = verify_id_token(anonymous_token(), config=emulated_config)
+    assert user.is_anonymous is True and user.uid and user.email == ""
+
+
+def test_a_token_of_another_project_is_refused(auth_emulator, monkeypatch):
+    monkeypatch.setenv(EMULATOR_ENV, auth_emulator)
+    other = resolve(FirebaseSettings(_env_file=None, firebase_project_id="demo-other-site"))
+    with pytest.raises(TokenRefused, match="aud"):
+        verify_id_token(anonymous_token(), config=other)
+
+
+def test_an_expired_emulator_token_is_refused(emulated_config):
+    token = with_claims(anonymous_token(), exp=int(time.time()) - 3600, iat=int(time.time()) - 7200)
+    with pytest.raises(TokenRefused, match="expired"):
+        verify_id_token(token, config=emulated_config)
+
+
+def test_a_token_issued_in_the_future_is_refused(emulated_config):
+    token = with_claims(anonymous_token(), iat=int(time.time()) + 3600, exp=int(time.time()) + 7200)
+    with pytest.raises(TokenRefused, match="future"):
+        verify_id_token(token, config=emulated_config)
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["", "not-a-jwt", "a.b.c", None, 12345, {"uid": "someone"}, "x" * (MAX_TOKEN_LENGTH + 1)],
+    ids=["empty", "garbage", "three-parts", "none", "number", "dict", "huge"],
+)
+def test_anything_that_is_not_a_token_is_refused(emulated_config, token):
+    with pytest.raises(TokenRefused):
+        verify_id_token(token, config=emulated_config)
+
+
+def test_a_javascript_avatar_url_never_reaches_an_img(emulated_config):
+    token = with_claims(google_token(), picture="javascript:alert(1)")
+    assert verify_id_token(token, config=emulated_config).avatar == ""
+
+
+# --- real mode: signed tokens, signature checked by firebase-admin ---------
+
+PROJECT = "manga-hiroba-signed-test"
+
+
+@pytest.fixture(scope="module")
+def google_signer() -> Signer:
+    return Signer.create("google-key-1")
+
+
+@pytest.fixture
+def real_config(google_signer, monkeypatch):
+    monkeypatch.delenv(EMULATOR_ENV, raising=False)
+    config = resolve(
+        FirebaseSettings(_env_file=None, firebase_project_id=PROJECT, firebase_api_key="test-key", firebase_auth_emulator_host=None)
+    )
+    assert not config.emulated
+    service_account = credentials.Certificate(
+        {
+            "type": "service_account",
+            "project_id": PROJECT,
+            "private_key_id": "sa-key",
+            "private_key": google_signer.private_pem.decode(),
+            "client_email": f"admin@{PROJECT}.iam.gserviceaccount.com",
+            "token_uri": "https://oauth2.googleapis.com/token",
+        }
+    )
+    client = admin_auth._get_client(admin_app(config, service_account))
+    client._token_verifier.request.session.mount(CERT_URL_PREFIX, CertificateAdapter({google_signer.key_id: google_signer.cert_pem}))
+    return config
+
+
+def test_a_token_signed_by_google_is_accepted(real_config, google_signer):
+    user = verify_id_token(google_signer.token(PROJECT, "taro"), config=real_config)
+    assert (user.uid, user.email, user.is_anonymous) == ("taro", "taro@example.com", False)
+
+
+def test_a_forged_signature_is_refused(real_config, google_signer):
+    forger = Signer.create("attacker")
+    # Signed with another key but claiming Google's key id.
+    forged = forger.token(PROJECT, "taro", key_id=google_signer.key_id)
+    with pytest.raises(TokenRefused, match="signature"):
+        verify_id_token(forged, config=real_config)
+
+
+def test_an_unsigned_emulator_style_token_is_refused_for_a_real_project(real_config, google_signer):
+    _header, payload, _signature = google_signer.token(PROJECT, "taro").split(".")
+    unsigned = f"eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{payload}."
+    with pytest.raises(TokenRefused, match="kid"):
+        verify_id_token(unsigned, config=real_config)
+
+
+def test_an_expired_signed_token_is_refused(real_config, google_signer):
+    past = int(time.time()) - 7200
+    with pytest.raises(TokenRefused, match="expired"):
+        verify_id_token(google_signer.token(PROJECT, "taro", iat=past, exp=past + 3600), config=real_config)
+
+
+def test_a_signed_token_of_another_project_is_refused(real_config, google_signer):
+    with pytest.raises(TokenRefused, match="aud"):
+        verify_id_token(google_signer.token("someone-elses-project"), config=real_config)
