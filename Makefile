@@ -49,7 +49,7 @@ $(DEMO_STAMP): | $(VENV)/.installed
 	$(PY) -m manga_app.catalogue import $(DEMO_DIR)
 	touch $@
 
-setup: $(VENV)/.installed tools/node_modules/.installed system-packages
+setup: $(VENV)/.installed tools/node_modules/.installed tools/firebase/node_modules/.installed system-packages
 
 system-packages:
 	@./scripts/ensure_system_packages.sh
@@ -61,6 +61,11 @@ $(VENV)/.installed: requirements.txt requirements.lock
 
 tools/node_modules/.installed: tools/package.json tools/package-lock.json
 	cd tools && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The Firebase Auth emulator (firebase-tools) for local runs and tests.
+tools/firebase/node_modules/.installed: tools/firebase/package.json tools/firebase/package-lock.json
+	cd tools/firebase && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 assets/css/antd.css: assets/antd_theme.json tools/extract_antd_css.cjs tools/node_modules/.installed

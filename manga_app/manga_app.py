@@ -2,13 +2,16 @@
 
 import reflex as rx
 
+from manga_app.auth.settings import check_firebase_at_startup
 from manga_app.components import antd
 from manga_app.config import content_key, get_settings
 from manga_app.pages import register_pages
 from manga_app.web.middleware import site_http_layer
 
-# Fail fast on a placeholder or malformed CONTENT_KEY, before serving anything.
+# Fail fast on a placeholder or malformed CONTENT_KEY, or on emulator mode
+# against a real Firebase project, before serving anything.
 content_key(get_settings())
+check_firebase_at_startup()
 
 app = rx.App(
     html_lang="ja",

@@ -3,11 +3,16 @@
 `reflex run --env prod` recompiles and rebuilds the frontend on every start;
 the Makefile builds only when sources change, so this runs Reflex's own
 production server (granian, workers from REFLEX_REDIS_URL / GRANIAN_WORKERS)
-on the existing build. Usage: python -m manga_app.serve [--port N]"""
+on the existing build. Usage: python -m manga_app.serve [--port N]
+
+With the local default (a `demo-` Firebase project) the Firebase Auth
+emulator runs beside the site for as long as it does; one already answering
+on its port is reused."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 
 from reflex.istate.manager import reset_disk_state_manager
@@ -16,6 +21,8 @@ from reflex_base import constants
 from reflex_base.config import get_config
 from reflex_base.environment import environment
 
+from manga_app.auth import emulator
+from manga_app.auth.settings import check_firebase_at_startup
 from manga_app.web.shell import static_dir
 
 
@@ -30,13 +37,20 @@ def main() -> None:
     # The build is done; workers must not compile again.
     environment.REFLEX_SKIP_COMPILE.set(True)
     reset_disk_state_manager()
-    print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
-    reflex_exec.run_backend_prod(
-        args.host,
-        args.port,
-        get_config().loglevel.subprocess_level(),
-        mount_frontend_compiled_app=True,
+    firebase = check_firebase_at_startup()
+    auth = (
+        emulator.running_emulator(firebase.project_id, firebase.emulator_host)
+        if firebase.emulated
+        else contextlib.nullcontext()
     )
+    with auth:
+        print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
+        reflex_exec.run_backend_prod(
+            args.host,
+            args.port,
+            get_config().loglevel.subprocess_level(),
+            mount_frontend_compiled_app=True,
+        )
 
 
 if __name__ == "__main__":
