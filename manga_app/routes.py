@@ -43,12 +43,19 @@ ROUTE_TEMPLATES: dict[PageKind, str] = {
 }
 
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+# A series slug never contains "-ch-<digit>" (catalogue.naming.slugify turns
+# it into "-ch<digit>"), so the reader path splits at its one chapter marker
+# without backtracking: matching stays linear in the path length.
+_SERIES_SLUG = r"[a-z0-9]+(?:-(?!ch-\d)[a-z0-9]+)*"
 _NUMBER = r"\d+(?:\.\d+)?"
+# Longer than any path the site builds (slugs are at most 80 characters):
+# refused before any pattern runs, so a hostile path costs nothing.
+MAX_PATH_LENGTH = 512
 # The spec's layout rule: a path containing "-ch-" and digits, optionally
 # followed by "-" and a slug, is read in the reader layout.
 _CHAPTER_MARKER = re.compile(rf"-ch-{_NUMBER}(?:-[^/?#]+)?/?$")
 _READER_PATH = re.compile(
-    rf"^/(?P<slug>{_SLUG}?)-ch-(?P<number>{_NUMBER})(?:-(?P<chapter_slug>{_SLUG}))?/?$"
+    rf"^/(?P<slug>{_SERIES_SLUG})-ch-(?P<number>{_NUMBER})(?:-(?P<chapter_slug>{_SLUG}))?/?$"
 )
 _STATIC_PATHS = {
     "/": PageKind.HOME,
@@ -71,7 +78,8 @@ class RouteMatch:
 
 def uses_reader_layout(path: str) -> bool:
     """True when the path names a chapter, so the page uses the reader layout."""
-    return bool(_CHAPTER_MARKER.search(_strip_query(path)))
+    path = _strip_query(path)
+    return len(path) <= MAX_PATH_LENGTH and bool(_CHAPTER_MARKER.search(path))
 
 
 def match(path: str) -> RouteMatch | None:
@@ -81,6 +89,8 @@ def match(path: str) -> RouteMatch | None:
     exists is the page's own question.
     """
     path = _strip_query(path) or "/"
+    if len(path) > MAX_PATH_LENGTH:
+        return None
     if path != "/" and path.endswith("/"):
         path = path[:-1]
     if path in _STATIC_PATHS:
@@ -97,7 +107,8 @@ def match(path: str) -> RouteMatch | None:
 
 def parse_reader_path(path: str) -> dict[str, str] | None:
     """Split `/{slug}-ch-{n}[-{chapter-slug}]` into its parts, or None."""
-    found = _READER_PATH.match(_strip_query(path))
+    path = _strip_query(path)
+    found = _READER_PATH.match(path) if len(path) <= MAX_PATH_LENGTH else None
     if not found:
         return None
     return {

@@ -29,15 +29,20 @@ def is_page_path(path: str, *, static_root: Path | None = None) -> bool:
     """
     if path.startswith(_RESERVED_PREFIXES):
         return False
-    if routes.match(path) is not None or "." not in path.rsplit("/", 1)[-1]:
+    if len(path) > routes.MAX_PATH_LENGTH or routes.match(path) is not None:
+        return True
+    if "." not in path.rsplit("/", 1)[-1]:
         return True
     return not _is_built_file(static_root or shell.static_dir(), path)
 
 
 def _is_built_file(root: Path, path: str) -> bool:
     root = root.resolve()
-    candidate = (root / unquote(path).lstrip("/")).resolve()
-    return candidate.is_relative_to(root) and candidate.is_file()
+    try:
+        candidate = (root / unquote(path).lstrip("/")).resolve()
+        return candidate.is_relative_to(root) and candidate.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
 
 
 class SiteHttpLayer:

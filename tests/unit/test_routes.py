@@ -431,3 +431,39 @@ def test_each_static_path_constant_matches_its_page(kind, path):
 
 def test_a_search_url_matches_the_search_page():
     assert match(search_url(q="abc", genre=["x", "y"], page=2)) == RouteMatch(PageKind.SEARCH)
+
+
+# --- Hostile paths ------------------------------------------------------------
+# A path of thousands of "-ch-" markers once took the matcher seconds (the
+# series slug was matched lazily, so every marker was tried to the end).
+
+HOSTILE_PATHS = [
+    pytest.param("/" + "a-ch-1-" * 2000 + "/", id="many-chapter-markers"),
+    pytest.param("/manga/" + "a" * 600, id="long-manga-slug"),
+    pytest.param("/" + "a" * 600 + "-ch-1", id="long-series-slug"),
+]
+
+
+@pytest.mark.parametrize("path", HOSTILE_PATHS)
+def test_a_path_longer_than_any_the_site_builds_is_no_page(path):
+    assert len(path) > routes.MAX_PATH_LENGTH
+    assert routes.match(path) is None
+    assert routes.parse_reader_path(path) is None
+    assert routes.uses_reader_layout(path) is False
+
+
+def test_the_longest_chapter_url_the_site_builds_still_matches():
+    slug, chapter_slug = "s" * 80, "c" * 80  # naming.slugify caps slugs at 80
+    path = routes.chapter_url(slug, "12345.5", chapter_slug)
+    assert routes.match(path) == routes.RouteMatch(
+        routes.PageKind.READER, {"slug": slug, "number": "12345.5", "chapter_slug": chapter_slug}
+    )
+
+
+def test_the_reader_path_splits_at_the_chapter_marker_a_series_slug_cannot_contain():
+    # slugify writes "-ch-2" inside a title as "-ch2", so the first real marker wins.
+    assert routes.parse_reader_path("/retsu-ch2-kai-ch-3-owari") == {
+        "slug": "retsu-ch2-kai",
+        "number": "3",
+        "chapter_slug": "owari",
+    }

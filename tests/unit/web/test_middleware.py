@@ -42,6 +42,8 @@ PAGE_PATH_CASES = [
     ("malformed-chapter-number", "/abc-ch-1.x", True),
     ("chapter-number-with-two-dots", "/abc-ch-1.5.5", True),
     ("escape-from-the-build", "/..%2Fsecret.txt", True),
+    ("file-name-too-long", "/" + "a" * 5000 + ".txt", True),
+    ("nul-byte", "/a%00.txt", True),
 ]
 
 
