@@ -1,4 +1,6 @@
-"""robots.txt: open on the production host, closed everywhere else."""
+"""robots.txt: open on the production host, closed everywhere else. Both
+name the sitemap at SITE_ORIGIN (the canonical site), so a crawler that
+lands on another host still finds the real site's URLs."""
 
 from __future__ import annotations
 
@@ -13,9 +15,10 @@ _PRIVATE_PATHS = ("/library", "/history")
 
 
 def robots_text(*, production: bool, origin: str) -> str:
-    if not production:
-        return "User-agent: *\nDisallow: /\n"
-    lines = ["User-agent: *", "Allow: /", *(f"Disallow: {path}" for path in _PRIVATE_PATHS)]
+    if production:
+        lines = ["User-agent: *", "Allow: /", *(f"Disallow: {path}" for path in _PRIVATE_PATHS)]
+    else:
+        lines = ["User-agent: *", "Disallow: /"]
     lines += ["", f"Sitemap: {origin}/sitemap.xml", ""]
     return "\n".join(lines)
 

@@ -35,8 +35,7 @@ def directives(text: str) -> list[tuple[str, str]]:
 )
 def test_robots_closes_the_whole_site_off_production(origin):
     text = robots_text(production=False, origin=origin)
-    assert directives(text) == [("user-agent", "*"), ("disallow", "/")]
-    assert "sitemap" not in text.lower()
+    assert directives(text) == [("user-agent", "*"), ("disallow", "/"), ("sitemap", f"{origin}/sitemap.xml")]
     assert text.endswith("\n")
 
 
@@ -62,8 +61,9 @@ def test_robots_keeps_personal_pages_out_on_production(private_path):
         pytest.param("https://other.example.com", "https://other.example.com/sitemap.xml", id="other-origin"),
     ],
 )
-def test_robots_names_the_sitemap_at_the_origin_on_production(origin, sitemap):
-    text = robots_text(production=True, origin=origin)
+@pytest.mark.parametrize("production", [True, False], ids=["production", "elsewhere"])
+def test_robots_names_the_sitemap_at_the_origin(origin, sitemap, production):
+    text = robots_text(production=production, origin=origin)
     assert f"Sitemap: {sitemap}" in text.splitlines()
     assert text.endswith("\n")
 
