@@ -41,6 +41,13 @@ def test_first_html_response_carries_the_page_head_before_javascript(base_url: s
     assert re.search(r'<meta name="description" content="[^"]*生漫画[^"]*"', html)
     assert f'<link rel="canonical" href="{SITE_ORIGIN}/"' in html
     assert f'<meta property="og:url" content="{SITE_ORIGIN}/"' in html
+    assert re.search(r'<meta property="og:title" content="漫画ひろば[^"]*"', html)
+    assert re.search(r'<meta property="og:description" content="[^"]*生漫画[^"]*"', html)
+    # Crawlers need an absolute image URL, and the image must really be there.
+    og_image = re.search(r'<meta property="og:image" content="([^"]+)"', html).group(1)
+    assert og_image.startswith(SITE_ORIGIN + "/")
+    image = _raw(base_url + og_image.removeprefix(SITE_ORIGIN))
+    assert image.status_code == 200 and image.headers["content-type"].startswith("image/")
     assert '<html lang="ja"' in html
     ld = json.loads(re.search(r'<script type="application/ld\+json"[^>]*>(.*?)</script>', html).group(1))
     assert ld["@type"] == "WebSite"
@@ -53,7 +60,8 @@ def test_after_hydration_there_is_exactly_one_title_canonical_and_description(ba
     assert page.locator("title").count() == 1
     assert page.locator("meta[name=description]").count() == 1
     assert page.locator("link[rel=canonical]").count() == 1
-    assert page.locator("meta[property='og:url']").count() == 1
+    for prop in ("og:url", "og:title", "og:description", "og:image"):
+        assert page.locator(f"meta[property='{prop}']").count() == 1, prop
     assert page.locator("link[rel=canonical]").get_attribute("href") == f"{SITE_ORIGIN}/"
     assert page.title() == "漫画ひろば | まんがひろば | Manga Hiroba | 生漫画ひろば"
     blocks = page.locator("script[type='application/ld+json']")
