@@ -6,6 +6,7 @@ from manga_app.auth.settings import check_firebase_at_startup
 from manga_app.components import antd
 from manga_app.config import content_key, get_settings
 from manga_app.pages import register_pages
+from manga_app.seo import REMOVE_SERVER_HEAD_JS
 from manga_app.web.middleware import site_http_layer
 
 # Fail fast on a placeholder or malformed CONTENT_KEY, or on emulator mode
@@ -17,6 +18,9 @@ app = rx.App(
     html_lang="ja",
     stylesheets=["/css/antd.css", "/css/site.css", "/css/browse.css", "/css/reader.css"],
     head_components=[
+        # First: the server writes each page's head tags right after <meta
+        # charset>, and they must be gone before React hydrates the head.
+        rx.el.script(REMOVE_SERVER_HEAD_JS),
         rx.el.meta(name="theme-color", content="#f8413b"),
         rx.el.link(rel="manifest", href="/manifest.json"),
         rx.el.link(rel="icon", href="/favicon.ico", sizes="any"),

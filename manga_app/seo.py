@@ -91,7 +91,12 @@ def render_head_html(head: PageHead, *, origin: str, robots: str, site_name: str
     parts.append(f'<link rel="canonical" href="{canonical}" {SSR_MARKER}="">')
     if ld := json_ld_text(head.json_ld):
         parts.append(f'<script type="application/ld+json" {SSR_MARKER}="">{ld}</script>')
-    # Runs while the head is parsed, before React: from here on React owns
-    # these tags, so the page never shows two of anything.
-    parts.append(f"<script>document.querySelectorAll('[{SSR_MARKER}]').forEach(function(e){{e.remove()}})</script>")
     return "".join(parts)
+
+
+# Removes the server's marked tags while the head is parsed, before React
+# starts: from then on React owns them, so the page never shows two of
+# anything. React renders this script itself (an app head component, after
+# the server's tags): an inline script the server wrote into the head would
+# be a node React does not expect, and hydration would fail (React #418).
+REMOVE_SERVER_HEAD_JS = f"document.querySelectorAll('[{SSR_MARKER}]').forEach(function(e){{e.remove()}})"

@@ -1,9 +1,27 @@
-// Reports a page view to gtag on every route change, client-side navigations
-// included. The server only loads gtag (and so defines window.gtag) on the
-// production host; everywhere else this component does nothing.
+// Google Analytics on the production host only. The server writes the gtag
+// loader (an async script tagged data-gtag-id) into pages on that host alone;
+// everywhere else there is no such tag and this module does nothing.
+// The gtag bootstrap lives here rather than in an inline script of the
+// server's, because React would meet that script while hydrating the head.
 import { useEffect } from "react";
 import { useLocation } from "react-router";
 
+function setUpGtag() {
+  if (typeof document === "undefined") return;
+  const loader = document.querySelector("script[data-gtag-id]");
+  if (!loader || typeof window.gtag === "function") return;
+  window.dataLayer = window.dataLayer || [];
+  window.gtag = function gtag() {
+    window.dataLayer.push(arguments);
+  };
+  window.gtag("js", new Date());
+  // Page views are sent below on every route change, the first one included.
+  window.gtag("config", loader.dataset.gtagId, { send_page_view: false });
+}
+
+setUpGtag();
+
+// Reports a page view on every route change, client-side navigations included.
 export function PageViewReporter() {
   const location = useLocation();
   useEffect(() => {

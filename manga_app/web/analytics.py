@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from html import escape
 
 GTAG_URL = "https://www.googletagmanager.com/gtag/js"
 
 
 def gtag_snippet(measurement_id: str) -> str:
-    """Loads gtag; page views are sent by the client on every route change
-    (assets/js/analytics.jsx), the first one included, so the automatic one
-    is turned off to count each view once."""
+    """Loads gtag. Only an async script with a src: React skips those when it
+    hydrates the head, where an inline script would break hydration (React
+    #418). assets/js/analytics.jsx finds this tag by its data attribute, sets
+    gtag up with the id and reports every page view, the first included (the
+    automatic one is turned off there, so each view counts once)."""
     if not measurement_id:
         return ""
     src = escape(f"{GTAG_URL}?id={measurement_id}")
-    config = json.dumps(measurement_id)
-    return (
-        f'<script async src="{src}"></script>'
-        "<script>window.dataLayer=window.dataLayer||[];"
-        "function gtag(){dataLayer.push(arguments)}"
-        f"gtag('js',new Date());gtag('config',{config},{{send_page_view:false}});</script>"
-    )
+    return f'<script async src="{src}" data-gtag-id="{escape(measurement_id)}"></script>'
+

@@ -211,3 +211,23 @@ def test_an_unknown_chapter_of_a_known_title_is_not_found(base_url: str, page: P
     assert response is not None and response.status == 404
     expect(page.get_by_text("ページが見つかりません").first).to_be_visible()
     expect(page.locator("[data-layout=reader]")).to_have_count(0)
+
+
+def _page_paths(base_url: str) -> list[str]:
+    first = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"][0]
+    return ["/", "/genres", "/search?q=%E3%81%BB%E3%81%97", f"/manga/{first['slug']}",
+            f"/{first['slug']}-ch-{first['latest_chapter']}", "/library", "/no-such-page"]
+
+
+def test_every_kind_of_page_hydrates_without_errors_on_every_host(base_url: str, production_url: str, page: Page) -> None:
+    # A head the server wrote that React did not expect fails hydration
+    # (React #418): React then throws the server's markup away and renders
+    # again, so a visitor sees the page flash and the work done twice.
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    for origin in (base_url, production_url):
+        for path in _page_paths(base_url):
+            page.goto(origin + path)
+            wait_for_hydration(page)
+            page.wait_for_timeout(300)
+    assert errors == []

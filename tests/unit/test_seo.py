@@ -11,6 +11,7 @@ import pytest
 from manga_app.seo import (
     INDEX_FOLLOW,
     NOINDEX_NOFOLLOW,
+    REMOVE_SERVER_HEAD_JS,
     SSR_MARKER,
     PageHead,
     absolute_url,
@@ -300,25 +301,28 @@ def test_every_meta_key_appears_once():
         pytest.param((WEBSITE, CRUMBS), id="graph"),
     ],
 )
-def test_every_tag_but_the_title_and_the_removal_script_is_marked(json_ld):
+def test_every_tag_but_the_title_is_marked(json_ld):
     parsed = parse(render(a_head(json_ld=json_ld)))
     tags = parsed.tags
     assert tags[0][0] == "title"
     assert SSR_MARKER not in tags[0][1]
-    assert tags[-1] == ("script", {})
-    middle = tags[1:-1]
-    assert len(middle) >= 11  # ten <meta> and the canonical link at least
-    unmarked = [(tag, attrs) for tag, attrs in middle if SSR_MARKER not in attrs]
+    rest = tags[1:]
+    assert len(rest) >= 11  # ten <meta> and the canonical link at least
+    unmarked = [(tag, attrs) for tag, attrs in rest if SSR_MARKER not in attrs]
     assert unmarked == []
 
 
-def test_the_head_ends_with_the_script_that_removes_the_marked_tags():
-    html = render(a_head(json_ld=(WEBSITE,)))
-    last_open = html.rfind("<script>")
-    assert html.endswith("</script>")
-    script = html[last_open:]
-    assert f"querySelectorAll('[{SSR_MARKER}]')" in script
-    assert ".remove()" in script
+def test_the_server_writes_no_inline_script_react_would_not_expect():
+    # Only the marked JSON-LD block, which the app's own script removes
+    # before hydration; any other inline script breaks hydration (React #418).
+    parsed = parse(render(a_head(json_ld=(WEBSITE,))))
+    scripts = [attrs for tag, attrs in parsed.tags if tag == "script"]
+    assert scripts == [{"type": "application/ld+json", SSR_MARKER: ""}]
+
+
+def test_the_removal_script_removes_exactly_the_marked_tags():
+    assert f"querySelectorAll('[{SSR_MARKER}]')" in REMOVE_SERVER_HEAD_JS
+    assert ".remove()" in REMOVE_SERVER_HEAD_JS
 
 
 def test_json_ld_is_written_in_a_marked_script_and_decodes_back():
@@ -340,6 +344,6 @@ def test_without_json_ld_there_is_no_json_ld_script():
 
 def test_a_json_ld_value_cannot_close_the_script_in_the_head():
     html = render(a_head(json_ld=({"@type": "Book", "name": BREAKOUT},)))
-    # Only the two scripts the renderer writes are opened and closed.
-    assert html.lower().count("</script>") == 2
-    assert html.lower().count("<script") == 2
+    # Only the one script the renderer writes is opened and closed.
+    assert html.lower().count("</script>") == 1
+    assert html.lower().count("<script") == 1
