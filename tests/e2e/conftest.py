@@ -6,6 +6,7 @@ changed) and one server process serves every test."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -70,17 +71,27 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def base_url(server_env: dict[str, str]) -> Iterator[str]:
-    subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}", f"WEB_DIR={WEB_DIR}"], cwd=ROOT, check=True)
-    log = open(Path(server_env["DATA_DIR"]) / "server.log", "w")
+    with served_app(PORT, WEB_DIR, server_env) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def served_app(port: int, web_dir: str, env: dict[str, str]) -> Iterator[str]:
+    """The production build for `port` (built when sources changed), served
+    by `python -m manga_app.serve` as `make run` does; its log in DATA_DIR."""
+    url = f"http://localhost:{port}"
+    if _answers(url):
+        raise RuntimeError(f"something already serves {url}: stop it, or set E2E_PORT")
+    subprocess.run(["make", "--no-print-directory", "build", f"PORT={port}", f"WEB_DIR={web_dir}"], cwd=ROOT, check=True)
+    log = open(Path(env["DATA_DIR"]) / f"server-{port}.log", "w")
     process = subprocess.Popen(
-        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.serve", "--port", str(PORT), "--host", "127.0.0.1"],
+        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.serve", "--port", str(port), "--host", "127.0.0.1"],
         cwd=ROOT,
-        env=server_env,
+        env={**env, "PORT": str(port), "REFLEX_WEB_WORKDIR": web_dir},
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    url = f"http://localhost:{PORT}"
     try:
         _wait_until_up(url, process)
         yield url
@@ -93,16 +104,20 @@ def base_url(server_env: dict[str, str]) -> Iterator[str]:
         log.close()
 
 
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/ping", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}; see its server.log")
-        try:
-            if httpx.get(f"{url}/ping", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
+            raise RuntimeError(f"the server exited with {process.returncode}; see its server log")
+        if _answers(url):
+            return
         time.sleep(0.3)
     raise RuntimeError(f"the server did not answer on {url} within {timeout}s")
 
