@@ -12,6 +12,13 @@ largest derivative is at most half as wide); derivatives of the same size are
 encoded once. Writes are atomic (temp file + os.replace) and recorded in a
 WriteLog so a failed chapter can remove exactly the files it created.
 
+Pages are turned upright first (EXIF orientation), so recorded sizes and
+derivatives show what a photo viewer shows. Derivatives are WebP, except
+when they would be taller (or wider) than WebP can encode (16,383 px, a long
+webtoon strip at the reader width): those are JPEG (up to 65,535 px), so the
+strip keeps the reader width instead of shrinking to a sliver. Cover
+thumbnails show at most the top of a page twice as tall as it is wide.
+
 `store_page_detached` is the same work packaged for a worker process: it
 takes and returns only picklable values and never raises for a bad image.
 """
@@ -21,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 import tempfile
 import warnings
 from collections.abc import Iterator
@@ -41,7 +49,9 @@ __all__ = [
     "WriteLog",
     "cover_path",
     "cover_targets",
+    "derivative_ext",
     "derivative_size",
+    "encode_derivative",
     "encode_webp",
     "original_path",
     "page_targets",
@@ -60,6 +70,9 @@ READER_WIDTH = 1200
 SAVER_WIDTH = 720
 COVER_WIDTHS = (320, 160)
 WEBP_MAX_SIDE = 16_383  # the WebP format cannot encode more
+JPEG_MAX_SIDE = 65_535  # nor can JPEG
+JPEG_QUALITY = 85
+COVER_MAX_ASPECT = 2.0  # height / width of a cover thumbnail, at most (the top is kept)
 # libwebp's method 2 encodes about twice as fast as its default 4 for ~5 % more
 # bytes at the same quality setting (measured on the demo pages: 20 ms against
 # 42 ms per 720x1024 page, 45.7 KiB against 43.4 KiB, PSNR 44.6 against 45.2 dB).
@@ -67,6 +80,18 @@ WEBP_QUALITY = 80
 WEBP_METHOD = 2
 _FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
 _RESIZABLE_MODES = ("L", "RGB", "RGBA")  # resized as they are; others are converted first
+_EXIF_ORIENTATION = 0x0112
+# EXIF orientation -> the transposition that makes the image upright.
+_UPRIGHT = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+_SWAPS_SIDES = frozenset({5, 6, 7, 8})
 
 
 class MediaError(Exception):
@@ -81,21 +106,36 @@ def original_path(key: str, ext: str) -> str:
     return _rel(key, f".{ext}")
 
 
-def reader_path(key: str) -> str:
-    return _rel(key, f"-w{READER_WIDTH}.webp")
+def _width_path(key: str, max_width: int, width: int | None, height: int | None) -> str:
+    ext = "webp" if width is None or height is None else derivative_ext(
+        derivative_size(width, height, max_width)
+    )
+    return _rel(key, f"-w{max_width}.{ext}")
 
 
-def saver_path(key: str) -> str:
-    return _rel(key, f"-w{SAVER_WIDTH}.webp")
+def reader_path(key: str, width: int | None = None, height: int | None = None) -> str:
+    """The reader derivative of a page of `width` x `height` (upright) pixels.
+
+    Without the size: the WebP name, right for every page up to 16,383 px
+    tall at the reader width (pass the size: taller strips are JPEG).
+    """
+    return _width_path(key, READER_WIDTH, width, height)
+
+
+def saver_path(key: str, width: int | None = None, height: int | None = None) -> str:
+    return _width_path(key, SAVER_WIDTH, width, height)
 
 
 def cover_path(key: str, width: int = COVER_WIDTHS[0]) -> str:
     return _rel(key, f"-cover{width}.webp")
 
 
-def page_targets(key: str) -> list[tuple[str, int]]:
+def page_targets(key: str, width: int, height: int) -> list[tuple[str, int]]:
     """(relative path, max width) of the reader derivatives of a page."""
-    return [(reader_path(key), READER_WIDTH), (saver_path(key), SAVER_WIDTH)]
+    return [
+        (reader_path(key, width, height), READER_WIDTH),
+        (saver_path(key, width, height), SAVER_WIDTH),
+    ]
 
 
 def cover_targets(key: str) -> list[tuple[str, int]]:
@@ -135,18 +175,17 @@ class MediaStore:
         return self.root / rel
 
     def store_page(self, data: bytes, log: WriteLog, *, cover: bool = False) -> StoredImage:
-        """Keep the original and write the reader and data-saver WebPs once.
+        """Keep the original and write the reader and data-saver derivatives once.
 
         With `cover`, the cover thumbnails are derived from the same decode.
         """
         key = hashlib.sha256(data).hexdigest()
-        targets = page_targets(key) + (cover_targets(key) if cover else [])
-        return self._store(key, data, targets, log)
+        return self._store(key, data, log, page=True, cover=cover)
 
     def store_cover(self, data: bytes, log: WriteLog) -> str:
         """Keep a cover source and its thumbnails; returns its key."""
         key = hashlib.sha256(data).hexdigest()
-        self._store(key, data, cover_targets(key), log)
+        self._store(key, data, log, page=False, cover=True)
         return key
 
     def has_cover(self, key: str) -> bool:
@@ -168,29 +207,36 @@ class MediaStore:
         _remove_if_empty(folder)
 
     def _store(
-        self, key: str, data: bytes, targets: list[tuple[str, int]], log: WriteLog
+        self, key: str, data: bytes, log: WriteLog, *, page: bool, cover: bool
     ) -> StoredImage:
         with _checked_open(data) as image:
             ext = _FORMATS.get(image.format or "")
             if ext is None:
                 raise MediaError(f"unsupported image format {image.format}")
+            orientation = _orientation(image)
             width, height = image.size
+            if orientation in _SWAPS_SIDES:
+                width, height = height, width
             stored = StoredImage(key=key, ext=ext, width=width, height=height, bytes=len(data))
+            # rel -> (size, whether it shows only the top of the page)
+            wanted: dict[str, tuple[tuple[int, int], bool]] = {}
+            if page:
+                for rel, max_width in page_targets(key, width, height):
+                    wanted[rel] = (derivative_size(width, height, max_width), False)
+            if cover:
+                top = _cover_crop(width, height)
+                for rel, max_width in cover_targets(key):
+                    wanted[rel] = (derivative_size(*top, max_width), top != (width, height))
             original = original_path(key, ext)
-            missing = [(rel, w) for rel, w in targets if not self.path(rel).exists()]
+            missing = {rel: job for rel, job in wanted.items() if not self.path(rel).exists()}
             if not missing and self.path(original).exists():
                 # Same bytes as a file already stored (and decoded then): nothing to do.
                 return stored
-            sizes = {rel: derivative_size(width, height, w) for rel, w in missing}
-            _decode(image, max(sizes.values(), default=(1, 1)))
+            largest = max((size for size, _ in missing.values()), default=(1, 1))
+            upright = _decode(image, largest, orientation)
             self._write_once(original, data, log)
-            encoded: dict[tuple[int, int], bytes] = {}
-            frame = image
-            for rel, size in sorted(sizes.items(), key=lambda item: -item[1][0]):
-                if size not in encoded:
-                    frame = webp_frame(frame, size)  # each size from the next larger one
-                    encoded[size] = encode_webp(frame)
-                self._write_once(rel, encoded[size], log)
+            for rel, content in _encode_all(upright, missing).items():
+                self._write_once(rel, content, log)
         return stored
 
     def _write_once(self, rel: str, content: bytes, log: WriteLog) -> None:
@@ -236,6 +282,18 @@ def _remove_if_empty(folder: Path) -> None:
         pass  # not empty, or already gone
 
 
+_BOMB_SIZE = re.compile(r"\((\d+) pixels\)")
+
+
+def _bomb_error(exc: Exception) -> MediaError:
+    """The refusal, quoting our limit (Pillow's error quotes twice the limit)."""
+    found = _BOMB_SIZE.search(str(exc))
+    size = f"{int(found.group(1)):,} pixels" if found else "the image"
+    return MediaError(
+        f"decompression bomb refused: {size} exceeds the limit of {MAX_IMAGE_PIXELS:,} pixels"
+    )
+
+
 @contextmanager
 def _checked_open(data: bytes) -> Iterator[Image.Image]:
     """Image.open with decompression-bomb warnings as errors and errors as MediaError."""
@@ -244,7 +302,7 @@ def _checked_open(data: bytes) -> Iterator[Image.Image]:
         try:
             image = Image.open(io.BytesIO(data))
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise MediaError(f"decompression bomb refused: {exc}") from None
+            raise _bomb_error(exc) from None
         except UnidentifiedImageError:
             raise MediaError("not a readable image") from None
         except (OSError, SyntaxError, ValueError) as exc:
@@ -253,24 +311,78 @@ def _checked_open(data: bytes) -> Iterator[Image.Image]:
         yield image
 
 
-def _decode(image: Image.Image, largest: tuple[int, int]) -> None:
-    """Decode fully (so truncated files fail here); JPEGs at the smallest scale still large enough."""
-    if image.format == "JPEG" and largest[0] * 2 <= image.width:
-        image.draft(None, largest)
+def _orientation(image: Image.Image) -> int:
+    """EXIF orientation (1 = upright); unreadable EXIF counts as upright."""
+    try:
+        value = image.getexif().get(_EXIF_ORIENTATION, 1)
+    except Exception:  # noqa: BLE001 - broken EXIF must not fail a readable page
+        return 1
+    return value if isinstance(value, int) and value in _UPRIGHT else 1
+
+
+def _decode(image: Image.Image, largest: tuple[int, int], orientation: int) -> Image.Image:
+    """Decode fully (so truncated files fail here) and turn upright.
+
+    JPEGs are decoded at the smallest scale still large enough for `largest`
+    (given upright; the draft works on the stored orientation).
+    """
+    stored_largest = largest[::-1] if orientation in _SWAPS_SIDES else largest
+    if image.format == "JPEG" and stored_largest[0] * 2 <= image.width:
+        image.draft(None, stored_largest)
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             image.load()
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise MediaError(f"decompression bomb refused: {exc}") from None
+            raise _bomb_error(exc) from None
         except (OSError, SyntaxError, ValueError) as exc:
             raise MediaError(f"corrupt image: {exc}") from None
+    method = _UPRIGHT.get(orientation)
+    return image.transpose(method) if method is not None else image
+
+
+def _cover_crop(width: int, height: int) -> tuple[int, int]:
+    """The upright size of the part of a page a cover shows (its top, when very tall)."""
+    return width, min(height, max(1, round(width * COVER_MAX_ASPECT)))
+
+
+def _encode_all(
+    image: Image.Image, jobs: dict[str, tuple[tuple[int, int], bool]]
+) -> dict[str, bytes]:
+    """Encode every wanted derivative, each distinct size once, largest first.
+
+    Each size is resized from the next larger one of its chain (whole pages,
+    or the top crop used by covers), which costs much less than resizing
+    every size from the full image.
+    """
+    encoded: dict[tuple[tuple[int, int], bool], bytes] = {}
+    frames = {False: image}
+    if any(cropped for _, cropped in jobs.values()):
+        frames[True] = image.crop((0, 0, *_top_box(image.size)))
+    for rel, job in sorted(jobs.items(), key=lambda item: -item[1][0][0]):
+        size, cropped = job
+        if job not in encoded:
+            frames[cropped] = webp_frame(frames[cropped], size)
+            encoded[job] = encode_derivative(frames[cropped], derivative_ext(size))
+    return {rel: encoded[job] for rel, job in jobs.items()}
+
+
+def _top_box(size: tuple[int, int]) -> tuple[int, int]:
+    return _cover_crop(*size)
 
 
 def derivative_size(width: int, height: int, max_width: int) -> tuple[int, int]:
-    """Size of a WebP derivative: at most `max_width` wide, never enlarged, aspect kept."""
-    scale = min(1.0, max_width / width, WEBP_MAX_SIDE / height)
+    """Size of a derivative: at most `max_width` wide, never enlarged, aspect kept.
+
+    Only a strip taller than JPEG can hold at that width is narrowed further.
+    """
+    scale = min(1.0, max_width / width, JPEG_MAX_SIDE / height)
     return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def derivative_ext(size: tuple[int, int]) -> str:
+    """'webp', or 'jpg' for sizes WebP cannot encode."""
+    return "webp" if max(size) <= WEBP_MAX_SIDE else "jpg"
 
 
 def webp_frame(image: Image.Image, size: tuple[int, int]) -> Image.Image:
@@ -284,6 +396,19 @@ def webp_frame(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     if image.size != size:
         image = image.resize(size, Image.Resampling.LANCZOS)
     return image
+
+
+def encode_derivative(frame: Image.Image, ext: str) -> bytes:
+    """WebP, or JPEG (transparency flattened onto white) for what WebP cannot hold."""
+    if ext == "webp":
+        return encode_webp(frame)
+    if frame.mode == "RGBA":
+        flat = Image.new("RGB", frame.size, (255, 255, 255))
+        flat.paste(frame, mask=frame.getchannel("A"))
+        frame = flat
+    out = io.BytesIO()
+    frame.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=True)
+    return out.getvalue()
 
 
 def encode_webp(frame: Image.Image) -> bytes:

@@ -163,3 +163,64 @@ def test_the_worker_entry_point_reports_errors_and_created_files_instead_of_rais
     }
     bad = store_page_detached(str(tmp_path), bomb_png(), False)
     assert bad.stored is None and "decompression bomb" in bad.error and bad.created == ()
+
+
+def _rotated_jpeg(size=(1600, 900), orientation=6) -> bytes:
+    """A landscape JPEG whose EXIF says 'rotate 90° clockwise to view' (a phone photo held upright)."""
+    import io
+
+    image = Image.new("RGB", size, (255, 255, 255))
+    image.paste((200, 0, 0), (0, 0, size[0] // 4, size[1]))  # red band on the stored left edge
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    image.save(out, format="JPEG", exif=exif.tobytes(), quality=95)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("orientation", [6, 8])
+def test_exif_orientation_is_applied_before_sizes_are_recorded(tmp_path: Path, orientation: int):
+    # Given a landscape JPEG that EXIF says to show as a portrait page
+    store = MediaStore(tmp_path)
+    stored = store.store_page(_rotated_jpeg(orientation=orientation), WriteLog(), cover=True)
+    # Then the recorded size and every derivative are upright
+    assert (stored.width, stored.height) == (900, 1600)
+    with Image.open(store.path(reader_path(stored.key))) as reader:
+        assert reader.size == (900, 1600)
+        # The stored left edge is the top (orientation 6) or the bottom (8) once upright
+        top, bottom = reader.getpixel((450, 20)), reader.getpixel((450, 1580))
+        red, white = (top, bottom) if orientation == 6 else (bottom, top)
+        assert red[0] > 150 and red[1] < 80 and min(white) > 200
+    with Image.open(store.path(cover_path(stored.key, 320))) as cover:
+        assert cover.size == (320, 569)
+
+
+def test_strips_too_tall_for_webp_keep_the_reader_width_as_jpeg(tmp_path: Path):
+    # Given a webtoon strip 800 x 40,000 (WebP stops at 16,383 px)
+    store = MediaStore(tmp_path)
+    data = image_bytes(size=(800, 40_000), fmt="PNG")
+    stored = store.store_page(data, WriteLog(), cover=True)
+    assert (stored.width, stored.height) == (800, 40_000)
+    # Then the reader copy is 800 wide (not enlarged), full height, as JPEG
+    reader = reader_path(stored.key, stored.width, stored.height)
+    assert reader.endswith("-w1200.jpg")
+    with Image.open(store.path(reader)) as image:
+        assert (image.format, image.size) == ("JPEG", (800, 40_000))
+    with Image.open(store.path(saver_path(stored.key, stored.width, stored.height))) as image:
+        assert (image.format, image.size) == ("JPEG", (720, 36_000))
+    # And the cover shows the top of the strip, at most twice as tall as wide
+    with Image.open(store.path(cover_path(stored.key, 320))) as image:
+        assert (image.format, image.size) == ("WEBP", (320, 640))
+    # A page that fits stays WebP, whether its size is given or not
+    assert reader_path("a" * 64, 800, 16_000).endswith("-w1200.webp")
+    assert reader_path("a" * 64).endswith("-w1200.webp")
+
+
+def test_the_bomb_message_quotes_the_limit_in_force(tmp_path: Path):
+    for width, height in ((50_000, 50_000), (10_000, 10_000)):
+        with pytest.raises(MediaError) as refused:
+            MediaStore(tmp_path).store_page(bomb_png(width, height), WriteLog())
+        assert str(refused.value) == (
+            f"decompression bomb refused: {width * height:,} pixels exceeds the limit of "
+            "80,000,000 pixels"
+        )
