@@ -13,23 +13,25 @@ import os
 import re
 import stat
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from natsort import natsorted, ns
 
-from manga_app.catalogue.scanner import is_image_name
+from manga_app.catalogue.scanner import describe_entries, entry_kind
 
 __all__ = [
     "DEFAULT_LIMITS",
     "ArchiveError",
     "ChapterSource",
     "Limits",
-    "fingerprint",
+    "SourceStat",
+    "content_hash",
     "open_chapter",
     "read_small_file",
+    "source_stat",
 ]
 
 _CHUNK = 64 * 1024
@@ -71,6 +73,9 @@ DEFAULT_LIMITS = Limits()
 class ChapterSource:
     """Page names in natural order, ComicInfo.xml bytes if present, and bounded page reads.
 
+    `skipped` names the entries that are neither pages nor metadata (notes,
+    Thumbs.db, __MACOSX/...), so the report can say what was left out.
+
     `read` raises ArchiveError for anything wrong with the entry, so pages can
     be read outside the `open_chapter` block's error translation (the importer
     reads them while earlier chapters are still being processed).
@@ -79,6 +84,7 @@ class ChapterSource:
     pages: list[str]
     comicinfo: bytes | None
     _read: object = field(repr=False)
+    skipped: list[str] = field(default_factory=list)  # entries that are not pages (noted)
 
     def read(self, name: str) -> bytes:
         return self._read(name)
@@ -125,10 +131,7 @@ def _open_zip(archive: zipfile.ZipFile, limits: Limits) -> ChapterSource:
         and _read_entry(archive, mimetype, 64, limits, [0]).strip() == b"application/epub+zip"
     ):
         raise ArchiveError("EPUB books are not supported; import the chapter as CBZ (ZIP)")
-    pages = natsorted(
-        (n for n in by_name if is_image_name(n) and not n.startswith("__MACOSX/")),
-        alg=ns.PATH | ns.IGNORECASE,
-    )
+    pages, skipped = _sort_entries(by_name)
     for name in pages:
         _check_method(by_name[name])  # refuse up front, before any page is stored
     declared = sum(by_name[n].file_size for n in pages)
@@ -154,7 +157,31 @@ def _open_zip(archive: zipfile.ZipFile, limits: Limits) -> ChapterSource:
         except (EOFError, zipfile.LargeZipFile, NotImplementedError, RuntimeError) as exc:
             raise ArchiveError(f"unreadable ZIP archive: {exc}") from None
 
-    return ChapterSource(pages=pages, comicinfo=comicinfo, _read=read)
+    return ChapterSource(pages=pages, comicinfo=comicinfo, _read=read, skipped=skipped)
+
+
+def _sort_entries(names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(pages in natural order, entries that are not pages); ArchiveError for unusable images.
+
+    An image we cannot convert fails the whole chapter: importing the rest
+    would publish a chapter with pages silently missing.
+    """
+    pages, unsupported, skipped = [], [], []
+    for name in names:
+        kind = entry_kind(name)
+        if kind == "page":
+            pages.append(name)
+        elif kind == "unsupported":
+            unsupported.append(name)
+        elif kind == "other":
+            skipped.append(name)
+    if unsupported:
+        raise ArchiveError(
+            f"{len(unsupported)} page image(s) in a format we cannot import: "
+            f"{describe_entries(unsupported)} (supported: JPEG, PNG, WebP, GIF); "
+            "convert them and import the chapter again"
+        )
+    return natsorted(pages, alg=ns.PATH | ns.IGNORECASE), skipped
 
 
 def _check_name(name: str) -> None:
@@ -209,9 +236,9 @@ def _read_entry(
 
 def _open_folder(folder: Path, limits: Limits) -> ChapterSource:
     files = _folder_files(folder)
-    pages = natsorted((n for n in files if is_image_name(n)), alg=ns.IGNORECASE)
-    if len(pages) > limits.max_entries:
-        raise ArchiveError(f"too many images ({len(pages)} > {limits.max_entries})")
+    if len(files) > limits.max_entries:
+        raise ArchiveError(f"too many files ({len(files)} > {limits.max_entries})")
+    pages, skipped = _sort_entries(files)
     info_name = next((n for n in files if n.lower() == "comicinfo.xml"), None)
     comicinfo = (
         read_small_file(folder / info_name, limits.max_metadata_bytes) if info_name else None
@@ -225,7 +252,7 @@ def _open_folder(folder: Path, limits: Limits) -> ChapterSource:
             raise ArchiveError(f"folder holds more than {limits.max_total_bytes} bytes of images")
         return data
 
-    return ChapterSource(pages=pages, comicinfo=comicinfo, _read=read)
+    return ChapterSource(pages=pages, comicinfo=comicinfo, _read=read, skipped=skipped)
 
 
 def _folder_files(folder: Path) -> list[str]:
@@ -233,7 +260,7 @@ def _folder_files(folder: Path) -> list[str]:
     names = []
     for entry in os.scandir(folder):
         if entry.is_symlink():
-            if is_image_name(entry.name):
+            if entry_kind(entry.name) in ("page", "unsupported"):
                 raise ArchiveError(
                     f"symbolic link {entry.name!r} in chapter folder; folder refused"
                 )
@@ -252,23 +279,46 @@ def read_small_file(path: Path, cap: int) -> bytes:
     return data
 
 
-def fingerprint(path: Path, kind: str) -> str:
-    """'size:mtime_ns:sha256' of an archive, or of a folder's files (names and contents)."""
-    digest = hashlib.sha256()
+@dataclass(frozen=True)
+class SourceStat:
+    """Cheap identity of a chapter source: its size and last modification.
+
+    Unchanged size and mtime mean unchanged content (the fast path of a
+    re-import); when either differs, the content hash decides, so a `touch`
+    or a copy that keeps the bytes does not re-import the chapter.
+    """
+
+    size: int
+    mtime_ns: int
+
+
+def source_stat(path: Path, kind: str) -> SourceStat:
+    """Size and mtime of an archive; of a folder: its files' total size and the
+    newest mtime of the folder (renames, additions) and its files."""
     if kind != "folder":
         info = path.stat()
+        return SourceStat(info.st_size, info.st_mtime_ns)
+    size, mtime = 0, path.stat().st_mtime_ns
+    for name in _folder_files(path):
+        info = (path / name).stat()
+        size += info.st_size
+        mtime = max(mtime, info.st_mtime_ns)
+    return SourceStat(size, mtime)
+
+
+def content_hash(path: Path, kind: str) -> str:
+    """sha256 of an archive's bytes, or of a folder's file names and contents."""
+    digest = hashlib.sha256()
+    if kind != "folder":
         _hash_file(path, digest)
-        return f"{info.st_size}:{info.st_mtime_ns}:{digest.hexdigest()}"
-    size = mtime = 0
+        return digest.hexdigest()
     for name in natsorted(_folder_files(path)):
         info = (path / name).stat()
         if not stat.S_ISREG(info.st_mode):
             continue
-        size += info.st_size
-        mtime = max(mtime, info.st_mtime_ns)
         digest.update(name.encode() + b"\0" + str(info.st_size).encode() + b"\0")
         _hash_file(path / name, digest)
-    return f"{size}:{mtime}:{digest.hexdigest()}"
+    return digest.hexdigest()
 
 
 def _hash_file(path: Path, digest) -> None:

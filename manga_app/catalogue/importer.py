@@ -1,9 +1,12 @@
 """Import orchestration: candidates -> pages in the media store -> one transaction per chapter.
 
-Per chapter: fingerprint (skip when unchanged), read metadata, write media,
-then commit the rows in one transaction. Media is written before the commit
-so the database never points at missing files. One bad file never stops the
-import.
+Per chapter: recognise it (skip when unchanged: same size and mtime as
+recorded, else the same content hash), read metadata, write media, then
+commit the rows in one transaction. Media is written before the commit so
+the database never points at missing files. One bad file never stops the
+import. A changed chapter is updated in place (id and views kept); another
+file claiming a chapter number already imported from a file that still
+exists fails as a duplicate (see upsert.save_chapter).
 
 Pages are decoded and encoded by a pool of worker processes (the CPU-bound
 part), while this process reads the archives, feeds the pool a bounded number
@@ -42,9 +45,11 @@ from manga_app.catalogue.archives import (
     ArchiveError,
     ChapterSource,
     Limits,
-    fingerprint,
+    SourceStat,
+    content_hash,
     open_chapter,
     read_small_file,
+    source_stat,
 )
 from manga_app.catalogue.comicinfo import MetadataError, SeriesSidecar, parse_series_json
 from manga_app.catalogue.media import (
@@ -61,7 +66,7 @@ from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import format_chapter_number, slugify, title_key
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
-from manga_app.catalogue.scanner import Candidate, scan
+from manga_app.catalogue.scanner import Candidate, describe_entries, scan
 
 __all__ = ["ImportFailure", "ImportReport", "import_source"]
 
@@ -84,6 +89,8 @@ class ImportReport:
     skipped: list[Path] = field(default_factory=list)
     failed: list[tuple[Path, str]] = field(default_factory=list)
     warnings: list[tuple[Path, str]] = field(default_factory=list)
+    # What was left out on purpose (entries that are not pages), for the record.
+    notes: list[tuple[Path, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -98,18 +105,26 @@ def import_source(
     limits: Limits = DEFAULT_LIMITS,
     on_start: Callable[[int], None] | None = None,
     on_progress: Callable[[Candidate], None] | None = None,
+    on_page: Callable[[Candidate, int, int], None] | None = None,
     workers: int | None = None,
+    skip: Iterable[Path] = (),
 ) -> ImportReport:
     """Import every chapter candidate under `source`; see ImportReport for the outcome.
 
+    `on_start(chapters)` once, `on_page(candidate, pages done, pages)` as the
+    pages of a chapter are processed, `on_progress(candidate)` when a chapter
+    is settled (imported, skipped or failed), in candidate order.
     `workers`: page-processing processes (default: one per CPU when the import
     is big enough to gain from them; 1 processes pages in this process).
+    `skip`: folders never scanned, besides the media store (the published files).
+    SourceError when `source` lies in one of them.
     """
-    candidates = scan(Path(source))
+    candidates = scan(Path(source), skip=[media.root, *skip])
     if on_start:
         on_start(len(candidates))
     count = workers if workers is not None else _auto_workers(candidates)
     run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
+    run.on_page = on_page
     run.run(candidates, on_progress)
     return run.report
 
@@ -156,8 +171,11 @@ class _Pending:
 
     candidate: Candidate
     warnings: list[tuple[Path, str]] = field(default_factory=list)
-    fingerprint: str = ""
+    notes: list[tuple[Path, str]] = field(default_factory=list)
+    stat: SourceStat | None = None
+    fingerprint: str = ""  # sha256 of the content ('' when the fast path knew it unchanged)
     known: bool = False  # unchanged since an earlier import: nothing to read
+    pages_reported: int = 0  # pages done, as last told to on_page
     early_failure: str | None = None  # reported before the duplicate check
     late_failure: str | None = None  # reported after it
     plan: ChapterPlan | None = None
@@ -195,6 +213,7 @@ class _ImportRun:
         self.settled_since_cleanup = 0
         self.cleaned_at = time.monotonic()
         self.warmed = workers == 1  # nothing to overlap with in one process
+        self.on_page: Callable[[Candidate, int, int], None] | None = None
 
     # -- the pipeline ---------------------------------------------------------------------
 
@@ -206,6 +225,7 @@ class _ImportRun:
             more = True
             while True:
                 more = self._fill(queue, todo, more)
+                self._report_pages(queue)
                 if not self.warmed and self.active:
                     # The first commit needs the reading dictionaries (half a second to
                     # load): load them while the workers start on the pages just queued.
@@ -226,10 +246,22 @@ class _ImportRun:
                         on_progress(head.candidate)
                 else:
                     wait(list(self.active), return_when=FIRST_COMPLETED)
+                    self._report_pages(queue)
         finally:
             self._abandon(queue)
             self.pool.shutdown(wait=True, cancel_futures=True)
             self._cleanup()
+
+    def _report_pages(self, queue: deque[_Pending]) -> None:
+        """Tell on_page about pages finished since the last call (the progress bar moves per page)."""
+        if self.on_page is None:
+            return
+        for pending in queue:
+            if pending.names and pending.pages_reported < len(pending.names):
+                done = sum(1 for future in pending.futures if future.done())
+                if done > pending.pages_reported:
+                    pending.pages_reported = done
+                    self.on_page(pending.candidate, done, len(pending.names))
 
     def _fill(self, queue: deque[_Pending], todo: Iterable[Candidate], more: bool) -> bool:
         """Read ahead: prepare candidates and hand their pages to the pool, within bounds."""
@@ -270,21 +302,35 @@ class _ImportRun:
     def _open(self, pending: _Pending) -> None:
         candidate = pending.candidate
         try:
-            pending.fingerprint = fingerprint(candidate.path, candidate.kind)
+            pending.stat = source_stat(candidate.path, candidate.kind)
         except (OSError, ArchiveError) as exc:
             raise ImportFailure(f"cannot read: {exc}") from None
         with Session(self.engine) as session:
-            if repository.chapter_by_fingerprint(session=session, fingerprint=pending.fingerprint):
+            if self._known(session, pending) is not None:
                 pending.known = True
                 return
             pending.closer = ExitStack()
             pending.source = pending.closer.enter_context(
                 open_chapter(candidate.path, candidate.kind, self.limits)
             )
+            skipped = pending.source.skipped
+            if skipped:
+                pending.notes.append(
+                    (
+                        candidate.path,
+                        f"skipped {len(skipped)} {'entry' if len(skipped) == 1 else 'entries'} "
+                        f"that are not pages: {describe_entries(skipped)}",
+                    )
+                )
             pending.plan = self._plan(pending, pending.source.comicinfo)
             pending.names = list(pending.source.pages)
             if not pending.names:
-                pending.late_failure = "no page images (JPEG, PNG, WebP or GIF) found"
+                found = describe_entries(skipped) if skipped else "nothing but metadata"
+                if not skipped and pending.source.comicinfo is None:
+                    found = "no files at all"
+                pending.late_failure = (
+                    f"no page images (JPEG, PNG, WebP or GIF); it holds {found}"
+                )
                 pending.close()
                 return
             pending.cover_page = candidate.cover is None and self._may_need_page_cover(
@@ -319,12 +365,38 @@ class _ImportRun:
             self.pool = _process_pool(self.workers)
             return self.pool.submit(store_page_detached, root, data, make_cover)
 
+    def _known(self, session: Session, pending: _Pending) -> Chapter | None:
+        """The chapter this unchanged source was imported as, else None.
+
+        Fast path: the chapter recorded for this path with the same size and
+        mtime. Otherwise the content decides (hashed once per candidate): a
+        touched file, or one moved or copied, is still the same chapter.
+        """
+        candidate, stat = pending.candidate, pending.stat
+        by_path = repository.chapter_by_source(session=session, source_path=str(candidate.path))
+        if (
+            by_path is not None
+            and by_path.fingerprint
+            and (by_path.source_size, by_path.source_mtime_ns) == (stat.size, stat.mtime_ns)
+        ):
+            return by_path
+        if not pending.fingerprint:
+            try:
+                pending.fingerprint = content_hash(candidate.path, candidate.kind)
+            except (OSError, ArchiveError) as exc:
+                raise ImportFailure(f"cannot read: {exc}") from None
+        if by_path is not None and by_path.fingerprint == pending.fingerprint:
+            return by_path
+        return repository.chapter_by_fingerprint(session=session, fingerprint=pending.fingerprint)
+
     def _settle(self, pending: _Pending) -> None:
         """Decide the chapter's outcome, in candidate order, and record it."""
         candidate = pending.candidate
         try:
             if self._settle_one(pending):
                 self.report.imported.append(candidate.path)
+                # What the chapter left out matters only when it is in; a failure says it all.
+                self.report.notes.extend(pending.notes)
             else:
                 self.report.skipped.append(candidate.path)
         except ImportFailure as exc:
@@ -362,12 +434,11 @@ class _ImportRun:
             if pending.early_failure:
                 raise ImportFailure(pending.early_failure)
             with Session(self.engine) as session:
-                known = repository.chapter_by_fingerprint(
-                    session=session, fingerprint=pending.fingerprint
-                )
+                known = self._known(session, pending)
                 if known is not None:  # unchanged, or the same file twice in this import
                     series = session.get(Series, known.series_id)
                     self._claim(candidate, series.title, known.number_hundredths)
+                    self._remember_source(session, known, pending)
                     return False
                 if pending.known:
                     raise ImportFailure("removed from the database during the import; import it again")
@@ -395,6 +466,26 @@ class _ImportRun:
             covers = [path for path in created if "-cover" in path.name]
             self.janitor.discard_files(covers, candidate.path)
         return True
+
+    def _remember_source(self, session: Session, known: Chapter, pending: _Pending) -> None:
+        """Record where an unchanged chapter is now, so the next import takes the fast path.
+
+        A touched file gets its new size and mtime; a moved one its new path.
+        A copy (the recorded file still exists) changes nothing.
+        """
+        path, stat = str(pending.candidate.path), pending.stat
+        if known.source_path != path:
+            if known.source_path and Path(known.source_path).exists():
+                return
+            known.source_path = path
+        elif (known.source_size, known.source_mtime_ns) == (stat.size, stat.mtime_ns):
+            return
+        known.source_size, known.source_mtime_ns = stat.size, stat.mtime_ns
+        try:
+            session.commit()
+        except sa.exc.SQLAlchemyError as exc:
+            session.rollback()
+            pending.warnings.append((pending.candidate.path, f"could not record its new place: {exc}"))
 
     def _abandon(self, queue: deque[_Pending]) -> None:
         """After an error or an interruption: what was read ahead is not imported."""
@@ -499,30 +590,49 @@ class _ImportRun:
         """One transaction for the chapter; returns (media keys it may have orphaned,
         the series' cover before, its cover now)."""
         candidate, plan = pending.candidate, pending.plan
-        chapter = Chapter(
+        record = upsert.ChapterRecord(
             number_hundredths=plan.hundredths,
             title=plan.chapter_title,
             slug=slugify(readings_for(plan.chapter_title).romaji) if plan.chapter_title else "",
+            metadata_date=plan.metadata_date,
             published_at=plan.published_at,
             source_path=str(candidate.path),
+            source_size=pending.stat.size,
+            source_mtime_ns=pending.stat.mtime_ns,
             fingerprint=pending.fingerprint,
         )
         try:
             series = upsert.find_or_create_series(session=session, title=plan.series_title)
             upsert.merge_series_facts(session=session, series=series, facts=plan.facts)
-            old_keys = upsert.replace_chapter(
-                session=session, series=series, chapter=chapter, pages=pages
+            old_keys = upsert.save_chapter(
+                session=session,
+                series=series,
+                record=record,
+                pages=pages,
+                source_exists=lambda path: Path(path).exists(),
             )
+            chapter_id = session.exec(
+                select(Chapter.id).where(
+                    Chapter.series_id == series.id, Chapter.number_hundredths == plan.hundredths
+                )
+            ).one()
             old_cover = series.cover_key
-            series.cover_key = self._cover_key(session, candidate, series, chapter, pages, log)
+            series.cover_key = self._cover_key(session, candidate, series, chapter_id, pages, log)
             upsert.refresh_updated_at(session=session, series=series)
             session.commit()
+        except upsert.DuplicateChapter as exc:
+            session.rollback()
+            raise ImportFailure(
+                f"duplicate chapter number {format_chapter_number(plan.hundredths)} of "
+                f"'{plan.series_title}': already imported from {exc.other_source}, which still "
+                f"exists; remove or renumber one of the two files ({candidate.path})"
+            ) from None
         except sa.exc.SQLAlchemyError as exc:
             session.rollback()
             raise ImportFailure(f"database error: {exc.__class__.__name__}: {exc}") from None
         return {*old_keys, old_cover} - {None, series.cover_key}, old_cover, series.cover_key
 
-    def _cover_key(self, session, candidate, series, chapter, pages, log) -> str | None:
+    def _cover_key(self, session, candidate, series, chapter_id, pages, log) -> str | None:
         """cover.* in the series folder, else the first page of the lowest-numbered chapter."""
         try:
             if candidate.cover is not None:
@@ -535,7 +645,7 @@ class _ImportRun:
                 .order_by(Chapter.number_hundredths)
                 .limit(1)
             ).first()
-            if series.cover_key is None or first == chapter.id:
+            if series.cover_key is None or first == chapter_id:
                 key = pages[0].key
                 if not self.media.has_cover(key):  # not guessed: derive it from the stored original
                     original = self.media.path(original_path(key, pages[0].ext))

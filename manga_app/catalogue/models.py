@@ -61,6 +61,8 @@ class Series(SQLModel, table=True):
     search_text: str = Field(default="", sa_type=sa.Text)
     authors: list[str] = Field(default_factory=list, sa_type=sa.JSON)
     artists: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    # ComicInfo Tags: shown beside the genres, never counted as genres.
+    tags: list[str] = Field(default_factory=list, sa_type=sa.JSON)
     summary: str = Field(default="", sa_type=sa.Text)
     status: str = Field(default="ongoing", max_length=16)
     direction: str = Field(default="rtl", max_length=16)
@@ -104,8 +106,12 @@ class Chapter(SQLModel, table=True):
     published_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
     views: int = Field(default=0)
     page_count: int = Field(default=0)
-    # Absolute path it was imported from, and "size:mtime_ns:sha256" of it.
-    source_path: str = Field(default="", sa_type=sa.Text)
+    # Absolute path it was imported from, with the size and mtime it had then
+    # (unchanged: skipped without reading it) and the sha256 of its content
+    # (what decides when size or mtime changed; see archives.SourceStat).
+    source_path: str = Field(default="", sa_type=sa.Text, index=True)
+    source_size: int = Field(default=0, sa_type=sa.BigInteger)
+    source_mtime_ns: int = Field(default=0, sa_type=sa.BigInteger)
     fingerprint: str = Field(default="", max_length=200, index=True)
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 __all__ = [
+    "FolderRole",
     "ParsedName",
     "chapter_number_json",
+    "folder_role",
     "format_chapter_number",
     "parse_chapter_name",
     "slugify",
@@ -119,6 +121,53 @@ def _find_chapter(text: str, volume_match: re.Match | None) -> re.Match | None:
 
 def _overlaps(match: re.Match, other: re.Match | None) -> bool:
     return other is not None and match.start() < other.end() and other.start() < match.end()
+
+
+@dataclass(frozen=True)
+class FolderRole:
+    """What a folder name says the folder is: 'series', 'volume' or 'chapter'.
+
+    `series` is the series name a volume or chapter folder starts with
+    (`ワンダー探偵 第1巻` -> `ワンダー探偵`), else None.
+    """
+
+    kind: str
+    series: str | None = None
+
+
+# Stricter than _VOLUME: a folder is only a volume folder when the marker is
+# unmistakable (`v` needs two digits or the whole name, as in `v01` or `v3`).
+_VOLUME_FOLDER = re.compile(
+    rf"\b(?:vol(?:ume)?|tome)\.?\s*{_NUMBER}(?!\d)|\bv\d{{2,}}\b|^v\d+(?=$|\s*[-–—:])|第\s*{_NUMBER}\s*巻|{_NUMBER}\s*巻",
+    re.I,
+)
+_CHAPTER_FOLDER = re.compile(
+    rf"第\s*{_NUMBER}\s*[話回章]|\b(?:chapter|chap|ch|ep(?:isode)?)\.?\s*{_NUMBER}(?!\d)|#\s*{_NUMBER}",
+    re.I,
+)
+_ONLY_NUMBER = re.compile(rf"[#\s]*{_NUMBER}")
+
+
+def folder_role(name: str) -> FolderRole:
+    """Classify a folder by its name (see scanner.py for how the roles group chapters).
+
+    - chapter: a chapter marker (`Chapter 3`, `Ch.3`, `第3話`, `Episode 3`,
+      `#3`) or nothing but a number (`003`);
+    - volume: a volume marker (`Vol 1`, `Vol.01`, `Volume 2`, `v01`, `第1巻`,
+      `1巻`), with or without a series name before it and a title after it;
+    - series: anything else (`ワンダー探偵`, `20th Century Boys`, `Level 99`).
+    """
+    text = unicodedata.normalize("NFKC", name).replace("_", " ")
+    text = " ".join(_BRACKETS.sub(" ", text).split())
+    if _ONLY_NUMBER.fullmatch(text):
+        return FolderRole("chapter")
+    for pattern, kind in ((_CHAPTER_FOLDER, "chapter"), (_VOLUME_FOLDER, "volume")):
+        match = pattern.search(text)
+        if match:
+            before = text[: match.start()]
+            volume = _VOLUME_FOLDER.search(before) if kind == "chapter" else None
+            return FolderRole(kind, _clean(before[: volume.start()] if volume else before))
+    return FolderRole("series")
 
 
 def _clean(text: str) -> str | None:

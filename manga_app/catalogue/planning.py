@@ -30,6 +30,9 @@ class ChapterPlan:
     chapter_title: str
     published_at: datetime
     facts: SeriesFacts
+    # The day the metadata gives (None: it gives none); a re-import moves an
+    # existing chapter's publication time only when this says another day.
+    metadata_date: datetime | None = None
 
 
 def read_comicinfo(data: bytes | None, warn: Callable[[str], None]) -> ComicInfo:
@@ -51,22 +54,32 @@ def plan_chapter(
     file_time: datetime,
     warn: Callable[[str], None],
 ) -> ChapterPlan:
-    """Apply the precedence rules; a folder or file name differing from the title becomes an alias."""
+    """Apply the precedence rules; a folder or file name differing from the title becomes an alias.
+
+    Series title: ComicInfo Series, the sidecar's name, the series folder's
+    name, the series named in the chapter's own file or folder name, then the
+    scanner's fallback (see scanner.py). Only the series folder and the
+    chapter's own name are kept as aliases: a fallback like the name of the
+    folder the files were dropped into says nothing about the series.
+    """
     stem = candidate.path.name if candidate.kind == "folder" else candidate.path.stem
     parsed = parse_chapter_name(stem)
     folder_name = candidate.series_dir.name if candidate.series_dir else None
-    name_title = folder_name or parsed.series or candidate.path.parent.name
+    name_title = folder_name or parsed.series
+    fallback = name_title or candidate.fallback_title or candidate.path.parent.name
     sidecar = sidecar or SeriesSidecar()
     return ChapterPlan(
-        series_title=info.series or sidecar.name or name_title,
+        series_title=info.series or sidecar.name or fallback,
         hundredths=_number(info, parsed.number, warn),
         chapter_title=info.title or parsed.title or "",
         published_at=publication_time(info.published_at, file_time),
+        metadata_date=info.published_at,
         facts=SeriesFacts(
             aliases=tuple(a for a in (*info.aliases, name_title) if a),
             authors=tuple(info.writers),
             artists=tuple(info.pencillers),
-            genres=tuple(info.genres + info.tags),
+            genres=tuple(info.genres),
+            tags=tuple(info.tags),
             summary=sidecar.summary or info.summary,
             status=sidecar.status,
             direction=info.direction,

@@ -15,10 +15,16 @@ publish runs and written at its end, so an interrupted publish makes the next
 one start from scratch. List pages after the first are only rewritten when
 their bytes change; genres.json and mangas_1.json are always rewritten, since
 the backend's held catalogue notices a new publish by their validators.
+
+Every list page and genres.json gets a gzip twin (`mangas_1.json.gz`,
+written atomically beside it, deterministic bytes) that the web layer sends
+to clients accepting gzip: compressing a 600 KB page on every request costs
+the server more than anything else it does for the backend's loader.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import hmac
 import json
@@ -47,14 +53,22 @@ from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import chapter_number_json, format_chapter_number
 from manga_app.crypto import decode_key, encrypt_text
 
-__all__ = ["PAGE_SIZE", "PublishResult", "iso_utc", "media_url", "publish_catalogue"]
+__all__ = [
+    "PAGE_SIZE",
+    "PublishResult",
+    "iso_utc",
+    "manifest_page",
+    "media_url",
+    "publish_catalogue",
+]
 
 # Series per list page. Large pages keep the backend's page-by-page loading of
 # 100,000 series to ~100 requests (about 1 MB each, gzip shrinks them ~5x).
 PAGE_SIZE = 1000
 MANIFEST_INDEX = ".index.json"
 _INDEX_VERSION = 1
-_PAGE_FILE = re.compile(r"^mangas_(\d+)\.json$")
+_PAGE_FILE = re.compile(r"^mangas_(\d+)\.json(?:\.gz)?$")
+GZIP_LEVEL = 9  # paid once per publish, saved on every download
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,18 @@ def media_url(base: str, rel: str) -> str:
     return f"{base.rstrip('/')}/{rel}"
 
 
+def manifest_page(base: str, media_key: str, width: int, height: int) -> dict:
+    """One page as the reader's manifest lists it: the reader and data-saver
+    URLs and the reader image's size (`width` x `height`: the page as recorded)."""
+    reader_w, reader_h = derivative_size(width, height, READER_WIDTH)
+    return {
+        "url": media_url(base, reader_path(media_key, width, height)),
+        "saver_url": media_url(base, saver_path(media_key, width, height)),
+        "width": reader_w,
+        "height": reader_h,
+    }
+
+
 def publish_catalogue(
     *,
     session: Session,
@@ -94,7 +120,7 @@ def publish_catalogue(
     genres = [
         {"name": name, "total": total} for name, total in repository.genre_totals(session=session)
     ]
-    _write_json(out_dir / "genres.json", genres)
+    _write_json(out_dir / "genres.json", genres, gzipped=True)
     page = series_count = removed = 0
     slugs: set[str] = set()
     try:
@@ -105,7 +131,7 @@ def publish_catalogue(
             stats = repository.chapter_stats(session=session, series_ids=ids)
             items = [_item(s, genre_map[s.id], stats[s.id], media_base_url) for s in batch]
             path = out_dir / f"mangas_{page}.json"
-            _write_json(path, {"list": items}, only_if_changed=page > 1)
+            _write_json(path, {"list": items}, only_if_changed=page > 1, gzipped=True)
             removed += manifests.publish_batch(session, batch, media_base_url)
             slugs.update(s.slug for s in batch)
             series_count += len(batch)
@@ -133,6 +159,7 @@ _ITEM_COLUMNS = (
     Series.alt_titles,
     Series.readings,
     Series.authors,
+    Series.tags,
     Series.status,
     Series.cover_key,
     Series.views,
@@ -180,6 +207,7 @@ def _item(series: sa.Row, genres: list[str], stats: tuple[int, int], base: str) 
         "created_at": iso_utc(series.created_at),
         "views": int(series.views),
         "authors": list(series.authors),
+        "tags": list(series.tags),
         "chapters_count": count,
         "readings": _distinct_readings(series),
     }
@@ -259,15 +287,7 @@ class _ManifestWriter:
             .order_by(Page.chapter_id, Page.index)
         )
         for chapter_id, media_key, width, height in rows:
-            reader_w, reader_h = derivative_size(width, height, READER_WIDTH)
-            pages[chapter_id].append(
-                {
-                    "url": media_url(base, reader_path(media_key)),
-                    "saver_url": media_url(base, saver_path(media_key)),
-                    "width": reader_w,
-                    "height": reader_h,
-                }
-            )
+            pages[chapter_id].append(manifest_page(base, media_key, width, height))
         by_series: dict[int, list[tuple[int, int]]] = {series_id: [] for series_id in slug_of}
         for chapter_id, series_id, number in chapters:
             by_series[series_id].append((chapter_id, number))
@@ -368,7 +388,7 @@ def _load_index(path: Path) -> dict[str, str] | None:
 
 def _remove_stale_pages(out_dir: Path, last_page: int) -> int:
     removed = 0
-    for path in out_dir.glob("mangas_*.json"):
+    for path in out_dir.glob("mangas_*.json*"):
         match = _PAGE_FILE.match(path.name)
         if match and int(match.group(1)) > last_page:
             path.unlink(missing_ok=True)
@@ -387,12 +407,27 @@ def _remove_stale_series(root: Path, slugs: set[str]) -> int:
     return removed
 
 
-def _write_json(path: Path, value: object, *, only_if_changed: bool = False) -> None:
+def _write_json(
+    path: Path, value: object, *, only_if_changed: bool = False, gzipped: bool = False
+) -> None:
+    """Write `value` as compact UTF-8 JSON (and its `.gz` twin), each file atomically.
+
+    The twin is written first: a client never gets a gzip copy older than
+    the plain file it could have fetched instead.
+    """
     content = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    if only_if_changed and _same_content(path, content):
+    twin = path.with_name(path.name + ".gz")
+    if only_if_changed and _same_content(path, content) and (not gzipped or twin.exists()):
         return  # keeps its mtime and ETag, so caches stay valid
+    if gzipped:
+        # mtime=0: the same JSON always gives the same bytes.
+        _write_atomic(twin, gzip.compress(content, compresslevel=GZIP_LEVEL, mtime=0))
+    _write_atomic(path, content)
+
+
+def _write_atomic(path: Path, content: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(content)

@@ -20,6 +20,7 @@ from manga_app.catalogue.naming import to_hundredths
 __all__ = [
     "add_view",
     "chapter_by_fingerprint",
+    "chapter_by_source",
     "chapter_stats",
     "chapters_of",
     "count_series",
@@ -148,7 +149,17 @@ def pages_of(*, session: Session, chapter_id: int) -> list[Page]:
 
 
 def chapter_by_fingerprint(*, session: Session, fingerprint: str) -> Chapter | None:
-    return session.exec(select(Chapter).where(Chapter.fingerprint == fingerprint)).first()
+    """A chapter imported from a source with this content hash (the oldest, if several)."""
+    return session.exec(
+        select(Chapter).where(Chapter.fingerprint == fingerprint).order_by(Chapter.id)
+    ).first()
+
+
+def chapter_by_source(*, session: Session, source_path: str) -> Chapter | None:
+    """The chapter imported from this file or folder (absolute path), if any."""
+    return session.exec(
+        select(Chapter).where(Chapter.source_path == source_path).order_by(Chapter.id)
+    ).first()
 
 
 def media_key_in_use(*, session: Session, key: str) -> bool:

@@ -1,4 +1,4 @@
-"""Database writes of the importer: find-or-create a series, merge metadata, replace a chapter.
+"""Database writes of the importer: find-or-create a series, merge metadata, save a chapter.
 
 Kept apart from repository.py (reads shared with the web layer) and from
 importer.py (file handling), so each stays small. Nothing here commits: the
@@ -8,9 +8,9 @@ importer owns the one-transaction-per-chapter boundary.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
@@ -21,11 +21,13 @@ from manga_app.catalogue.naming import slugify, title_key
 from manga_app.catalogue.readings import readings_for
 
 __all__ = [
+    "ChapterRecord",
+    "DuplicateChapter",
     "SeriesFacts",
     "find_or_create_series",
     "merge_series_facts",
-    "replace_chapter",
     "refresh_updated_at",
+    "save_chapter",
 ]
 
 
@@ -37,6 +39,7 @@ class SeriesFacts:
     authors: tuple[str, ...] = ()
     artists: tuple[str, ...] = ()
     genres: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
     summary: str | None = None
     status: str | None = None
     direction: str | None = None
@@ -77,6 +80,7 @@ def merge_series_facts(*, session: Session, series: Series, facts: SeriesFacts) 
         "alt_titles": list(aliases.values()),
         "authors": _union(series.authors, facts.authors),
         "artists": _union(series.artists, facts.artists),
+        "tags": _union(series.tags, facts.tags),
     }
     for name in ("summary", "status", "direction", "language"):
         value = getattr(facts, name)
@@ -138,46 +142,96 @@ def _refresh_search(series: Series) -> None:
     series.search_text = " ".join(dict.fromkeys(normal))
 
 
-def replace_chapter(
+@dataclass(frozen=True)
+class ChapterRecord:
+    """A chapter as an import found it (see save_chapter for how it meets the existing row)."""
+
+    number_hundredths: int
+    title: str
+    slug: str
+    # From the chapter's metadata (ComicInfo Year/Month/Day), None when it has none.
+    metadata_date: datetime | None
+    # When a new chapter came out (metadata_date refined by the file's mtime, or the mtime).
+    published_at: datetime
+    source_path: str
+    source_size: int
+    source_mtime_ns: int
+    fingerprint: str
+
+
+class DuplicateChapter(Exception):
+    """Another file, still present, already provides this chapter number."""
+
+    def __init__(self, other_source: str) -> None:
+        super().__init__(other_source)
+        self.other_source = other_source
+
+
+def save_chapter(
     *,
     session: Session,
     series: Series,
-    chapter: Chapter,
+    record: ChapterRecord,
     pages: list[StoredImage],
+    source_exists: Callable[[str], bool],
 ) -> list[str]:
-    """Insert `chapter` with its pages, deleting what it replaces; returns the replaced media keys.
+    """Insert the chapter or update it in place; returns the media keys it no longer uses.
 
-    Replaced: the chapter with the same number, and any chapter imported
-    earlier from the same source file under another number or series.
+    The chapter with this number keeps its id, views and creation time; its
+    pages are replaced. When it came from another file that still exists
+    (`source_exists`), the two files claim one chapter number: DuplicateChapter,
+    nothing changed. When that file is gone, this one replaces it (it moved).
+    A chapter imported earlier from this same file under another number or
+    series is the one updated (its number changed); any further ones are removed.
+
+    Its publication time moves only when the metadata gives another day: an
+    import without a date, or with the same day, keeps the time it had.
     """
-    old = session.exec(
+    same_number = session.exec(
         select(Chapter).where(
-            sa.or_(
-                sa.and_(
-                    Chapter.series_id == series.id,
-                    Chapter.number_hundredths == chapter.number_hundredths,
-                ),
-                Chapter.source_path == chapter.source_path,
-            )
+            Chapter.series_id == series.id,
+            Chapter.number_hundredths == record.number_hundredths,
         )
-    ).all()
-    old_ids = [c.id for c in old]
-    old_keys: list[str] = []
-    if old_ids:
-        old_keys = list(session.exec(select(Page.media_key).where(Page.chapter_id.in_(old_ids))))
-        session.execute(sa.delete(Page).where(Page.chapter_id.in_(old_ids)))
-        session.execute(sa.delete(Chapter).where(Chapter.id.in_(old_ids)))
-        session.flush()
-    chapter.series_id = series.id
-    chapter.page_count = len(pages)
-    session.add(chapter)
+    ).first()
+    if (
+        same_number is not None
+        and same_number.source_path
+        and same_number.source_path != record.source_path
+        and source_exists(same_number.source_path)
+    ):
+        raise DuplicateChapter(same_number.source_path)
+    from_file = [
+        chapter
+        for chapter in session.exec(
+            select(Chapter).where(Chapter.source_path == record.source_path)
+        )
+        if same_number is None or chapter.id != same_number.id
+    ]
+    target = same_number or (from_file.pop(0) if from_file else None)
+    stale_ids = [c.id for c in from_file] + ([target.id] if target is not None else [])
+    old_keys = list(session.exec(select(Page.media_key).where(Page.chapter_id.in_(stale_ids))))
+    if stale_ids:
+        session.execute(sa.delete(Page).where(Page.chapter_id.in_(stale_ids)))
+    if from_file:
+        session.execute(sa.delete(Chapter).where(Chapter.id.in_([c.id for c in from_file])))
+    if target is None:
+        target = Chapter(series_id=series.id, published_at=record.published_at)
+        session.add(target)
+    else:
+        target.published_at = _publication_after_reimport(target.published_at, record)
+    target.series_id = series.id
+    target.number_hundredths = record.number_hundredths
+    target.title, target.slug = record.title, record.slug
+    target.source_path, target.fingerprint = record.source_path, record.fingerprint
+    target.source_size, target.source_mtime_ns = record.source_size, record.source_mtime_ns
+    target.page_count = len(pages)
     session.flush()
     if pages:  # one executemany, without building an ORM object per page
         session.execute(
             sa.insert(Page),
             [
                 {
-                    "chapter_id": chapter.id,
+                    "chapter_id": target.id,
                     "index": i,
                     "media_key": p.key,
                     "ext": p.ext,
@@ -189,6 +243,14 @@ def replace_chapter(
             ],
         )
     return old_keys
+
+
+def _publication_after_reimport(current: datetime, record: ChapterRecord) -> datetime:
+    if record.metadata_date is None:
+        return current
+    if current.astimezone(UTC).date() == record.metadata_date.astimezone(UTC).date():
+        return current
+    return record.published_at
 
 
 def refresh_updated_at(*, session: Session, series: Series) -> datetime:

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import re
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from manga_app.catalogue.archives import ArchiveError, Limits, fingerprint, open_chapter
+from manga_app.catalogue.archives import (
+    ArchiveError,
+    Limits,
+    content_hash,
+    open_chapter,
+    source_stat,
+)
 
 from .builders import (
     FIXTURES,
     image_bytes,
     patch_compression_method,
+    touch_later,
     write_cbz,
     write_folder,
     zip_bomb,
@@ -21,7 +30,7 @@ from .builders import (
 ARCHIVES = FIXTURES / "archives"
 
 
-def test_pages_come_in_natural_order_and_non_images_are_ignored(tmp_path: Path):
+def test_pages_come_in_natural_order_and_entries_that_are_not_pages_are_listed(tmp_path: Path):
     # Given an archive whose entries are stored out of order, with metadata and junk beside the images
     names = [
         "10.png",
@@ -39,6 +48,52 @@ def test_pages_come_in_natural_order_and_non_images_are_ignored(tmp_path: Path):
         assert source.pages == ["1.png", "2.png", "10.png", "sub/003.jpg"]
         assert source.comicinfo == b"<ComicInfo/>"
         assert source.read("2.png") == image_bytes()
+        assert sorted(source.skipped) == [".hidden.png", "Thumbs.db", "__MACOSX/._1.png"]
+
+
+def test_upper_case_extensions_are_pages_and_unsupported_images_refuse_the_chapter(
+    tmp_path: Path,
+):
+    # Given the audit's archive: two pages we read, three formats we cannot, two more we read
+    names = ["001.png", "002.bmp", "003.tif", "004.jpeg", "005.avif", "006.JPG"]
+    archive = write_cbz(tmp_path / "a.cbz", {n: image_bytes() for n in names})
+    # Then the whole chapter is refused, naming every entry that would have gone missing
+    with pytest.raises(ArchiveError) as refused:
+        with open_chapter(archive, "archive"):
+            pass
+    message = str(refused.value)
+    assert "3 page image(s) in a format we cannot import: 002.bmp, 003.tif, 005.avif" in message
+    assert "supported: JPEG, PNG, WebP, GIF" in message
+    # And without them, upper-case extensions are pages like any other
+    archive = write_cbz(
+        tmp_path / "b.cbz", {n: image_bytes() for n in ("001.png", "004.jpeg", "006.JPG", "a.TXT")}
+    )
+    with open_chapter(archive, "archive") as source:
+        assert source.pages == ["001.png", "004.jpeg", "006.JPG"]
+        assert source.skipped == ["a.TXT"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    ["scan.tiff", "photo.HEIC", "p.heif", "p.jxl", "p.jp2", "layers.psd", "vector.svg"],
+)
+def test_every_image_format_we_cannot_convert_refuses_the_chapter(tmp_path: Path, extra: str):
+    archive = write_cbz(tmp_path / "a.cbz", {"1.png": image_bytes(), extra: b"image bytes"})
+    with pytest.raises(ArchiveError, match=f"cannot import: {re.escape(extra)}"):
+        with open_chapter(archive, "archive"):
+            pass
+
+
+def test_folder_chapters_follow_the_same_rules(tmp_path: Path):
+    folder = write_folder(
+        tmp_path / "ch", {"1.png": image_bytes(), "2.JPEG": image_bytes(), "notes.txt": b"x"}
+    )
+    with open_chapter(folder, "folder") as source:
+        assert (source.pages, source.skipped) == (["1.png", "2.JPEG"], ["notes.txt"])
+    (folder / "3.bmp").write_bytes(b"x")
+    with pytest.raises(ArchiveError, match="cannot import: 3.bmp"):
+        with open_chapter(folder, "folder"):
+            pass
 
 
 def test_folder_pages_come_in_natural_order(tmp_path: Path):
@@ -151,11 +206,21 @@ def test_corrupt_files_are_refused_with_a_reason(tmp_path: Path, content: bytes,
             pass
 
 
-def test_fingerprint_changes_with_content_and_mtime_but_not_otherwise(tmp_path: Path):
+def test_the_content_hash_follows_the_bytes_and_ignores_the_mtime(tmp_path: Path):
     archive = write_cbz(tmp_path / "a.cbz", {"1.png": image_bytes()})
-    first = fingerprint(archive, "archive")
-    assert fingerprint(archive, "archive") == first
-    size, _mtime, digest = first.split(":")
-    assert int(size) == archive.stat().st_size and len(digest) == 64
+    first, stat = content_hash(archive, "archive"), source_stat(archive, "archive")
+    assert len(first) == 64 and stat.size == archive.stat().st_size
+    touch_later(archive)
+    assert content_hash(archive, "archive") == first
+    assert source_stat(archive, "archive").mtime_ns > stat.mtime_ns
     write_cbz(archive, {"1.png": image_bytes(color=(1, 2, 3))})
-    assert fingerprint(archive, "archive") != first
+    assert content_hash(archive, "archive") != first
+
+
+def test_a_folder_changes_its_stat_when_a_file_is_renamed(tmp_path: Path):
+    folder = write_folder(tmp_path / "ch", {"1.png": image_bytes(), "2.png": image_bytes((1, 1, 1))})
+    before, digest = source_stat(folder, "folder"), content_hash(folder, "folder")
+    os.utime(folder, ns=(0, before.mtime_ns - 10**9))  # keep the folder's mtime out of the way
+    (folder / "2.png").rename(folder / "3.png")
+    assert source_stat(folder, "folder").mtime_ns != before.mtime_ns - 10**9
+    assert content_hash(folder, "folder") != digest

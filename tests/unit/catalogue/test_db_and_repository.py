@@ -6,10 +6,14 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 import sqlalchemy as sa
-from sqlmodel import Session
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from sqlmodel import Session, SQLModel
 
+from alembic import command
 from manga_app.catalogue import repository
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.catalogue.db import ALEMBIC_INI, PROJECT_ROOT, make_engine, migrate
 from manga_app.catalogue.models import Chapter, Page, Series
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -23,6 +27,28 @@ def test_migrate_creates_every_table_on_a_fresh_sqlite_file_and_is_repeatable(tm
     tables = set(sa.inspect(engine).get_table_names())
     engine.dispose()
     assert {"series", "chapter", "page", "genre", "series_genre", "alembic_version"} <= tables
+
+
+CATALOGUE_TABLES = {"series", "chapter", "page", "genre", "series_genre"}
+
+
+def test_the_migrated_catalogue_schema_matches_the_models(engine):
+    def table_of(diff) -> str | None:
+        """The table an autogenerate diff is about (diffs are tuples, or lists of tuples)."""
+        operation = diff[0] if isinstance(diff, list) else diff
+        for part in operation[1:]:
+            if isinstance(part, sa.Table):
+                return part.name
+            if isinstance(part, (sa.Index, sa.Constraint)):
+                return part.table.name
+            if isinstance(part, str):  # ('add_column', schema (None), table name, column)
+                return part
+        return None
+
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": False})
+        diffs = compare_metadata(context, SQLModel.metadata)
+    assert [d for d in diffs if table_of(d) in CATALOGUE_TABLES] == []
 
 
 def test_datetimes_come_back_timezone_aware_utc_and_naive_ones_are_refused(session):
@@ -125,3 +151,46 @@ def test_a_chapter_number_is_unique_within_its_series(catalogue):
     catalogue.add(Chapter(series_id=series.id, number_hundredths=100, published_at=T0))
     with pytest.raises(sa.exc.IntegrityError):
         catalogue.commit()
+
+
+def test_the_old_fingerprints_are_split_into_content_hash_size_and_mtime(tmp_path):
+    # Given a database at the schema before 0005, with a chapter imported then
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
+    config.set_main_option("sqlalchemy.url", url)
+    config.attributes["configure_logger"] = False
+    command.upgrade(config, "0004_history_removals")
+    engine = make_engine(url)
+    digest = "ab" * 32
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO series (id, slug, title, title_key, alt_titles, readings, search_text, "
+                "authors, artists, summary, status, direction, language, views, created_at, updated_at) "
+                "VALUES (1, 's', 'S', 's', '[]', '[]', '', '[]', '[]', '', 'ongoing', 'rtl', 'ja', 0, "
+                ":t, :t)"
+            ),
+            {"t": T0},
+        )
+        connection.execute(
+            sa.text(
+                "INSERT INTO chapter (id, series_id, number_hundredths, title, slug, published_at, "
+                "views, page_count, source_path, fingerprint, created_at) "
+                "VALUES (1, 1, 100, '', '', :t, 3, 0, '/x.cbz', :fp, :t)"
+            ),
+            {"t": T0, "fp": f"1234:1700000000123456789:{digest}"},
+        )
+    # When it is migrated to the newest schema
+    migrate(url)
+    # Then the chapter keeps its views and has its content hash, size and mtime apart
+    with Session(engine) as session:
+        chapter = session.get(Chapter, 1)
+        series = session.get(Series, 1)
+    engine.dispose()
+    assert (chapter.fingerprint, chapter.source_size, chapter.source_mtime_ns) == (
+        digest,
+        1234,
+        1_700_000_000_123_456_789,
+    )
+    assert chapter.views == 3 and series.tags == []

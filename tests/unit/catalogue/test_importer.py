@@ -106,11 +106,12 @@ def test_comicinfo_metadata_fills_the_series_and_chapter(tmp_path, engine, media
         assert series.authors == ["藤本タツキ"] and series.artists == ["藤本タツキ"]
         assert series.summary == "デンジの物語"
         assert series.alt_titles == ["whatever"]  # the folder name is kept as an alias
+        # Genres come from Genre only; Tags are kept apart on the series
         assert set(g for g, _ in repository.genre_totals(session=session)) == {
             "アクション",
             "ホラー",
-            "悪魔",
         }
+        assert series.tags == ["悪魔"]
         assert (chapter.number_hundredths, chapter.title) == (1200, "ニャーコの行方")
         assert chapter.published_at == datetime(2019, 3, 4, tzinfo=UTC)
         assert series.updated_at == chapter.published_at and series.updated_at.tzinfo is not None
@@ -275,7 +276,7 @@ def test_a_failure_in_the_database_step_removes_the_media_it_wrote(
     def explode(**_kwargs):
         raise __import__("sqlalchemy").exc.OperationalError("INSERT", {}, Exception("disk full"))
 
-    monkeypatch.setattr(upsert, "replace_chapter", explode)
+    monkeypatch.setattr(upsert, "save_chapter", explode)
     report = import_source(tmp_path / "src", engine=engine, media=media)
     assert "database error" in report.failed[0][1]
     assert chapter_rows(engine) == []
@@ -312,3 +313,29 @@ def test_the_cli_publishes_with_the_configured_key_and_refuses_a_placeholder(
     assert main(["publish", "--db", db_url, "--out", str(out), "--media-base-url", "/m"]) == 0
     assert "Published 1 series on 1 pages, 1 chapter manifests" in capsys.readouterr().out
     assert (out / "mangas_1.json").exists() and (out / "manifests" / "series" / "1.json").exists()
+
+
+def test_a_chapter_with_pages_we_cannot_read_fails_whole_and_junk_is_noted(tmp_path, engine, media):
+    # Given the audit's archive (pages in formats we do not support) and one with junk beside its pages
+    src = tmp_path / "src" / "S"
+    names = ["001.png", "002.bmp", "003.tif", "004.jpeg", "005.avif", "006.JPG"]
+    write_cbz(src / "S 1.cbz", {n: image_bytes(fmt="PNG") for n in names})
+    write_cbz(
+        src / "S 2.cbz",
+        {"001.png": image_bytes((1, 1, 1)), "002.JPG": image_bytes((2, 2, 2), fmt="JPEG")},
+        extra={"info.txt": b"x", "Thumbs.db": b"x", "__MACOSX/._001.png": b"x", "other.xml": b"<x/>"},
+    )
+    write_cbz(src / "S 3.cbz", {}, extra={"readme.txt": b"x"})
+    # When it is imported
+    report = import_source(tmp_path / "src", engine=engine, media=media)
+    failures = {path.name: message for path, message in report.failed}
+    # Then chapter 1 is not imported at all, and the message names the entries
+    assert "002.bmp, 003.tif, 005.avif" in failures["S 1.cbz"]
+    # An archive without pages says what it holds
+    assert failures["S 3.cbz"] == "no page images (JPEG, PNG, WebP or GIF); it holds readme.txt"
+    # Chapter 2 has both pages (upper-case extension included); the junk is a note
+    assert chapter_rows(engine) == [("S", 200, 2)]
+    [(noted, note)] = report.notes
+    assert noted.name == "S 2.cbz"
+    assert note == "skipped 4 entries that are not pages: info.txt, other.xml, Thumbs.db, __MACOSX/ (1 entry)"
+    assert_no_orphan_media(engine, media.root)

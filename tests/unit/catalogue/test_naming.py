@@ -7,7 +7,9 @@ from decimal import Decimal
 import pytest
 
 from manga_app.catalogue.naming import (
+    FolderRole,
     chapter_number_json,
+    folder_role,
     format_chapter_number,
     parse_chapter_name,
     slugify,
@@ -88,3 +90,38 @@ def test_a_series_slug_never_contains_the_chapter_marker(text: str, expected: st
     slug = slugify(text)
     assert slug == expected
     assert not routes.uses_reader_layout("/" + slug)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "series"),
+    [
+        ("Vol 1", "volume", None),
+        ("Vol.01", "volume", None),
+        ("Volume 02", "volume", None),
+        ("vol_3", "volume", None),
+        ("v01", "volume", None),
+        ("v3", "volume", None),
+        ("第1巻", "volume", None),
+        ("第１巻", "volume", None),
+        ("1巻", "volume", None),
+        ("[Group] Vol 3 (2019)", "volume", None),
+        ("ワンダー探偵 第1巻", "volume", "ワンダー探偵"),
+        ("ワンダー探偵 Vol.2 - 旅立ち", "volume", "ワンダー探偵"),
+        ("Chapter 1", "chapter", None),
+        ("Ch.10.5", "chapter", None),
+        ("第3話", "chapter", None),
+        ("Episode 4", "chapter", None),
+        ("#12", "chapter", None),
+        ("003", "chapter", None),
+        ("ワンダー探偵 Vol 2 Chapter 9", "chapter", "ワンダー探偵"),
+        ("ワンダー探偵", "series", None),
+        ("20th Century Boys", "series", None),
+        ("Level 99", "series", None),
+        ("Mob Psycho 100", "series", None),
+        ("V8 Racing", "series", None),
+        ("Volcano", "series", None),
+        ("100日後に死ぬワニ", "series", None),
+    ],
+)
+def test_folder_names_say_whether_a_folder_is_a_series_a_volume_or_a_chapter(name, kind, series):
+    assert folder_role(name) == FolderRole(kind, series)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from datetime import UTC, datetime, timedelta
@@ -382,3 +383,55 @@ def test_list_readings_keep_the_title_reading_first_and_drop_repeated_forms(
     assert readings["series-1"] == [{"hiragana": "ねこまちびより"}, {"romaji": "nekomachi"}]
     # A title written in hiragana keeps its reading first, as the sort key
     assert readings["series-2"] == [{"hiragana": "ひらがな", "romaji": "hiragana"}]
+
+
+def test_list_pages_and_genres_get_a_gzip_twin_with_the_same_json(tmp_path, session, content_key):
+    for n in range(1, PAGE_SIZE + 6):
+        _add_series(session, n, genres=["アクション"])
+
+    def publish():
+        publish_catalogue(
+            session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE
+        )
+
+    publish()
+    for name in ("genres.json", "mangas_1.json", "mangas_2.json"):
+        plain = (tmp_path / name).read_bytes()
+        assert gzip.decompress((tmp_path / f"{name}.gz").read_bytes()) == plain, name
+    # An unchanged page keeps both files; the same JSON always compresses to the same bytes
+    twin = (tmp_path / "mangas_2.json.gz").stat().st_ino
+    first_twin = (tmp_path / "mangas_1.json.gz").read_bytes()
+    publish()
+    assert (tmp_path / "mangas_2.json.gz").stat().st_ino == twin
+    assert (tmp_path / "mangas_1.json.gz").read_bytes() == first_twin
+    # A page that is gone takes its twin with it
+    for series in session.exec(select(Series).where(Series.id > 5)).all():
+        session.delete(series)
+    session.commit()
+    publish()
+    assert not (tmp_path / "mangas_2.json").exists() and not (tmp_path / "mangas_2.json.gz").exists()
+    assert not list(tmp_path.rglob(".tmp-*"))
+
+
+def test_list_items_carry_the_tags_apart_from_the_genres(tmp_path, session, content_key):
+    series = _add_series(session, 1, genres=["日常"])
+    series.tags = ["魔法", "お仕事"]
+    session.commit()
+    publish_catalogue(session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE)
+    [item] = _read(tmp_path / "mangas_1.json")["list"]
+    assert (item["genres"], item["tags"]) == (["日常"], ["魔法", "お仕事"])
+
+
+def test_manifests_point_strips_too_tall_for_webp_at_their_jpeg_copies(tmp_path, session, content_key):
+    _add_series(session, 1)
+    chapter = session.exec(select(Chapter)).one()
+    for index, (width, height) in enumerate(((800, 40_000), (2400, 3600))):
+        session.add(Page(chapter_id=chapter.id, index=index, media_key=f"{index:064x}", ext="png",
+                         width=width, height=height, bytes=1))
+    session.commit()
+    publish_catalogue(session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE)
+    manifest = _read(tmp_path / "manifests" / "series-1" / "1.json")
+    strip, page = json.loads(decrypt_text(manifest["data"], content_key, manifest["iv"]))
+    assert strip["url"].endswith("-w1200.jpg") and strip["saver_url"].endswith("-w720.jpg")
+    assert (strip["width"], strip["height"]) == (800, 40_000)
+    assert page["url"].endswith("-w1200.webp") and (page["width"], page["height"]) == (1200, 1800)
