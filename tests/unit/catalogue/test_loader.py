@@ -81,9 +81,14 @@ def _publish(folder: Path, pages: list[list[dict]], genres: list) -> None:
         ({"name": "恋愛", "total": -1}, False),
         ({"name": "恋愛", "total": None}, False),
         ({"name": "恋愛", "total": True}, False),
+        ({"name": "恋愛", "total": 0.5}, False),
+        ({"name": "恋愛", "total": 2.5}, False),
+        ({"name": "恋愛", "total": "3"}, False),
+        ({"name": "恋愛", "total": 3.0}, True),
         ("恋愛", False),
     ],
-    ids=["valid", "empty-name", "blank-name", "null-name", "no-name", "zero", "negative", "null-total", "bool-total", "not-an-object"],
+    ids=["valid", "empty-name", "blank-name", "null-name", "no-name", "zero", "negative", "null-total", "bool-total",
+         "half", "fraction", "string-total", "whole-float", "not-an-object"],
 )
 def test_genres_with_an_empty_name_or_no_titles_are_dropped(raw: object, kept: bool) -> None:
     assert (keep_genre(raw) is not None) is kept
@@ -133,7 +138,7 @@ def test_a_broken_list_is_logged_and_initialisation_returns_false(site, caplog) 
     loader = CatalogueLoader(url)
     with caplog.at_level(logging.ERROR):
         assert asyncio.run(loader.load_mangas()) is False
-    assert loader.mangas == []
+    assert len(loader.mangas) == 0
     assert any(record.getMessage().startswith("Failed to load or initialize search:") for record in caplog.records)
 
 
@@ -169,12 +174,63 @@ def test_the_held_catalogue_is_shared_and_refreshed_when_the_published_lists_cha
         again = await held.snapshot()
         _publish(folder, [[_item("c", updated="2026-02-01T00:00:00Z"), _item("a"), _item("b")]], [{"name": "アクション", "total": 3}])
         os.utime(folder / "mangas_1.json", (2_000_000_000, 2_000_000_000))
-        changed = await held.snapshot()
-        return first, again, changed
+        stale = await held.snapshot()  # answers at once; the reload runs in the background
+        changed = await held.refresh()
+        return first, again, changed, stale
 
-    first, again, changed = asyncio.run(scenario())
+    first, again, changed, stale = asyncio.run(scenario())
+    assert stale is first
     assert again is first, "an unchanged catalogue is not reloaded"
     assert [item.slug for item in first.popular] == ["b", "a"]
     assert first.by_slug["a"].title == "タイトルa"
     assert [item.slug for item in changed.latest][0] == "c"
     assert changed.genres[0].total == 3
+
+
+def test_a_malformed_item_fails_the_whole_load(site, caplog) -> None:
+    url, folder, _ = site
+    broken = _item("b")
+    broken["status"] = "hiatus"
+    _publish(folder, [[_item("a")], [broken]], [])
+    loader = CatalogueLoader(url)
+    with caplog.at_level(logging.ERROR):
+        assert asyncio.run(loader.load_mangas()) is False
+    assert len(loader.mangas) == 0
+    assert "Failed to load or initialize search:" in caplog.text
+
+
+def test_genres_are_not_fetched_again_while_held_and_unchanged(site) -> None:
+    url, folder, handler = site
+    _publish(folder, [[_item("a")]], [{"name": "アクション", "total": 1}])
+    held = HeldCatalogue(url, refresh_seconds=0)
+
+    async def scenario():
+        await held.refresh()
+        handler.requested.clear()
+        await held.refresh()
+        return held.current
+
+    snapshot = asyncio.run(scenario())
+    assert [genre.name for genre in snapshot.genres] == ["アクション"]
+    assert "/genres.json" not in handler.requested
+    assert "/mangas_1.json" not in handler.requested  # unchanged list: only checked (HEAD is not logged)
+
+
+def test_a_failed_genre_list_is_loaded_on_a_later_check(site, caplog) -> None:
+    url, folder, handler = site
+    _publish(folder, [[_item("a")]], [{"name": "アクション", "total": 1}])
+    handler.failing.add("/genres.json")
+    held = HeldCatalogue(url, refresh_seconds=0)
+
+    async def scenario():
+        first = await held.refresh()
+        handler.failing.clear()
+        second = await held.refresh()
+        return first, second
+
+    with caplog.at_level(logging.ERROR):
+        first, second = asyncio.run(scenario())
+    assert first.genres == () and "Failed to load genres" in caplog.text
+    assert [item.slug for item in first.mangas] == ["a"], "a genre failure does not stop the list"
+    assert [genre.name for genre in second.genres] == ["アクション"]
+    assert second.mangas is first.mangas, "the unchanged list is not loaded again"
