@@ -5,16 +5,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manga_app.search.normalize import fold_with_map
+from manga_app.search.normalize import fold_with_map, script_runs, term_variants
 
 Segment = tuple[str, bool]  # (text, is_match)
 
 
 def match_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
-    """Merged spans of `text` matched by any of the folded `terms`."""
+    """Merged spans of `text` matched by any of the folded `terms` (or, as
+    the index does when whole terms find nothing, by their script runs)."""
     key, origins = fold_with_map(text)
+    spans = _spans(key, origins, terms)
+    if not spans and any(len(script_runs(term)) > 1 for term in terms):
+        spans = _spans(key, origins, [run for term in terms for run in script_runs(term)])
+    return spans
+
+
+def _spans(key: str, origins: list[tuple[int, int]], terms: Sequence[str]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    for term in terms:
+    needles = {variant for term in terms for variant in term_variants(term)}
+    for term in needles:
         start = key.find(term) if term else -1
         while start != -1:
             spans.append((origins[start][0], origins[start + len(term) - 1][1]))

@@ -1,41 +1,34 @@
 """An in-memory search index over the held catalogue. Pure module.
 
-Every series gets folded keys (title, aliases, readings and romaji, see
-normalize.py) joined into one haystack. An n-gram index (single characters
-and pairs) maps each gram to the series containing it, as compact int
-arrays; a query only verifies the series under its rarest gram, so it stays
-fast on 100,000 series. Series ids are popularity ranks (0 = most viewed),
-so "ties by popularity" is a plain integer sort."""
+Series are numbered by popularity rank (0 = most viewed), so "ties by
+popularity" is id order. Every series' folded keys (title, aliases,
+readings and romaji; authors apart, see normalize.py) are kept in one long
+string. Postings map each character and character pair to the series
+containing it, as sorted arrays or, when common, as bitsets (idsets.py):
+one- and two-character queries, what as-you-type sends first, are answered
+from a posting alone, longer ones verify only the series under all their
+pairs. Keys sorted in a table give the relevance tiers (exact, prefix) by
+binary search. Result items are built from the catalogue for one page only.
+"""
 
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from operator import add
+from typing import Any
 
-from manga_app.search import ranking
-from manga_app.search.normalize import fold
+from manga_app.catalogue.compact import STATUSES, Catalogue, MangaItem, Ordering
+from manga_app.search import idsets, ranking
+from manga_app.search.normalize import fold_many, script_runs, term_variants
 from manga_app.search.paging import clamp_page, page_count
 
-SEPARATOR = "\x00"
-# A rarest gram shared by more series than this is narrowed by a second gram.
-_NARROW_ABOVE = 2_000
-STATUSES = ("ongoing", "completed")
+SEP = "\x00"
+_EMPTY = array("I")
 
-
-class Indexable(Protocol):
-    """What the index reads from a catalogue item (loader.MangaItem fits)."""
-
-    title: str
-    alt_titles: Sequence[str]
-    readings: Sequence[str]
-    genres: Sequence[str]
-    status: str
-    views: int
-    updated_at: Any
-    created_at: Any
+__all__ = ["STATUSES", "Query", "Result", "SearchIndex"]
 
 
 @dataclass(frozen=True)
@@ -60,152 +53,319 @@ class Result:
     sort: str  # the sort actually used
 
 
-def _grams(key: str) -> set[str]:
-    """Characters, pairs, and Latin triples: romaji has only 26 letters, so
-    its pairs are too common to narrow a search alone."""
-    pairs = {key[index : index + 2] for index in range(len(key) - 1)}
-    triples = {key[index : index + 3] for index in range(len(key) - 2)}
-    return set(key) | pairs | {triple for triple in triples if triple.isascii()}
+def _grams(key: str) -> Iterable[str]:
+    return map(add, key, key[1:])
 
 
-def _title_sort_key(item: Indexable) -> str:
-    """タイトル順 is 50音順: by the title's reading when it has one."""
-    kana = (key for key in map(fold, item.readings) if key and not key.isascii())
-    return next(kana, "") or fold(item.title)
+class _Text:
+    """Per-series keys in one string: series r is text[starts[r]:starts[r+1]]."""
+
+    def __init__(self, haystacks: list[str]) -> None:
+        self.text = "".join(hay + SEP for hay in haystacks)
+        self.starts = array("I", [0])
+        for hay in haystacks:
+            self.starts.append(self.starts[-1] + len(hay) + 1)
+
+    def __getitem__(self, rank: int) -> str:
+        return self.text[self.starts[rank] : self.starts[rank + 1]]
 
 
-class _PrefixTable:
-    """Keys in sorted order with their series: the series of every key that
-    starts with a prefix are one contiguous slice (two binary searches)."""
+class _KeyTable:
+    """Every key (as its position in a _Text) in key order, with its series:
+    the series of the keys starting with a prefix are one slice."""
 
-    def __init__(self, pairs: Iterable[tuple[str, int]]) -> None:
-        ordered = sorted(pairs)
-        self.keys = [key for key, _ in ordered]
-        self.ids = array("i", (ident for _, ident in ordered))
+    def __init__(self, text: str, entries: list[tuple[int, int]], size: int) -> None:
+        # entries: (position of a key in text, rank)
+        entries.sort(key=lambda entry: text[entry[0] : text.index(SEP, entry[0]) + 1])
+        self.text, self.size = text, size
+        self.positions = array("I", (position for position, _ in entries))
+        self.ranks = array("I", (rank for _, rank in entries))
+        # Short prefixes shared by many keys are asked for all the time
+        # (as-you-type): their series, as bitsets, ready.
+        self._ready: dict[str, int] = {}
+        dense = idsets.dense_above(size)
+        for length in (1, 2):
+            groups: dict[str, int] = {}
+            for position in self.positions:
+                prefix = text[position : position + length]
+                if SEP not in prefix:
+                    groups[prefix] = groups.get(prefix, 0) + 1
+            for prefix, members in groups.items():
+                if members > dense:
+                    self._ready[prefix] = idsets.to_bits(self.ranks[slice(*self._range(prefix))], size)
 
-    def starting_with(self, prefix: str) -> Sequence[int]:
-        start = bisect_left(self.keys, prefix)
-        return self.ids[start : bisect_left(self.keys, prefix + "\U0010ffff", start)]
+    def _bound(self, probe: str) -> int:
+        text, positions, width = self.text, self.positions, len(probe)
+        low, high = 0, len(positions)
+        while low < high:
+            middle = (low + high) // 2
+            if text[positions[middle] : positions[middle] + width] < probe:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    def _range(self, prefix: str) -> tuple[int, int]:
+        return self._bound(prefix), self._bound(prefix + "\U0010ffff")
+
+    def starting_with(self, prefix: str) -> array | int:
+        """Series with a key starting with `prefix` (a bitset or unsorted ranks)."""
+        ready = self._ready.get(prefix)
+        if ready is not None:
+            return ready
+        return self.ranks[slice(*self._range(prefix))]
+
+    def equal_to(self, key: str) -> array:
+        return self.ranks[self._bound(key + SEP) : self._bound(key + "\x01")]
+
+
+def _postings(lists: dict[str, list[int]], size: int) -> dict[str, array | int]:
+    dense = idsets.dense_above(size)
+    return {
+        gram: idsets.to_bits(ranks, size) if len(ranks) > dense else array("I", ranks)
+        for gram, ranks in lists.items()
+    }
+
+
+def _index_grams(keys: Sequence[str], rank: int, lists: defaultdict) -> None:
+    grams: set[str] = set()
+    for key in keys:
+        grams.update(key)
+        grams.update(_grams(key))
+    for gram in grams:
+        lists[gram].append(rank)
 
 
 class SearchIndex:
-    def __init__(self, items: Iterable[Indexable]) -> None:
-        ranked = sorted(items, key=lambda item: (-item.views, item.title))
-        self.items: tuple[Indexable, ...] = tuple(ranked)
-        self.title_keys: list[str] = []
-        self.other_keys: list[tuple[str, ...]] = []
-        self.haystacks: list[str] = []
-        self.genres_of: list[frozenset[str]] = []
-        postings: dict[str, list[int]] = {}
-        genre_postings: dict[str, list[int]] = {}
-        for ident, item in enumerate(self.items):
-            title = fold(item.title)
-            others = tuple(dict.fromkeys(k for k in map(fold, (*item.alt_titles, *item.readings)) if k and k != title))
-            self.title_keys.append(title)
-            self.other_keys.append(others)
-            self.haystacks.append(SEPARATOR.join((title, *others)))
-            for gram in set().union(*map(_grams, (title, *others))):
-                postings.setdefault(gram, []).append(ident)
-            self.genres_of.append(frozenset(item.genres))
-            for genre in item.genres:
-                genre_postings.setdefault(genre, []).append(ident)
-        self.grams = {gram: array("i", ids) for gram, ids in postings.items()}
-        # For the relevance tiers: exact titles, and every key sorted for prefix ranges.
-        self.exact_titles: dict[str, list[int]] = {}
-        for ident, title in enumerate(self.title_keys):
-            self.exact_titles.setdefault(title, []).append(ident)
-        self.title_prefixes = _PrefixTable((key, ident) for ident, key in enumerate(self.title_keys))
-        self.other_prefixes = _PrefixTable((key, ident) for ident, keys in enumerate(self.other_keys) for key in keys)
-        self.genre_ids = {genre: array("i", ids) for genre, ids in genre_postings.items()}
-        count = len(self.items)
-        orders = {
-            ranking.POPULAR: range(count),
-            ranking.UPDATED: sorted(range(count), key=lambda i: self.items[i].updated_at, reverse=True),
-            ranking.NEWEST: sorted(range(count), key=lambda i: self.items[i].created_at, reverse=True),
-            ranking.TITLE: sorted(range(count), key=lambda i: (_title_sort_key(self.items[i]), i)),
+    def __init__(self, items: Iterable[MangaItem] | Catalogue) -> None:
+        catalogue = items if isinstance(items, Catalogue) else Catalogue.of(items)
+        self.catalogue = catalogue
+        size = self.size = len(catalogue)
+        titles, views = catalogue.titles, catalogue.views
+        self.by_rank = array("I", sorted(range(size), key=lambda i: (-views[i], titles[i])))
+        self.items = Ordering(catalogue, self.by_rank)
+        pieces, shape = self._flat_texts()
+        folded = fold_many(pieces)
+        main: list[str] = []
+        authors: list[str] = []
+        title_sort: list[str] = []
+        cursor = 0
+        for title_count, alias_count, reading_count, author_count in shape:
+            title = folded[cursor]
+            aliases = folded[cursor + 1 : cursor + 1 + alias_count]
+            readings = folded[cursor + 1 + alias_count : cursor + 1 + alias_count + reading_count]
+            names = folded[cursor + 1 + alias_count + reading_count : cursor + title_count + alias_count + reading_count + author_count]
+            cursor += title_count + alias_count + reading_count + author_count
+            others = [key for key in dict.fromkeys((*aliases, *readings)) if key and key != title]
+            main.append(SEP.join((title, *others)))
+            authors.append(SEP.join(dict.fromkeys(name for name in names if name)))
+            # タイトル順 is 50音順: by the title's reading when it has one.
+            title_sort.append(next((key for key in readings if key and not key.isascii()), "") or title)
+        self.main, self.authors = _Text(main), _Text(authors)
+        main_lists: defaultdict[str, list[int]] = defaultdict(list)
+        author_lists: defaultdict[str, list[int]] = defaultdict(list)
+        title_entries: list[tuple[int, int]] = []
+        other_entries: list[tuple[int, int]] = []
+        for rank, hay in enumerate(main):
+            keys = hay.split(SEP)
+            _index_grams(keys, rank, main_lists)
+            position = self.main.starts[rank]
+            for number, key in enumerate(keys):
+                if key:
+                    (other_entries if number else title_entries).append((position, rank))
+                position += len(key) + 1
+            if authors[rank]:
+                _index_grams(authors[rank].split(SEP), rank, author_lists)
+        self.grams = _postings(main_lists, size)
+        self.author_grams = _postings(author_lists, size)
+        del main_lists, author_lists
+        self.titles = _KeyTable(self.main.text, title_entries, size)
+        self.others = _KeyTable(self.main.text, other_entries, size)
+        self._genres = self._genre_sets(catalogue)
+        status = catalogue.status
+        self._status = {
+            name: idsets.to_bits((rank for rank, ident in enumerate(self.by_rank) if status[ident] == code), size)
+            for code, name in enumerate(STATUSES)
         }
-        self.orders = {sort: array("i", order) for sort, order in orders.items()}
+        by_rank = self.by_rank
+        updated, created = catalogue.updated, catalogue.created
+        self.orders = {
+            ranking.POPULAR: array("I", range(size)),
+            ranking.UPDATED: array("I", sorted(range(size), key=lambda r: -updated[by_rank[r]])),
+            ranking.NEWEST: array("I", sorted(range(size), key=lambda r: -created[by_rank[r]])),
+            ranking.TITLE: array("I", sorted(range(size), key=title_sort.__getitem__)),
+        }
         self.positions: dict[str, array] = {}
         for sort, order in self.orders.items():
-            position = array("i", bytes(4 * count))
-            for rank, ident in enumerate(order):
-                position[ident] = rank
+            position = array("I", bytes(4 * size))
+            for place, rank in enumerate(order):
+                position[rank] = place
             self.positions[sort] = position
 
+    def _flat_texts(self) -> tuple[list[str], list[tuple[int, int, int, int]]]:
+        catalogue = self.catalogue
+        titles, alts, readings, authors = (catalogue.titles, catalogue.alts, catalogue.readings_column,
+                                           catalogue.authors_column)
+        pieces: list[str] = []
+        shape: list[tuple[int, int, int, int]] = []
+        extend = pieces.extend
+        for ident in self.by_rank:
+            forms = (alts.values(ident), readings.values(ident), authors.values(ident))
+            pieces.append(titles[ident])
+            for values in forms:
+                extend(values)
+            shape.append((1, *map(len, forms)))
+        return pieces, shape
+
+    def _genre_sets(self, catalogue: Catalogue) -> dict[str, array | int]:
+        lists: defaultdict[str, list[int]] = defaultdict(list)
+        names = catalogue.genre_names
+        for rank, ident in enumerate(self.by_rank):
+            for genre in catalogue.genres_of(ident):
+                lists[names[genre]].append(rank)
+        return _postings(lists, self.size)
+
     def __len__(self) -> int:
-        return len(self.items)
+        return self.size
 
-    def _postings(self, term: str) -> list[Sequence[int]]:
-        """Posting lists of the term's grams, rarest first ([()] when one is missing)."""
-        grams = {term} if len(term) == 1 else _grams(term) - set(term)
-        postings = [self.grams.get(gram, ()) for gram in grams]
-        return sorted(postings, key=len)
+    def keys_of(self, rank: int) -> tuple[str, tuple[str, ...]]:
+        """(title key, other keys) of a series, as indexed."""
+        title, *others = self.main[rank][:-1].split(SEP)
+        return title, tuple(others)
 
-    def candidates(self, term: str) -> Sequence[int]:
-        """Series that may contain `term`, in id order: its rarest gram's
-        series, narrowed by the next rarest when that is still many."""
-        postings = self._postings(term)
-        best = postings[0]
-        if len(best) > _NARROW_ABOVE and len(postings) > 1:
-            return sorted(set(best).intersection(postings[1]))
-        return best
+    # -- matching ---------------------------------------------------------
 
-    def matching(self, terms: Sequence[str]) -> list[int]:
-        """Ids of series whose keys contain every term, most popular first."""
-        if not terms:
-            return list(range(len(self.items)))
-        ordered = sorted(terms, key=lambda term: len(self._postings(term)[0]))
-        ids, haystacks = list(self.candidates(ordered[0])), self.haystacks
-        for position, term in enumerate(ordered):
-            # The driving term's posting list is exact when it is one or two characters.
-            if position or len(term) > 2:
-                ids = [i for i in ids if term in haystacks[i]]
-        return ids
+    def _needle(self, needle: str, grams: dict, text: _Text) -> array | int:
+        """Series whose keys contain `needle`."""
+        if len(needle) <= 2:
+            return grams.get(needle, _EMPTY)
+        postings = [grams.get(gram) for gram in set(_grams(needle))]
+        if any(posting is None for posting in postings):
+            return _EMPTY
+        sparse = [posting for posting in postings if not isinstance(posting, int)]
+        if sparse:
+            candidates: Sequence[int] = min(sparse, key=len)
+        else:
+            bits = postings[0]
+            for posting in postings[1:]:
+                bits &= posting
+            candidates = idsets.ids_of(bits, self.size)
+        return array("I", (rank for rank in candidates if needle in text[rank]))
+
+    def _term(self, term: str, grams: dict, text: _Text) -> array | int:
+        found: array | int = _EMPTY
+        for variant in term_variants(term):
+            found = _union(found, self._needle(variant, grams, text), self.size)
+        return found
+
+    def _matching(self, terms: Sequence[str]) -> tuple[array | int, array | int]:
+        """(series matching every term in a title, alias or reading key;
+        series matching every term in those keys or an author's name)."""
+        main: array | int | None = None
+        every: array | int | None = None
+        for term in terms:
+            in_main = self._term(term, self.grams, self.main)
+            in_any = _union(in_main, self._term(term, self.author_grams, self.authors), self.size)
+            main = in_main if main is None else idsets.intersect(main, in_main, self.size)
+            every = in_any if every is None else idsets.intersect(every, in_any, self.size)
+        return main, every
+
+    def _filters(self, query: Query) -> array | int | None:
+        chosen: array | int | None = None
+        for genre in query.genres:
+            members = self._genres.get(genre, _EMPTY)
+            chosen = members if chosen is None else idsets.intersect(chosen, members, self.size)
+        if query.status in self._status:
+            members = self._status[query.status]
+            chosen = members if chosen is None else idsets.intersect(chosen, members, self.size)
+        excluded = [self._genres[genre] for genre in query.exclude if genre in self._genres]
+        if excluded:
+            keep = ~_union_all(excluded, self.size) & ((1 << self.size) - 1)
+            chosen = keep if chosen is None else idsets.intersect(chosen, keep, self.size)
+        return chosen
+
+    # -- searching --------------------------------------------------------
 
     def search(self, query: Query, terms: Sequence[str]) -> Result:
         """Filter, rank and page. `terms` are the folded words of query.q."""
         sort = ranking.effective_sort(query.sort, bool(terms))
-        ids = self._filtered(terms, query, sort)
-        if terms and sort == ranking.RELEVANCE:
-            ids = self._by_relevance(ids, "".join(terms))
-        elif terms and sort != ranking.POPULAR:
-            ids.sort(key=self.positions[sort].__getitem__)
-        pages = page_count(len(ids), query.per_page)
-        page = clamp_page(query.page, pages)
-        start = (page - 1) * query.per_page
-        chosen = tuple(self.items[i] for i in ids[start : start + query.per_page])
-        return Result(items=chosen, total=len(ids), page=page, pages=pages, sort=sort)
-
-    def _by_relevance(self, ids: list[int], joined: str) -> list[int]:
-        """ranking.tier order, computed with set operations on the tiers'
-        members rather than per series; `ids` is in popularity order."""
-        matched, placed = set(ids), set()
-        ordered: list[int] = []
-        tiers = (
-            self.exact_titles.get(joined, ()),
-            self.title_prefixes.starting_with(joined),
-            self.other_prefixes.starting_with(joined),
-        )
-        for members in tiers:
-            chosen = sorted(matched.intersection(members).difference(placed))
-            ordered += chosen
-            placed.update(chosen)
-        return ordered + [i for i in ids if i not in placed] if placed else ids
-
-    def _filtered(self, terms: Sequence[str], query: Query, sort: str) -> list[int]:
-        include, exclude, status = frozenset(query.genres), frozenset(query.exclude), query.status
+        chosen = self._filters(query)
+        main = every = None
         if terms:
-            base: Iterable[int] = self.matching(terms)
-        elif include:
-            base = min((self.genre_ids.get(genre, ()) for genre in include), key=len)
-            base = sorted(base, key=self.positions[sort].__getitem__) if sort != ranking.POPULAR else base
+            main, every = self._matching(terms)
+            if not idsets.count(every) and any(len(script_runs(term)) > 1 for term in terms):
+                runs = [run for term in terms for run in script_runs(term)]
+                main, every = self._matching(list(dict.fromkeys(runs)))
+            if chosen is not None:
+                main = idsets.intersect(main, chosen, self.size)
+                every = idsets.intersect(every, chosen, self.size)
         else:
-            base = self.orders[sort]
-        if not (include or exclude or status):
-            return list(base)
-        genres_of, items = self.genres_of, self.items
-        return [
-            i
-            for i in base
-            if include <= genres_of[i] and not (exclude & genres_of[i]) and (not status or items[i].status == status)
-        ]
+            every = chosen
+        total = self.size if every is None else idsets.count(every)
+        pages = page_count(total, query.per_page)
+        page = clamp_page(query.page, pages)
+        skip = (page - 1) * query.per_page
+        if every is None:
+            ranks = list(self.orders[sort][skip : skip + query.per_page])
+        elif sort == ranking.RELEVANCE:
+            ranks = self._relevance_page(main, every, "".join(terms), skip, query.per_page)
+        else:
+            ranks = idsets.in_order(every, self.orders[sort], self.positions[sort], self.size, skip, query.per_page)
+        items = tuple(self.catalogue.item(self.by_rank[rank]) for rank in ranks)
+        return Result(items=items, total=total, page=page, pages=pages, sort=sort)
+
+    def _relevance_page(self, main, every, joined: str, skip: int, count: int) -> list[int]:
+        """ranking.tier order: exact title (or reading), title prefix, alias or
+        reading prefix, other matches, then matches in an author's name only;
+        popularity within a tier."""
+        size = self.size
+        exact = _union(self.titles.equal_to(joined), self.others.equal_to(joined), size)
+        tiers = [exact, self.titles.starting_with(joined), self.others.starting_with(joined), main, every]
+        if isinstance(every, int) or idsets.count(every) > idsets.dense_above(size):
+            placed, chosen = 0, []
+            for members in tiers:
+                bits = idsets.as_bits(members, size) & idsets.as_bits(every, size) & ~placed
+                placed |= bits
+                chosen.append(bits)
+            return _page_of(chosen, size, skip, count)
+        placed_set: set[int] = set()
+        ordered: list[int] = []
+        for members in tiers:
+            fresh = sorted(set(idsets.intersect(every, members, size)).difference(placed_set))
+            placed_set.update(fresh)
+            ordered += fresh
+            if len(ordered) >= skip + count:
+                break
+        return ordered[skip : skip + count]
+
+
+def _page_of(tiers: list[int], size: int, skip: int, count: int) -> list[int]:
+    ranks: list[int] = []
+    for bits in tiers:
+        members = bits.bit_count()
+        if skip >= members:
+            skip -= members
+            continue
+        ranks += idsets.select(bits, size, skip, count - len(ranks))
+        skip = 0
+        if len(ranks) >= count:
+            break
+    return ranks
+
+
+def _union(first: array | int, second: array | int, size: int) -> array | int:
+    if not idsets.count(second):
+        return first
+    if not idsets.count(first):
+        return second
+    if isinstance(first, int) or isinstance(second, int):
+        return idsets.as_bits(first, size) | idsets.as_bits(second, size)
+    return array("I", sorted(set(first).union(second)))
+
+
+def _union_all(sets: list[array | int], size: int) -> int:
+    bits = 0
+    for members in sets:
+        bits |= idsets.as_bits(members, size)
+    return bits
+

@@ -2,9 +2,20 @@
 readings and queries alike, so a match is a plain substring test.
 
 Folding: NFKC (full/half width), lower case, Latin accents dropped (ō -> o),
-katakana -> hiragana, small kana -> large, long-vowel marks dropped, a
-repeated vowel after a kana or Latin vowel dropped (とうきょう = ときょ =
-とーきょー, kyoujin = kyojin), spaces and punctuation dropped. Pure module.
+katakana -> hiragana, small kana -> large, spaces and punctuation dropped,
+and long vowels made spelling-blind without deleting any kana:
+
+- a long-vowel mark becomes the vowel it lengthens (ラーメン = らあめん);
+- う after an o-row kana becomes お, い after an e-row kana becomes え
+  (おう = おお = おー, えい = ええ = えー);
+- in Latin text, u after o becomes o, i after e becomes e, and a run of one
+  vowel is one vowel (kyoujin = kyōjin = kyojin, toukyou = tokyo).
+
+Kana are never deleted, so a vowel that starts a word survives after a
+particle (の王国 is のおおこく, and おうこく is in it). The only rewrite that
+looks at the character before is う/い after an o-/e-row kana (or u/i after
+o/e): a query that starts with one cannot know what the text has before
+it, so `term_variants` also tries the rewritten start. Pure module.
 """
 
 from __future__ import annotations
@@ -13,17 +24,19 @@ import re
 import unicodedata
 
 _SMALL_KANA = str.maketrans("ぁぃぅぇぉっゃゅょゎゕゖ", "あいうえおつやゆよわかけ")
-_LONG_MARKS = frozenset("ー〜~")
+_LONG_MARKS = "ー〜~～"
 _VOWEL_ROWS = {
-    "a": "あかさたなはまやらわがざだばぱ",
-    "i": "いきしちにひみりぎじぢびぴ",
-    "u": "うくすつぬふむゆるぐずづぶぷゔ",
-    "e": "えけせてねへめれげぜでべぺ",
-    "o": "おこそとのほもよろをごぞどぼぽ",
+    "あ": "あかさたなはまやらわがざだばぱ",
+    "い": "いきしちにひみりぎじぢびぴ",
+    "う": "うくすつぬふむゆるぐずづぶぷゔ",
+    "え": "えけせてねへめれげぜでべぺ",
+    "お": "おこそとのほもよろをごぞどぼぽ",
 }
 _KANA_VOWEL = {kana: vowel for vowel, row in _VOWEL_ROWS.items() for kana in row}
-# What a lengthened vowel is written with after a kana of each vowel.
-_KANA_LENGTHENERS = {"a": "あ", "i": "い", "u": "う", "e": "えい", "o": "おう"}
+# After a kana of the key's row, the value's vowel is the key's: おう -> おお.
+_LENGTHENER = {"お": ("う", "お"), "え": ("い", "え")}
+_LATIN_VOWELS = "aeiou"
+_LATIN_LENGTHENER = {"o": ("u", "o"), "e": ("i", "e")}
 # Voiced-sound marks NFKC must see together with the kana before them.
 _COMBINING_KANA_MARKS = frozenset("\u3099\u309a\uff9e\uff9f")
 # Control, format (zero-width), surrogate, private-use and unassigned.
@@ -31,6 +44,8 @@ _UNWANTED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 MAX_QUERY_CHARS = 100
 # Cut raw input before normalising so a huge query costs nothing.
 _RAW_LIMIT = MAX_QUERY_CHARS * 4
+# Keys joined by this survive folding unchanged (see fold_many).
+_JOIN = "\n"
 
 
 def _clusters(text: str) -> list[tuple[int, int]]:
@@ -52,38 +67,51 @@ def _base_char(char: str) -> str:
     code = ord(char)
     if 0x30A1 <= code <= 0x30F6:
         char = chr(code - 0x60)
+    if char in _LONG_MARKS:
+        return "ー"
     return char.translate(_SMALL_KANA)
 
 
-def _lengthens(previous: str, char: str) -> bool:
-    """True when `char` only lengthens the vowel of `previous`."""
-    if previous.isascii() and char.isascii():
-        return char in "aeiou" and (previous == char or (previous == "o" and char == "u"))
-    vowel = _KANA_VOWEL.get(previous)
-    return vowel is not None and char in _KANA_LENGTHENERS[vowel]
+def _rewritten(previous: str, char: str) -> str:
+    """う after an o-row kana is お (い after e-row: え), and likewise in Latin."""
+    rule = _LENGTHENER.get(_KANA_VOWEL.get(previous, "")) or _LATIN_LENGTHENER.get(previous)
+    return rule[1] if rule and char == rule[0] else char
 
 
 def fold_with_map(text: str) -> tuple[str, list[tuple[int, int]]]:
     """The search key of `text`, and for each key character the span of
     `text` it came from (for highlighting matches in the original)."""
-    out: list[str] = []
+    chars: list[str] = []
     spans: list[tuple[int, int]] = []
+    after_mark = False  # the last key character stands for a long-vowel mark
     for start, end in _clusters(text):
         for raw in unicodedata.normalize("NFKC", text[start:end]):
             for char in raw.casefold():
                 char = _base_char(char)
-                if char in _LONG_MARKS:
-                    if spans:
+                if char == "ー":
+                    vowel = _KANA_VOWEL.get(chars[-1]) if chars else None
+                    if vowel and not after_mark:
+                        chars.append(vowel)
+                        spans.append((start, end))
+                        after_mark = True
+                    elif spans:
                         spans[-1] = (spans[-1][0], end)
                     continue
                 if not (char.isalnum() or char == "々"):
                     continue
-                if out and _lengthens(out[-1], char):
-                    spans[-1] = (spans[-1][0], end)
-                    continue
-                out.append(char)
+                after_mark = False
+                chars.append(char)
                 spans.append((start, end))
-    return "".join(out), spans
+    out: list[str] = []
+    kept: list[tuple[int, int]] = []
+    for index, char in enumerate(chars):
+        char = _rewritten(chars[index - 1], char) if index else char
+        if char in _LATIN_VOWELS and out and out[-1] == char:
+            kept[-1] = (kept[-1][0], spans[index][1])
+            continue
+        out.append(char)
+        kept.append(spans[index])
+    return "".join(out), kept
 
 
 def _latin_table() -> dict[int, str]:
@@ -100,23 +128,75 @@ def _latin_table() -> dict[int, str]:
 _FAST_TABLE = {
     **_latin_table(),
     **{code: chr(code - 0x60) for code in range(0x30A1, 0x30F7)},
-    **{ord(mark): None for mark in _LONG_MARKS},
+    **{ord(mark): "ー" for mark in _LONG_MARKS},
 }
-_SMALL_AFTER_KATAKANA = _SMALL_KANA
-_NOT_KEY = re.compile(r"[^\w々]|_")
-_LENGTHENED = re.compile(
-    "|".join(
-        [r"o[ou]+", r"([aeiu])\1+"]
-        + [f"[{_VOWEL_ROWS[vowel]}][{_KANA_LENGTHENERS[vowel]}]+" for vowel in _VOWEL_ROWS]
-    )
-)
+_NOT_KEY = re.compile(r"[^\w々ー\n]|_")
+_KANA_LONG = re.compile("([" + "".join(_KANA_VOWEL) + "])ー+")
+_STRAY_LONG = re.compile("ー+")
+_O_ROW_U = re.compile("(?<=[" + _VOWEL_ROWS["お"] + "])う")
+_E_ROW_I = re.compile("(?<=[" + _VOWEL_ROWS["え"] + "])い")
+_LATIN_OU = re.compile("(?<=o)u")
+_LATIN_EI = re.compile("(?<=e)i")
+_LATIN_RUN = re.compile(r"([aeiou])\1+")
+
+
+def _kana_long(found: re.Match) -> str:
+    kana = found.group(1)
+    return kana + _KANA_VOWEL[kana]
+
+
+def _fold_text(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_FAST_TABLE).translate(_SMALL_KANA)
+    text = _NOT_KEY.sub("", text)
+    if "ー" in text:
+        text = _STRAY_LONG.sub("", _KANA_LONG.sub(_kana_long, text))
+    # Both rewrites look at the text before either ran (as fold_with_map does).
+    text = _O_ROW_U.sub("お", _E_ROW_I.sub("え", text)) if not text.isascii() else text
+    text = _LATIN_OU.sub("o", _LATIN_EI.sub("e", text))
+    return _LATIN_RUN.sub(r"\1", text)
 
 
 def fold(text: str) -> str:
     """The search key of `text` (see the module docstring)."""
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_FAST_TABLE).translate(_SMALL_AFTER_KATAKANA)
-    text = _NOT_KEY.sub("", text)
-    return _LENGTHENED.sub(lambda found: found.group(0)[0], text)
+    return _fold_text(text.replace(_JOIN, " "))
+
+
+def fold_many(texts: list[str]) -> list[str]:
+    """fold() of each text, in one pass over all of them (for the index)."""
+    if not texts:
+        return []
+    return _fold_text(_JOIN.join(text.replace(_JOIN, " ") for text in texts)).split(_JOIN)
+
+
+def term_variants(term: str) -> tuple[str, ...]:
+    """The ways a folded query term can appear in a folded text: itself, and
+    when it starts with う/い (u/i), the form it takes after an o-/e-row kana
+    (o/e) in the text."""
+    if not term:
+        return ()
+    first = {"う": "お", "い": "え", "u": "o", "i": "e"}.get(term[0])
+    if first is None:
+        return (term,)
+    variant = fold(first + term[1:]) if first in _LATIN_VOWELS else first + term[1:]
+    return (term, variant) if variant != term else (term,)
+
+
+def _script(char: str) -> str:
+    if "\u3040" <= char <= "\u30ff":
+        return "kana"
+    return "latin" if char.isascii() else "other"
+
+
+def script_runs(term: str) -> list[str]:
+    """A folded term cut where the script changes: `しんげきの巨人` ->
+    [しんげきの, 巨人], for kana typed in place of some kanji."""
+    runs: list[str] = []
+    for char in term:
+        if runs and _script(runs[-1][-1]) == _script(char):
+            runs[-1] += char
+        else:
+            runs.append(char)
+    return runs
 
 
 def clean_query(text: str, limit: int = MAX_QUERY_CHARS) -> str:

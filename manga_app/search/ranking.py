@@ -1,14 +1,16 @@
 """How search results are ordered. Pure module.
 
-Relevance tiers: the exact title first, then titles starting with the query,
-then an alias or reading equal to or starting with it, then any other
-substring match; ties go to the more popular series."""
+Relevance tiers: the exact title (or an alias or reading equal to the query)
+first, then titles starting with the query, then an alias or reading
+starting with it, then any other match in a title, alias or reading, and
+last the series found only by an author's name; ties go to the more
+popular series."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-EXACT_TITLE, TITLE_PREFIX, ALIAS_OR_READING, SUBSTRING = range(4)
+EXACT_TITLE, TITLE_PREFIX, ALIAS_OR_READING, SUBSTRING, AUTHOR = range(5)
 
 RELEVANCE = "relevance"
 UPDATED = "updated"
@@ -33,9 +35,12 @@ def effective_sort(sort: str, has_query: bool) -> str:
     return sort
 
 
-def tier(query: str, title_key: str, other_keys: Sequence[str]) -> int:
-    """The relevance tier of one series for a folded, space-free query."""
-    if title_key == query:
+def tier(query: str, title_key: str, other_keys: Sequence[str], *, author_only: bool = False) -> int:
+    """The relevance tier of one series for a folded, space-free query
+    (`author_only`: the words matched an author's name, not these keys)."""
+    if author_only:
+        return AUTHOR
+    if title_key == query or query in other_keys:
         return EXACT_TITLE
     if title_key.startswith(query):
         return TITLE_PREFIX

@@ -10,21 +10,20 @@ from typing import Any
 
 from manga_app.search.index import SearchIndex
 
-# Pairs found in more series than this say nothing about nearness.
-COMMON_SHARE = 0.2
-
 
 def near_titles(index: SearchIndex, terms: Sequence[str], limit: int = 5) -> list[Any]:
-    """Up to `limit` items, most shared pairs first, then most popular."""
+    """Up to `limit` items, most shared pairs first, then most popular.
+
+    Only pairs held as arrays count: a pair common enough to be a bitset
+    (idsets.dense_above) says nothing about nearness."""
     joined = "".join(terms)
     grams = {joined[i : i + 2] for i in range(len(joined) - 1)} or set(joined)
-    common = max(1, int(len(index) * COMMON_SHARE))
     scores: Counter[int] = Counter()
     for gram in grams:
         posting = index.grams.get(gram, ())
-        if len(posting) <= common:
+        if not isinstance(posting, int):
             scores.update(posting)
     # A single shared pair of a long query is noise, not a near title.
     needed = 1 if len(grams) <= 2 else 2
-    best = sorted((ident for ident, score in scores.items() if score >= needed), key=lambda i: (-scores[i], i))
-    return [index.items[ident] for ident in best[:limit]]
+    best = sorted((rank for rank, score in scores.items() if score >= needed), key=lambda r: (-scores[r], r))
+    return [index.items[rank] for rank in best[:limit]]

@@ -113,5 +113,25 @@ def test_bulk_relevance_order_agrees_with_the_tier_rule(index):
         joined = "".join(terms)
         found = index.search(Query(q=typed, per_page=100), terms).items
         idents = [index.items.index(item) for item in found]
-        expected = sorted(idents, key=lambda i: (ranking.tier(joined, index.title_keys[i], index.other_keys[i]), i))
+        expected = sorted(idents, key=lambda i: (ranking.tier(joined, *index.keys_of(i)), i))
         assert idents == expected, typed
+
+
+def test_authors_are_searchable_below_every_title_match():
+    by_author = item("星の子ども", slug="by-author", views=10_000)
+    by_author = type(by_author)(**{**{f: getattr(by_author, f) for f in by_author.__slots__}, "authors": ("鷹野ミナト",)})
+    titled = item("鷹野ミナトの冒険", slug="titled", views=1)
+    index = SearchIndex([by_author, titled, *CATALOGUE])
+    assert slugs(index, "鷹野") == ["titled", "by-author"]  # the far more popular author match comes last
+    assert slugs(index, "たかの") == ["titled"]  # author names are matched as written
+    assert slugs(index, "ミナト 星") == ["by-author"]  # words may match author and title
+
+
+def test_kana_typed_for_some_kanji_still_finds_the_title(index):
+    assert slugs(index, "しんげきの巨人") == ["shingeki"]
+    assert slugs(index, "きょじんの星") == ["kyojin-no-hoshi"]
+
+
+def test_an_exact_reading_ranks_with_exact_titles():
+    series = [item("巨人", slug="kyojin", views=1), item("きょじんたち", slug="kyojintachi", views=900)]
+    assert slugs(SearchIndex(series), "きょじん") == ["kyojin", "kyojintachi"]

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from manga_app.search.normalize import clean_query, fold, fold_with_map, query_terms
+from manga_app.catalogue.readings import readings_for
+from manga_app.demo.catalogue_data import CATALOGUE
+from manga_app.search.normalize import clean_query, fold, fold_many, fold_with_map, query_terms, term_variants
 
 
 @pytest.mark.parametrize(
@@ -20,12 +22,21 @@ from manga_app.search.normalize import clean_query, fold, fold_with_map, query_t
         ("shingeki  no\tkyojin", "shingekinokyojin"),
         ("kyōjin", "kyojin"),  # macron
         ("kyoujin", "kyojin"),  # long vowel spelled out
-        ("ラーメン", "らめん"),  # long-vowel mark
-        ("らあめん", "らめん"),
-        ("とうきょう", "ときよ"),
-        ("トーキョー", "ときよ"),
-        ("きょう", "きよ"),  # small kana
-        ("ガッコウ", "がつこ"),
+        ("ラーメン", "らあめん"),  # a long-vowel mark is the vowel it lengthens
+        ("らあめん", "らあめん"),
+        ("とうきょう", "とおきよお"),  # おう = おお
+        ("トーキョー", "とおきよお"),
+        ("きょう", "きよお"),  # small kana
+        ("ガッコウ", "がつこお"),
+        ("せんせい", "せんせえ"),  # えい = ええ = えー
+        ("センセー", "せんせえ"),
+        ("引き出しの中の王国", "引き出しの中の王国"),
+        ("ひきだしのなかのおうこく", "ひきだしのなかのおおこく"),  # the お after の stays
+        ("ほしのうみ", "ほしのおみ"),
+        ("Tōkyō", "tokyo"),
+        ("toukyou", "tokyo"),
+        ("sensei", "sense"),
+        ("hoshi no umi", "hoshinomi"),
         ("星降る街の配達人・リミックス!", "星降る街の配達人りみつくす"),
         ("佐々木", "佐々木"),
         ("", ""),
@@ -48,7 +59,9 @@ def test_fast_fold_and_mapped_fold_agree_on_random_text():
     ("text", "spans"),
     [
         ("ｼﾝｹﾞｷ", [(0, 1), (1, 2), (2, 4), (4, 5)]),
-        ("とうきょう", [(0, 2), (2, 3), (3, 5)]),
+        ("とうきょう", [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)]),
+        ("ラーメン", [(0, 1), (1, 2), (2, 3), (3, 4)]),
+        ("kyoujin", [(0, 1), (1, 2), (2, 4), (4, 5), (5, 6), (6, 7)]),
         ("A・B", [(0, 1), (2, 3)]),
     ],
 )
@@ -84,3 +97,77 @@ def test_clean_query(raw, cleaned):
 )
 def test_query_terms(query, terms):
     assert query_terms(query) == terms
+
+
+def matches(query: str, text: str) -> bool:
+    """What the index does for one word: some variant of it is in the text's key."""
+    key = fold(text)
+    return any(variant in key for variant in term_variants(fold(query)))
+
+
+@pytest.mark.parametrize(
+    ("typed", "text"),
+    [
+        # a long vowel spelled any way, on either side
+        ("おうこく", "ひきだしのなかのおうこく"),
+        ("オウコク", "ひきだしのなかのおうこく"),
+        ("おーこく", "ひきだしのなかのおうこく"),
+        ("おおこく", "ひきだしのなかのおうこく"),
+        ("おうこく", "ヒキダシノナカノオーコク"),
+        ("おうじさま", "ほしのおうじさま"),
+        ("おおかみ", "もりのおおかみ"),
+        ("とーきょー", "とうきょう"),
+        ("とうきょう", "トーキョーグール"),
+        ("せんせー", "がっこうのせんせい"),
+        ("えいが", "まちのええが"),
+        # a vowel that starts a word right after an o-/e-row kana
+        ("うみ", "ほしのうみ"),
+        ("いちご", "ひめいちご"),
+        ("umi", "hoshi no umi"),
+        ("oukoku", "hikidashi no naka no oukoku"),
+        ("okoku", "hikidashi no naka no oukoku"),
+        ("ichigo", "hime ichigo"),
+        ("tokyo", "toukyou"),
+        ("kyojin", "Shingeki no Kyoujin"),
+        ("ｼﾝｹﾞｷ", "しんげきのきょじん"),
+    ],
+)
+def test_long_vowels_match_however_they_are_spelled(typed, text):
+    assert matches(typed, text)
+
+
+@pytest.mark.parametrize(
+    ("typed", "text"),
+    [
+        ("こま", "こうま"),  # a real vowel is not dropped
+        ("ほしのみ", "ほしのうみ"),
+        ("なかのこく", "なかのおうこく"),
+        ("あめ", "あさめし"),
+    ],
+)
+def test_real_vowels_are_not_eaten(typed, text):
+    assert not matches(typed, text)
+
+
+def _demo_readings() -> list[str]:
+    texts = []
+    for series in CATALOGUE:
+        texts += [form for form in readings_for(series.title) if form]
+        texts.append(series.romaji)
+    return texts
+
+
+def test_every_piece_of_every_demo_reading_finds_its_reading():
+    missed = [
+        (piece, text)
+        for text in _demo_readings()
+        for start in range(len(text))
+        for end in range(start + 1, len(text) + 1)
+        if fold(piece := text[start:end]) and not matches(piece, text)
+    ]
+    assert missed == []
+
+
+def test_fold_many_is_fold_of_each():
+    texts = ["とうきょう", "", "a\nb", "ラーメン", "Tōkyō", "の王国"]
+    assert fold_many(texts) == [fold(text) for text in texts]
