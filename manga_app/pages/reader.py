@@ -7,9 +7,12 @@ from manga_app.components.reader import error_panel, loading_panel, manga_reader
 from manga_app.pages.reader_state import ReaderState
 from manga_app.routes import PageKind
 from manga_app.state.head import HeadState
+from manga_app.state.library import LibraryState
 
 KIND = PageKind.READER
-ON_LOAD: list = [ReaderState.load]
+# Signed in, the account's newest positions (other devices) join the history
+# before the chapter decides where to resume.
+ON_LOAD: list = [LibraryState.pull, ReaderState.load]
 
 
 def _reader() -> rx.Component:
@@ -20,6 +23,8 @@ def _reader() -> rx.Component:
         pages=ReaderState.pages,
         alt_prefix=ReaderState.alt_prefix,
         heading=ReaderState.chapter_label,
+        series_slug=ReaderState.series_slug,
+        chapter_number=ReaderState.chapter_number,
         series_title=ReaderState.series_title,
         series_url=ReaderState.series_url,
         chapter_url=ReaderState.chapter_url,
@@ -30,10 +35,12 @@ def _reader() -> rx.Component:
         chapters=ReaderState.chapters,
         mode=ReaderState.mode,
         direction=ReaderState.direction,
+        direction_choice=ReaderState.direction_choice,
         settings=ReaderState.settings,
         preload=ReaderState.preload,
         initial_page=ReaderState.resume_page,
         initial_offset=ReaderState.resume_offset,
+        initial_at=ReaderState.resume_at,
         next_warm=ReaderState.next_warm,
         on_progress=ReaderState.save_progress,
         on_settings_change=ReaderState.change_settings,

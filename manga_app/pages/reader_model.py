@@ -1,15 +1,17 @@
 """The reader's rules as pure functions: manifest decoding, reader settings,
-the once-a-day view key and the resume position.
+the day a view belongs to and the resume position.
 
 No framework imports, so every rule is table-tested without a browser."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta, timezone
+import re
+from datetime import UTC, date, datetime, timedelta, timezone
 
 from manga_app import reading
 from manga_app.crypto import decrypt_text
+from manga_app.reader_rules import series_default_direction
 
 # Pages whose side exceeds this are refused: a manifest is data from a file
 # server, and absurd sizes would make the browser reserve absurd boxes.
@@ -19,26 +21,36 @@ WHOLE_CHAPTER_PRELOAD_BELOW = 60
 LONG_CHAPTER_PRELOAD = 6
 
 MODES = ("vertical", "paged")
-DIRECTIONS = ("auto", "rtl", "ltr")
+DIRECTIONS = ("rtl", "ltr")
 FITS = ("auto", "width", "height", "original")
 PRELOAD_CHOICES = (0, 2, 5, 10, -1)  # 0: automatic, -1: the whole chapter
+# Series with their own direction remembered; the oldest choice goes first.
+MAX_SERIES_DIRECTIONS = 200
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+MAX_SLUG = 100
 
 DEFAULT_SETTINGS: dict = {
     # A visitor's mode for page-by-page series and for webtoons, kept apart so
     # choosing "paged" for manga never turns webtoons into pages.
     "manga_mode": "paged",
     "webtoon_mode": "vertical",
-    "direction": "auto",
+    # The visitor's reading direction per series slug; a series not listed
+    # reads in its own direction (作品の設定).
+    "directions": {},
     "double": False,
     "offset": False,
     "fit": "auto",
     "saver": False,
     "preload": 0,
+    # One-handed reading: the left and right tap zones trade places.
+    "tap_swap": False,
 }
+_FLAGS = ("double", "offset", "saver", "tap_swap")
 
 # The day a view belongs to: Japanese visitors expect midnight in Japan.
 JST = timezone(timedelta(hours=9))
-MAX_VIEW_KEYS = 500
+# A device clock further off than this is not believed (history ordering).
+MAX_CLOCK_SKEW = timedelta(days=1)
 
 
 class ManifestError(ValueError):
@@ -82,19 +94,29 @@ def decrypt_manifest(payload: bytes | str, key: str) -> list[dict]:
     return parse_manifest_pages(decrypt_text(data, key, iv))
 
 
+def _directions(raw: object) -> dict[str, str]:
+    if not isinstance(raw, dict):
+        return {}
+    kept = {
+        slug: value
+        for slug, value in raw.items()
+        if isinstance(slug, str) and len(slug) <= MAX_SLUG and _SLUG.fullmatch(slug) and value in DIRECTIONS
+    }
+    return dict(list(kept.items())[-MAX_SERIES_DIRECTIONS:])
+
+
 def normalize_settings(raw: object) -> dict:
     """Known keys with allowed values; anything else falls back to the default
-    (a visitor can edit localStorage)."""
+    (a visitor can edit localStorage). The old single `direction` that
+    overrode every series is dropped: directions are per series now."""
     source = raw if isinstance(raw, dict) else {}
-    settings = dict(DEFAULT_SETTINGS)
+    settings = {**DEFAULT_SETTINGS, "directions": _directions(source.get("directions"))}
     for key in ("manga_mode", "webtoon_mode"):
         if source.get(key) in MODES:
             settings[key] = source[key]
-    if source.get("direction") in DIRECTIONS:
-        settings["direction"] = source["direction"]
     if source.get("fit") in FITS:
         settings["fit"] = source["fit"]
-    for key in ("double", "offset", "saver"):
+    for key in _FLAGS:
         if isinstance(source.get(key), bool):
             settings[key] = source[key]
     preload = source.get("preload")
@@ -107,27 +129,27 @@ def parse_settings(text: str) -> dict:
     try:
         return normalize_settings(json.loads(text) if text else {})
     except (TypeError, ValueError):
-        return dict(DEFAULT_SETTINGS)
+        return normalize_settings({})
 
 
 def dump_settings(settings: dict) -> str:
     return json.dumps(normalize_settings(settings), separators=(",", ":"), sort_keys=True)
 
 
-def is_webtoon(series_direction: str) -> bool:
-    return series_direction == "vertical"
-
-
-def apply_change(settings: dict, change: object, series_direction: str) -> dict:
-    """The settings after the reader's change: `mode` is stored for the kind
-    of series being read; other keys are taken as they are (then checked)."""
+def apply_change(settings: dict, change: object, *, slug: str, webtoon: bool) -> dict:
+    """The settings after the reader's change. `mode` is stored for the kind
+    of chapter being read, `direction` for this series ("auto" forgets the
+    series' choice); other keys are taken as they are (then checked)."""
     updated = normalize_settings(settings)
     if not isinstance(change, dict):
         return updated
     for key, value in change.items():
+        if key == "direction":
+            updated = _with_direction(updated, slug, value)
+            continue
         if key == "mode":
-            key = "webtoon_mode" if is_webtoon(series_direction) else "manga_mode"
-        elif key not in DEFAULT_SETTINGS or key in ("manga_mode", "webtoon_mode"):
+            key = "webtoon_mode" if webtoon else "manga_mode"
+        elif key not in DEFAULT_SETTINGS or key in ("manga_mode", "webtoon_mode", "directions"):
             continue
         candidate = normalize_settings({**updated, key: value})
         # A refused value keeps the previous one rather than the default.
@@ -136,16 +158,28 @@ def apply_change(settings: dict, change: object, series_direction: str) -> dict:
     return updated
 
 
-def effective_mode(settings: dict, series_direction: str) -> str:
-    return settings["webtoon_mode"] if is_webtoon(series_direction) else settings["manga_mode"]
+def _with_direction(settings: dict, slug: str, value: object) -> dict:
+    if value not in (*DIRECTIONS, "auto") or not _SLUG.fullmatch(slug or ""):
+        return settings
+    directions = {key: item for key, item in settings["directions"].items() if key != slug}
+    if value != "auto":
+        directions[slug] = value  # newest last: the oldest choices are forgotten first
+    return normalize_settings({**settings, "directions": directions})
 
 
-def effective_direction(settings: dict, series_direction: str) -> str:
-    """Paged reading direction: the visitor's choice, else the series' own
-    (manga right-to-left; left-to-right and webtoon series left-to-right)."""
-    if settings["direction"] in ("rtl", "ltr"):
-        return settings["direction"]
-    return "rtl" if series_direction == "rtl" else "ltr"
+def effective_mode(settings: dict, webtoon: bool) -> str:
+    return settings["webtoon_mode"] if webtoon else settings["manga_mode"]
+
+
+def direction_choice(settings: dict, slug: str) -> str:
+    """What the settings sheet shows as chosen: "auto" is 作品の設定."""
+    return settings["directions"].get(slug, "auto")
+
+
+def effective_direction(settings: dict, slug: str, series_direction: str, webtoon: bool) -> str:
+    """Paged reading direction: the visitor's choice for this series, else
+    the series' own."""
+    return settings["directions"].get(slug) or series_default_direction(series_direction, webtoon)
 
 
 def preload_count(preload: int, page_count: int) -> int:
@@ -157,33 +191,44 @@ def preload_count(preload: int, page_count: int) -> int:
     return page_count if page_count < WHOLE_CHAPTER_PRELOAD_BELOW else LONG_CHAPTER_PRELOAD
 
 
-def view_day(now: datetime | None = None) -> str:
-    return (now or datetime.now(UTC)).astimezone(JST).date().isoformat()
+def view_day(now: datetime | None = None) -> date:
+    return (now or datetime.now(UTC)).astimezone(JST).date()
 
 
-def claim_view(text: str, key: str, day: str) -> tuple[bool, str]:
-    """Whether this visitor's view of `key` counts today, and the new record.
-
-    The record keeps only today's keys, so it stays small."""
+def millis(iso: str) -> int:
+    """Epoch milliseconds of a history timestamp (0 when unreadable)."""
     try:
-        raw = json.loads(text) if text else {}
-    except (TypeError, ValueError):
-        raw = {}
-    seen = raw.get("seen") if isinstance(raw, dict) and raw.get("day") == day else None
-    keys = [str(item) for item in seen] if isinstance(seen, list) else []
-    if key in keys:
-        return False, json.dumps({"day": day, "seen": keys}, separators=(",", ":"))
-    keys = [*keys, key][-MAX_VIEW_KEYS:]
-    return True, json.dumps({"day": day, "seen": keys}, separators=(",", ":"))
+        moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except (AttributeError, TypeError, ValueError):
+        return 0
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
 
 
-def resume_position(entries: list[reading.HistoryEntry], slug: str, chapter: str, page_count: int) -> tuple[int, float]:
-    """Where to reopen a chapter: the saved page and offset when the history's
-    last read chapter of the series is this one, else the first page."""
+def device_time(read_at: object, now: datetime) -> datetime:
+    """The device's time of a progress report (epoch ms), unless it is absurd.
+
+    Positions saved in the browser carry the device's clock, so history
+    entries do too: comparing them is then comparing one clock."""
+    try:
+        moment = datetime.fromtimestamp(int(read_at) / 1000, UTC)  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError, OSError):
+        return now
+    return moment if abs(moment - now) <= MAX_CLOCK_SKEW else now
+
+
+def resume_position(
+    entries: list[reading.HistoryEntry], slug: str, chapter: str, page_count: int
+) -> tuple[int, float, int]:
+    """Where the series' history reopens a chapter: the saved page, offset and
+    time (epoch ms) when its last read chapter is this one, else the first
+    page at time 0. The browser compares this with its own per-chapter store
+    (assets/js/reader/positions.js) and takes the newer."""
     entry = reading.entry_for(entries, slug)
     if entry is None or entry.chapter != chapter or page_count <= 0:
-        return 0, 0.0
-    return min(entry.page, page_count - 1), entry.offset
+        return 0, 0.0, 0
+    return min(entry.page, page_count - 1), entry.offset, millis(entry.read_at)
 
 
 def clamp_progress(page: object, offset: object, page_count: int) -> tuple[int, float]:
@@ -191,7 +236,7 @@ def clamp_progress(page: object, offset: object, page_count: int) -> tuple[int, 
     try:
         index = int(page)  # type: ignore[arg-type]
         fraction = float(offset)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0, 0.0
     if fraction != fraction:  # NaN
         fraction = 0.0

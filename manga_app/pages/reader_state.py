@@ -1,20 +1,24 @@
 """The reader's state: this chapter's page list (decrypted from the published
-manifest), its neighbours, the visitor's reader settings and progress.
+manifest), its neighbours, the visitor's reader settings and progress, and
+the once-a-day view count.
 
 Only what this visitor sees is held here; the interactive reading itself
-(paging, keys, taps, preloading) runs in the browser (assets/js/reader/)."""
+(paging, keys, taps, preloading, the per-chapter positions kept in the
+browser) runs in the browser (assets/js/reader/)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import weakref
+from datetime import UTC, date, datetime
 
 import httpx
 import reflex as rx
 from sqlmodel import Session
 
-from manga_app import reading, routes
+from manga_app import chapter_views, reader_rules, reading, routes
 from manga_app.catalogue import repository
 from manga_app.catalogue.db import shared_engine
 from manga_app.catalogue.views import ChapterContext, ChapterView
@@ -22,6 +26,8 @@ from manga_app.config import content_key, get_settings
 from manga_app.heads import chapter_label
 from manga_app.page_heads import load_chapter
 from manga_app.pages import reader_model as model
+from manga_app.state.auth import AuthState
+from manga_app.state.library import LibraryState
 from manga_app.state.reading import ReadingState
 
 logger = logging.getLogger(__name__)
@@ -29,6 +35,9 @@ logger = logging.getLogger(__name__)
 MANIFEST_TIMEOUT_SECONDS = 10.0
 # Pages of the next chapter warmed in the browser cache near the end.
 NEXT_CHAPTER_WARM_PAGES = 2
+# The browser's random visitor id lives this long (browsers cap at 400 days).
+VISITOR_COOKIE_SECONDS = 400 * 24 * 3600
+MAX_KEY_LENGTH = 120
 
 
 # One HTTP client per event loop (each server worker has its own loop):
@@ -58,15 +67,49 @@ async def fetch_manifest_pages(slug: str, number: str) -> list[dict]:
     return await asyncio.to_thread(model.decrypt_manifest, response.content, content_key(settings))
 
 
-def count_view(slug: str, number: str) -> None:
+# The day this process last pruned old view marks.
+_pruned_on: date | None = None
+
+
+def count_view(slug: str, number: str, *, browser_id: str, uid: str, address: str) -> bool:
+    """Count this visitor's view of the chapter today, at most once (see
+    chapter_views). Old marks are pruned once a day per process."""
+    secret = chapter_views.hashing_secret(content_key(get_settings()))
+    visitors = [chapter_views.visitor_key(secret, "b", browser_id)]
+    if uid:
+        visitors.append(chapter_views.visitor_key(secret, "u", uid))
+    global _pruned_on
+    today = model.view_day()
     with Session(shared_engine()) as session:
+        if _pruned_on != today:
+            chapter_views.prune_views(session=session, today=today)
+            _pruned_on = today
         chapter = repository.get_chapter(session=session, series_slug=slug, number=number)
-        if chapter is not None:
-            repository.add_view(session=session, series_id=chapter.series_id, chapter_id=chapter.id)
+        if chapter is None:
+            return False
+        return chapter_views.record_view(
+            session=session,
+            series_id=chapter.series_id,
+            chapter_id=chapter.id,
+            visitors=visitors,
+            address=chapter_views.address_key(secret, address),
+            day=today,
+        )
+
+
+# The opening of each visitor (by client token) that is still fetching its
+# chapter, in this worker: opening another chapter cancels it at once, so a
+# chapter left before it arrived never holds up the next one, never shows
+# and never counts. (Past the fetch, the view_id check drops it.)
+_fetching: dict[str, asyncio.Task] = {}
 
 
 def _option(chapter: ChapterView) -> dict[str, str]:
     return {"url": chapter.url, "label": chapter_label(chapter), "number": chapter.number}
+
+
+def _key(value: object) -> str:
+    return value if isinstance(value, str) and len(value) <= MAX_KEY_LENGTH else ""
 
 
 class ReaderState(rx.State):
@@ -75,13 +118,17 @@ class ReaderState(rx.State):
     # "loading", "ready" or "error" (the manifest could not be read).
     status: str = "loading"
     # One per opening of a chapter. A reload hydrates the browser with the
-    # previous opening's state for a moment; its reports are ignored.
+    # previous opening's state for a moment; its reports are told apart, and
+    # a chapter left before its pages arrived is never shown or counted.
     view_id: int = 0
     pages: list[dict] = []
     chapter_url: str = ""
+    series_slug: str = ""
     series_title: str = ""
     series_url: str = ""
     series_direction: str = "rtl"
+    # Read as a webtoon: the series' Format, or a chapter of tall strips.
+    webtoon: bool = False
     chapter_number: str = ""
     chapter_label: str = ""
     prev_url: str = ""
@@ -89,16 +136,19 @@ class ReaderState(rx.State):
     next_url: str = ""
     next_label: str = ""
     chapters: list[dict[str, str]] = []
+    # Where the series' history reopens this chapter, and when it was saved
+    # (epoch ms; 0: no saved position). The browser may know a newer one.
     resume_page: int = 0
     resume_offset: float = 0.0
+    resume_at: int = 0
     # First pages of the next chapter, once its manifest was fetched.
     next_warm: list[str] = []
 
-    settings_json: str = rx.LocalStorage("", name="manga_reader_settings", sync=True)
-    # Today's counted chapter views: a reload never counts twice.
-    views_json: str = rx.LocalStorage("", name="manga_reader_views")
+    settings_json: str = rx.LocalStorage("", name=reader_rules.SETTINGS_STORAGE_KEY, sync=True)
+    # A random id for this browser: who "a visitor" is when not signed in.
+    # Stored only as a keyed hash on the server (chapter_views).
+    visitor_id: str = rx.Cookie("", name="manga_visitor", max_age=VISITOR_COOKIE_SECONDS, same_site="lax")
 
-    _slug: str = ""
     _cover: str = ""
     _chapter_title: str = ""
     _next_number: str = ""
@@ -111,11 +161,16 @@ class ReaderState(rx.State):
 
     @rx.var
     def mode(self) -> str:
-        return model.effective_mode(model.parse_settings(self.settings_json), self.series_direction)
+        return model.effective_mode(model.parse_settings(self.settings_json), self.webtoon)
 
     @rx.var
     def direction(self) -> str:
-        return model.effective_direction(model.parse_settings(self.settings_json), self.series_direction)
+        settings = model.parse_settings(self.settings_json)
+        return model.effective_direction(settings, self.series_slug, self.series_direction, self.webtoon)
+
+    @rx.var
+    def direction_choice(self) -> str:
+        return model.direction_choice(model.parse_settings(self.settings_json), self.series_slug)
 
     @rx.var
     def preload(self) -> int:
@@ -130,38 +185,77 @@ class ReaderState(rx.State):
         return f"{self.series_title} {self.chapter_label}"
 
     @rx.event
-    async def load(self):
-        """on_load: the chapter at this path and its pages."""
+    def load(self):
+        """on_load: the chapter at this path. Its rows and pages are fetched in
+        the background, so leaving for another chapter at once is not held up
+        by this one (and this one is then dropped, see _open)."""
         self.view_id += 1
         self.next_warm = []
-        if self.status != "loading":
-            self.status = "loading"
-            yield  # take down the reader the browser was just hydrated with
-        params = routes.parse_reader_path(self.router.url.path or "")
-        if params is None:
-            return  # HeadState.found is False: the layout shows the not-found panel
-        # The chapter's rows and its manifest are independent: fetch both at once.
-        context, pages = await asyncio.gather(
-            asyncio.to_thread(load_chapter, params), self._fetch_pages(params["slug"], params["number"])
-        )
-        if context is None:
-            self.pages = []
-            return
-        self._show_chapter(context)
-        async for update in self._show_pages(pages):
-            yield update
-
-    @rx.event
-    async def retry(self):
         self.status = "loading"
-        yield
-        async for update in self._show_pages(await self._fetch_pages(self._slug, self.chapter_number)):
-            yield update
+        left = _fetching.pop(self.router.session.client_token, None)
+        if left is not None:
+            left.cancel()
+        path = self.router.url.path or ""
+        if routes.parse_reader_path(path) is None:
+            return None  # HeadState.found is False: the layout shows the not-found panel
+        return ReaderState.open_chapter(self.view_id, path)
 
-    def _show_chapter(self, context: ChapterContext) -> None:
+    @rx.event(background=True)
+    async def open_chapter(self, view_id: int, path: str):
+        params = routes.parse_reader_path(path)
+        if params is None:
+            return
+        async with self:
+            if self.view_id != view_id:
+                return
+            prefetched = self._take_prefetched(params["slug"], params["number"])
+            token = self.router.session.client_token
+            _fetching[token] = asyncio.current_task()
+        try:
+            # The chapter's rows and its manifest are independent: fetch both at once.
+            context, pages = await asyncio.gather(
+                asyncio.to_thread(load_chapter, params), self._fetch_pages(params["slug"], params["number"], prefetched)
+            )
+        except asyncio.CancelledError:
+            return  # another chapter was opened meanwhile
+        finally:
+            if _fetching.get(token) is asyncio.current_task():
+                del _fetching[token]
+        async with self:
+            if self.view_id != view_id:
+                return  # the visitor has already moved on (A -> B -> C: B is dropped)
+            if context is None:
+                self.pages = []
+                return
+            self._show_chapter(context, pages)
+            shown = await self._show_pages(pages)
+        if shown:
+            await self._bookkeeping(view_id)
+
+    @rx.event(background=True)
+    async def retry(self):
+        async with self:
+            self.status = "loading"
+            view_id, slug, number = self.view_id, self.series_slug, self.chapter_number
+        pages = await self._fetch_pages(slug, number, None)
+        async with self:
+            if self.view_id != view_id:
+                return
+            shown = await self._show_pages(pages)
+        if shown:
+            await self._bookkeeping(view_id)
+
+    def _take_prefetched(self, slug: str, number: str) -> list[dict] | None:
+        pages = self._prefetched.get(f"{slug}/{number}")
+        self._prefetched = {}
+        return pages
+
+    def _show_chapter(self, context: ChapterContext, pages: list[dict] | None) -> None:
         series, chapter = context.series, context.chapter
-        self._slug, self._cover, self._chapter_title = series.slug, series.cover_small, chapter.title
-        self.series_title, self.series_url, self.series_direction = series.title, series.url, series.direction
+        self._cover, self._chapter_title = series.cover_small, chapter.title
+        self.series_slug, self.series_title, self.series_url = series.slug, series.title, series.url
+        self.series_direction = series.direction
+        self.webtoon = reader_rules.is_webtoon(series.direction, ((p["width"], p["height"]) for p in pages or ()))
         self.chapter_url, self.chapter_number = chapter.url, chapter.number
         self.chapter_label = chapter_label(chapter)
         self.prev_url = context.previous.url if context.previous else ""
@@ -171,73 +265,112 @@ class ReaderState(rx.State):
         self._next_number = context.next.number if context.next else ""
         self.chapters = [_option(item) for item in context.chapters]
 
-    async def _fetch_pages(self, slug: str, number: str) -> list[dict] | None:
+    async def _fetch_pages(self, slug: str, number: str, prefetched: list[dict] | None) -> list[dict] | None:
         """The chapter's pages (prefetched near the end of the previous
         chapter, else from the manifest), or None when they cannot be read."""
-        pages = self._prefetched.get(f"{slug}/{number}")
-        self._prefetched = {}
-        if pages is not None:
-            return pages
+        if prefetched is not None:
+            return prefetched
         try:
             return await fetch_manifest_pages(slug, number)
         except model.ManifestError as error:
             logger.warning("reader: %s for %s/%s", error, slug, number)
             return None
 
-    async def _show_pages(self, pages: list[dict] | None):
+    async def _show_pages(self, pages: list[dict] | None) -> bool:
         if pages is None:
             self.pages, self.status = [], "error"
-            return
+            return False
         reading_state = await self.get_state(ReadingState)
-        self.resume_page, self.resume_offset = model.resume_position(
-            reading_state.entries(), self._slug, self.chapter_number, len(pages)
+        self.resume_page, self.resume_offset, self.resume_at = model.resume_position(
+            reading_state.entries(), self.series_slug, self.chapter_number, len(pages)
         )
         self.pages, self.status = pages, "ready"
-        yield  # the pages go out now; the bookkeeping below can wait
-        self._record(reading_state, self.resume_page, self.resume_offset)
-        key = f"{self._slug}/{self.chapter_number}"
-        counted, self.views_json = model.claim_view(self.views_json, key, model.view_day())
-        if counted:
-            await asyncio.to_thread(count_view, self._slug, self.chapter_number)
+        if not self.visitor_id:
+            self.visitor_id = secrets.token_urlsafe(18)
+        return True
 
-    def _record(self, reading_state: ReadingState, page: int, offset: float) -> None:
-        entry = reading.HistoryEntry(
-            slug=self._slug,
+    async def _bookkeeping(self, view_id: int) -> None:
+        """After the pages went out: the chapter joins the history, and the
+        view is counted (once per visitor and day, decided by the database)."""
+        async with self:
+            if self.view_id != view_id:
+                return
+            reading_state = await self.get_state(ReadingState)
+            self._record(reading_state, self.resume_page, self.resume_offset, datetime.now(UTC))
+            uid = (await self.get_state(AuthState))._uid
+            slug, number, browser_id = self.series_slug, self.chapter_number, self.visitor_id
+            address = self.router.session.client_ip
+        await asyncio.to_thread(count_view, slug, number, browser_id=browser_id, uid=uid, address=address)
+
+    def _entry(self, chapter: str, chapter_title: str, page: int, offset: float, at: datetime) -> reading.HistoryEntry:
+        return reading.HistoryEntry(
+            slug=self.series_slug,
             title=self.series_title,
             cover=self._cover,
-            chapter=self.chapter_number,
-            chapter_title=self._chapter_title,
+            chapter=chapter,
+            chapter_title=chapter_title,
             page=page,
             offset=offset,
-            read_at=reading.now_iso(),
+            read_at=reading.now_iso(at),
         )
+
+    def _record(self, reading_state: ReadingState, page: int, offset: float, at: datetime) -> None:
+        entry = self._entry(self.chapter_number, self._chapter_title, page, offset, at)
         reading_state.save(reading.record(reading_state.entries(), entry))
 
     @rx.event
-    async def save_progress(self, view_id: int, page: int, offset: float):
-        """The browser's reading position (throttled there to every 2 s and
-        on page change)."""
-        if self.status != "ready" or view_id != self.view_id:
-            return
-        page, offset = model.clamp_progress(page, offset, len(self.pages))
-        self._record(await self.get_state(ReadingState), page, offset)
+    async def save_progress(self, view_id: int, slug: str, chapter: str, page: int, offset: float, read_at: int):
+        """The browser's reading position (throttled there to every 2 s, at
+        once on a page change, and a last time when the reader goes away).
+
+        The browser has already kept it in its own per-chapter store; here it
+        joins the series' history and, signed in, the account."""
+        slug, chapter = _key(slug), _key(chapter)
+        if not slug or not chapter:
+            return None
+        now = datetime.now(UTC)
+        at = model.device_time(read_at, now)
+        reading_state = await self.get_state(ReadingState)
+        if slug == self.series_slug and chapter == self.chapter_number:
+            if self.status != "ready" or view_id != self.view_id:
+                return None  # the previous opening of this chapter, shown for a moment on reload
+            page, offset = model.clamp_progress(page, offset, len(self.pages))
+            self._record(reading_state, page, offset, at)
+        else:
+            # The last report of a chapter the visitor has just left: its
+            # position is kept, but it does not become the series' latest
+            # chapter again.
+            page, offset = model.clamp_progress(page, offset, model.MAX_SIDE)
+            entries = reading_state.entries()
+            entry = reading.entry_for(entries, slug)
+            if entry is not None and entry.chapter == chapter:
+                reading_state.save([
+                    reading.HistoryEntry(**{**entry.__dict__, "page": page, "offset": offset}) if item is entry else item
+                    for item in entries
+                ])
+        return LibraryState.record_progress(slug, chapter, page, offset, int(at.timestamp() * 1000))
 
     @rx.event
     def change_settings(self, change: dict):
         current = model.parse_settings(self.settings_json)
-        self.settings_json = model.dump_settings(model.apply_change(current, change, self.series_direction))
+        updated = model.apply_change(current, change, slug=self.series_slug, webtoon=self.webtoon)
+        self.settings_json = model.dump_settings(updated)
 
-    @rx.event
+    @rx.event(background=True)
     async def prefetch_next(self):
         """Near the end: fetch the next chapter's manifest so it opens at once,
         and hand its first pages to the browser to warm its cache."""
-        if not self._next_number or self.next_warm:
-            return
-        key = f"{self._slug}/{self._next_number}"
+        async with self:
+            if not self._next_number or self.next_warm:
+                return
+            view_id, slug, number = self.view_id, self.series_slug, self._next_number
         try:
-            pages = await fetch_manifest_pages(self._slug, self._next_number)
+            pages = await fetch_manifest_pages(slug, number)
         except model.ManifestError:
             return  # the next chapter reports its own error when opened
-        self._prefetched = {key: pages}
-        field = "saver_url" if model.parse_settings(self.settings_json)["saver"] else "url"
-        self.next_warm = [page[field] for page in pages[:NEXT_CHAPTER_WARM_PAGES]]
+        async with self:
+            if self.view_id != view_id:
+                return
+            self._prefetched = {f"{slug}/{number}": pages}
+            field = "saver_url" if model.parse_settings(self.settings_json)["saver"] else "url"
+            self.next_warm = [page[field] for page in pages[:NEXT_CHAPTER_WARM_PAGES]]

@@ -1,13 +1,14 @@
-"""The reader's pure rules: manifests, settings, the daily view key, resume."""
+"""The reader's pure rules: manifests, settings, per-series direction, the
+view day, resume and progress reports."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from manga_app import reading
+from manga_app import reader_rules, reading
 from manga_app.crypto import encrypt_text
 from manga_app.pages import reader_model as model
 
@@ -71,7 +72,12 @@ def test_unreadable_manifests_are_refused(payload: str, key: str) -> None:
         ("[1]", {}),
         ('{"manga_mode": "vertical"}', {"manga_mode": "vertical"}),
         ('{"manga_mode": "sideways"}', {}),
-        ('{"direction": "ltr", "double": true, "offset": true}', {"direction": "ltr", "double": True, "offset": True}),
+        # The old single direction overrode every series: it is dropped.
+        ('{"direction": "ltr", "double": true, "offset": true}', {"double": True, "offset": True}),
+        ('{"directions": {"a-b": "ltr", "c": "up", "Bad Slug": "rtl", "d": 1}}', {"directions": {"a-b": "ltr"}}),
+        ('{"directions": ["a"]}', {}),
+        ('{"tap_swap": true}', {"tap_swap": True}),
+        ('{"tap_swap": "yes"}', {}),
         ('{"double": "yes", "fit": "huge"}', {}),
         ('{"fit": "original", "saver": true}', {"fit": "original", "saver": True}),
         ('{"preload": 5}', {"preload": 5}),
@@ -85,51 +91,85 @@ def test_stored_settings_are_checked(text: str, expected_changes: dict) -> None:
 
 
 @pytest.mark.parametrize(
-    ("change", "series_direction", "expected_changes"),
+    ("change", "webtoon", "expected_changes"),
     [
-        ({"mode": "vertical"}, "rtl", {"manga_mode": "vertical"}),
-        ({"mode": "paged"}, "vertical", {"webtoon_mode": "paged"}),
-        ({"mode": "sideways"}, "rtl", {}),
-        ({"double": True, "offset": True}, "rtl", {"double": True, "offset": True}),
-        ({"double": 1}, "rtl", {}),  # a number is not a switch
-        ({"preload": 10, "saver": True}, "ltr", {"preload": 10, "saver": True}),
-        ({"manga_mode": "vertical"}, "rtl", {}),  # only through "mode"
-        ({"fit": "height"}, "rtl", {"fit": "height"}),
-        ("nonsense", "rtl", {}),
+        ({"mode": "vertical"}, False, {"manga_mode": "vertical"}),
+        ({"mode": "paged"}, True, {"webtoon_mode": "paged"}),
+        ({"mode": "sideways"}, False, {}),
+        ({"double": True, "offset": True}, False, {"double": True, "offset": True}),
+        ({"double": 1}, False, {}),  # a number is not a switch
+        ({"preload": 10, "saver": True}, False, {"preload": 10, "saver": True}),
+        ({"manga_mode": "vertical"}, False, {}),  # only through "mode"
+        ({"directions": {"s": "ltr"}}, False, {}),  # only through "direction"
+        ({"fit": "height"}, False, {"fit": "height"}),
+        ({"tap_swap": True}, False, {"tap_swap": True}),
+        ({"direction": "ltr"}, False, {"directions": {"s": "ltr"}}),
+        ({"direction": "auto"}, False, {}),
+        ({"direction": "up"}, False, {}),
+        ("nonsense", False, {}),
     ],
 )
-def test_a_change_from_the_reader_is_applied_and_checked(change: object, series_direction: str, expected_changes: dict) -> None:
-    assert model.apply_change(model.DEFAULT_SETTINGS, change, series_direction) == {**model.DEFAULT_SETTINGS, **expected_changes}
+def test_a_change_from_the_reader_is_applied_and_checked(change: object, webtoon: bool, expected_changes: dict) -> None:
+    updated = model.apply_change(model.DEFAULT_SETTINGS, change, slug="s", webtoon=webtoon)
+    assert updated == {**model.DEFAULT_SETTINGS, **expected_changes}
 
 
 def test_a_refused_change_keeps_the_previous_choice() -> None:
     chosen = {**model.DEFAULT_SETTINGS, "fit": "width"}
-    assert model.apply_change(chosen, {"fit": "enormous"}, "rtl")["fit"] == "width"
+    assert model.apply_change(chosen, {"fit": "enormous"}, slug="s", webtoon=False)["fit"] == "width"
+
+
+def test_a_direction_is_kept_per_series_and_作品の設定_forgets_it() -> None:
+    settings = model.apply_change(model.DEFAULT_SETTINGS, {"direction": "ltr"}, slug="one", webtoon=False)
+    settings = model.apply_change(settings, {"direction": "rtl"}, slug="two", webtoon=False)
+    assert settings["directions"] == {"one": "ltr", "two": "rtl"}
+    assert model.direction_choice(settings, "one") == "ltr"
+    assert model.direction_choice(settings, "three") == "auto"
+    settings = model.apply_change(settings, {"direction": "auto"}, slug="one", webtoon=False)
+    assert settings["directions"] == {"two": "rtl"}
+
+
+def test_only_the_latest_series_directions_are_remembered() -> None:
+    settings = model.DEFAULT_SETTINGS
+    for index in range(model.MAX_SERIES_DIRECTIONS + 5):
+        settings = model.apply_change(settings, {"direction": "ltr"}, slug=f"s{index}", webtoon=False)
+    kept = list(settings["directions"])
+    assert len(kept) == model.MAX_SERIES_DIRECTIONS and kept[0] == "s5"
+    # Choosing again makes a series the newest choice: older ones go first.
+    settings = model.apply_change(settings, {"direction": "rtl"}, slug="s5", webtoon=False)
+    settings = model.apply_change(settings, {"direction": "ltr"}, slug="new", webtoon=False)
+    kept = list(settings["directions"])
+    assert len(kept) == model.MAX_SERIES_DIRECTIONS
+    assert kept[-2:] == ["s5", "new"] and "s6" not in kept and settings["directions"]["s5"] == "rtl"
 
 
 def test_settings_survive_a_round_trip() -> None:
-    settings = {**model.DEFAULT_SETTINGS, "double": True, "preload": 2}
+    settings = {**model.DEFAULT_SETTINGS, "double": True, "preload": 2, "directions": {"a": "ltr"}, "tap_swap": True}
     assert model.parse_settings(model.dump_settings(settings)) == settings
 
 
 @pytest.mark.parametrize(
-    ("changes", "series_direction", "mode", "direction"),
+    ("changes", "series_direction", "webtoon", "mode", "direction"),
     [
-        ({}, "rtl", "paged", "rtl"),
-        ({}, "ltr", "paged", "ltr"),
-        ({}, "vertical", "vertical", "ltr"),
-        ({"manga_mode": "vertical"}, "rtl", "vertical", "rtl"),
-        ({"manga_mode": "vertical"}, "vertical", "vertical", "ltr"),
-        ({"webtoon_mode": "paged"}, "rtl", "paged", "rtl"),
-        ({"webtoon_mode": "paged"}, "vertical", "paged", "ltr"),
-        ({"direction": "ltr"}, "rtl", "paged", "ltr"),
-        ({"direction": "rtl"}, "ltr", "paged", "rtl"),
+        ({}, "rtl", False, "paged", "rtl"),
+        ({}, "ltr", False, "paged", "ltr"),
+        ({}, "vertical", True, "vertical", "ltr"),
+        ({}, "rtl", True, "vertical", "ltr"),  # a chapter of tall strips in a manga series
+        ({"manga_mode": "vertical"}, "rtl", False, "vertical", "rtl"),
+        ({"manga_mode": "vertical"}, "vertical", True, "vertical", "ltr"),
+        ({"webtoon_mode": "paged"}, "rtl", False, "paged", "rtl"),
+        ({"webtoon_mode": "paged"}, "vertical", True, "paged", "ltr"),
+        ({"directions": {"s": "ltr"}}, "rtl", False, "paged", "ltr"),
+        ({"directions": {"s": "rtl"}}, "ltr", False, "paged", "rtl"),
+        ({"directions": {"other": "ltr"}}, "rtl", False, "paged", "rtl"),  # another series' choice
     ],
 )
-def test_mode_and_direction_follow_the_series_unless_chosen(changes: dict, series_direction: str, mode: str, direction: str) -> None:
+def test_mode_and_direction_follow_the_series_unless_chosen(
+    changes: dict, series_direction: str, webtoon: bool, mode: str, direction: str
+) -> None:
     settings = {**model.DEFAULT_SETTINGS, **changes}
-    assert model.effective_mode(settings, series_direction) == mode
-    assert model.effective_direction(settings, series_direction) == direction
+    assert model.effective_mode(settings, webtoon) == mode
+    assert model.effective_direction(settings, "s", series_direction, webtoon) == direction
 
 
 @pytest.mark.parametrize(
@@ -144,59 +184,42 @@ def test_preload_counts(preload: int, page_count: int, expected: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("stored", "key", "day", "counts", "kept"),
-    [
-        ("", "a/1", "2026-01-02", True, ["a/1"]),
-        ('{"day": "2026-01-02", "seen": ["a/1"]}', "a/1", "2026-01-02", False, ["a/1"]),  # a reload
-        ('{"day": "2026-01-02", "seen": ["a/1"]}', "a/2", "2026-01-02", True, ["a/1", "a/2"]),
-        ('{"day": "2026-01-01", "seen": ["a/1"]}', "a/1", "2026-01-02", True, ["a/1"]),  # a new day
-        ("broken", "a/1", "2026-01-02", True, ["a/1"]),
-        ('{"day": "2026-01-02", "seen": "a/1"}', "a/1", "2026-01-02", True, ["a/1"]),
-    ],
-)
-def test_a_view_counts_once_per_chapter_per_day(stored: str, key: str, day: str, counts: bool, kept: list[str]) -> None:
-    counted, record = model.claim_view(stored, key, day)
-    assert counted is counts
-    assert json.loads(record) == {"day": day, "seen": kept}
-
-
-def test_the_view_record_stays_small() -> None:
-    record = ""
-    for index in range(model.MAX_VIEW_KEYS + 50):
-        _, record = model.claim_view(record, f"s/{index}", "2026-01-02")
-    assert len(json.loads(record)["seen"]) == model.MAX_VIEW_KEYS
-
-
-@pytest.mark.parametrize(
     ("now", "day"),
     [
-        (datetime(2026, 1, 1, 14, 59, tzinfo=UTC), "2026-01-01"),
-        (datetime(2026, 1, 1, 15, 0, tzinfo=UTC), "2026-01-02"),  # midnight in Japan
+        (datetime(2026, 1, 1, 14, 59, tzinfo=UTC), date(2026, 1, 1)),
+        (datetime(2026, 1, 1, 15, 0, tzinfo=UTC), date(2026, 1, 2)),  # midnight in Japan
     ],
 )
-def test_the_view_day_is_the_day_in_japan(now: datetime, day: str) -> None:
+def test_the_view_day_is_the_day_in_japan(now: datetime, day: date) -> None:
     assert model.view_day(now) == day
 
 
 # ---- resume -----------------------------------------------------------------
 
 
-def _entry(slug: str, chapter: str, page: int, offset: float) -> reading.HistoryEntry:
-    return reading.HistoryEntry(slug, "t", "", chapter, "", page, offset, "2026-01-01T00:00:00Z")
+SAVED_AT = "2026-01-01T00:00:00Z"
+SAVED_MS = 1767225600000
+
+
+def _entry(slug: str, chapter: str, page: int, offset: float, read_at: str = SAVED_AT) -> reading.HistoryEntry:
+    return reading.HistoryEntry(slug, "t", "", chapter, "", page, offset, read_at)
 
 
 @pytest.mark.parametrize(
     ("entries", "chapter", "page_count", "expected"),
     [
-        ([], "1", 10, (0, 0.0)),
-        ([_entry("s", "1", 4, 0.5)], "1", 10, (4, 0.5)),
-        ([_entry("s", "1", 4, 0.5)], "2", 10, (0, 0.0)),  # another chapter starts at the top
-        ([_entry("t", "1", 4, 0.5)], "1", 10, (0, 0.0)),
-        ([_entry("s", "1", 40, 0.5)], "1", 10, (9, 0.5)),  # the chapter got shorter
-        ([_entry("s", "10.5", 2, 0.0)], "10.5", 3, (2, 0.0)),
+        ([], "1", 10, (0, 0.0, 0)),
+        ([_entry("s", "1", 4, 0.5)], "1", 10, (4, 0.5, SAVED_MS)),
+        # Another chapter: the history has no position for it (the browser's
+        # per-chapter store may, see positions.js).
+        ([_entry("s", "1", 4, 0.5)], "2", 10, (0, 0.0, 0)),
+        ([_entry("t", "1", 4, 0.5)], "1", 10, (0, 0.0, 0)),
+        ([_entry("s", "1", 40, 0.5)], "1", 10, (9, 0.5, SAVED_MS)),  # the chapter got shorter
+        ([_entry("s", "10.5", 2, 0.0)], "10.5", 3, (2, 0.0, SAVED_MS)),
+        ([_entry("s", "1", 4, 0.5, "garbage")], "1", 10, (4, 0.5, 0)),
     ],
 )
-def test_resume_position(entries: list, chapter: str, page_count: int, expected: tuple[int, float]) -> None:
+def test_resume_position(entries: list, chapter: str, page_count: int, expected: tuple[int, float, int]) -> None:
     assert model.resume_position(entries, "s", chapter, page_count) == expected
 
 
@@ -213,3 +236,72 @@ def test_resume_position(entries: list, chapter: str, page_count: int, expected:
 )
 def test_progress_from_the_browser_is_clamped(page: object, offset: object, expected: tuple[int, float]) -> None:
     assert model.clamp_progress(page, offset, 10) == expected
+
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("read_at", "expected"),
+    [
+        (int(NOW.timestamp() * 1000) - 5000, NOW - timedelta(seconds=5)),  # the device's clock
+        (int((NOW + timedelta(hours=3)).timestamp() * 1000), NOW + timedelta(hours=3)),
+        (int((NOW + timedelta(days=3)).timestamp() * 1000), NOW),  # a clock far off is not believed
+        (0, NOW),
+        ("soon", NOW),
+        (None, NOW),
+        (10**30, NOW),
+    ],
+)
+def test_the_time_of_a_report_is_the_devices_unless_absurd(read_at: object, expected: datetime) -> None:
+    assert model.device_time(read_at, NOW) == expected
+
+
+# ---- webtoon detection and the head's first paint (reader_rules) ----------------
+
+PAGE_SIZE, STRIP, SPREAD = (720, 1024), (720, 2400), (1440, 1024)
+
+
+@pytest.mark.parametrize(
+    ("series_direction", "sizes", "webtoon"),
+    [
+        ("vertical", [PAGE_SIZE] * 5, True),  # ComicInfo says so
+        ("rtl", [STRIP] * 5, True),  # strips, whatever the series says
+        ("rtl", [STRIP, STRIP, STRIP, PAGE_SIZE, PAGE_SIZE], True),  # mostly strips
+        ("rtl", [STRIP, STRIP, PAGE_SIZE, PAGE_SIZE], False),  # half is not mostly
+        ("ltr", [PAGE_SIZE, SPREAD, PAGE_SIZE], False),
+        ("rtl", [(100, 250)] * 3, False),  # exactly 2.5 is a tall page, not a strip
+        ("rtl", [(100, 251)] * 3, True),
+        ("rtl", [], False),
+        ("rtl", [(0, 100)], False),
+    ],
+)
+def test_a_chapter_reads_as_a_webtoon(series_direction: str, sizes: list[tuple[int, int]], webtoon: bool) -> None:
+    assert reader_rules.is_webtoon(series_direction, sizes) is webtoon
+
+
+@pytest.mark.parametrize(
+    ("series_direction", "webtoon", "direction"),
+    [("rtl", False, "rtl"), ("ltr", False, "ltr"), ("vertical", True, "ltr"), ("rtl", True, "ltr")],
+)
+def test_the_series_own_direction(series_direction: str, webtoon: bool, direction: str) -> None:
+    assert reader_rules.series_default_direction(series_direction, webtoon) == direction
+
+
+def test_the_first_paint_names_the_chapter_its_first_page_and_the_next_pages_size() -> None:
+    second = {**PAGE, "width": 700, "height": 1000}
+    data = reader_rules.first_paint(slug="s", number="10.5", first_page=PAGE, webtoon=False, direction="rtl", second_page=second)
+    assert data == {
+        "key": "s/10.5",
+        "slug": "s",
+        "number": "10.5",
+        "url": PAGE["url"],
+        "saver_url": PAGE["saver_url"],
+        "width": 720,
+        "height": 1024,
+        "webtoon": False,
+        "direction": "rtl",
+        "next": {"width": 700, "height": 1000},
+    }
+    alone = reader_rules.first_paint(slug="s", number="1", first_page=PAGE, webtoon=True, direction="ltr", second_page=None)
+    assert "next" not in alone and alone["webtoon"] is True

@@ -1,73 +1,114 @@
-// Small React hooks of the reader: preloading, throttled progress reports,
-// the viewport size.
+// Small React hooks of the reader: preloading, saving and reporting the
+// position, the viewport size.
 import { useCallback, useEffect, useRef, useState } from "react";
+import { writePosition } from "./positions.js";
 
 export const PROGRESS_INTERVAL_MS = 2000;
+// Offsets inside a page reach the browser store at most this often; a page
+// change, hiding the tab and leaving the reader write at once.
+export const STORE_INTERVAL_MS = 250;
 
 // Warms the browser cache with `urls` (deduplicated for the reader's life).
 // Starts only once `ready` (the first page has arrived) so preloads never
-// compete with the page the visitor is waiting for.
-export function usePreload(urls, ready) {
-  const requested = useRef(new Set());
+// compete with the page the visitor is waiting for. When the reader goes
+// away (another chapter), unfinished preloads are cancelled so they do not
+// compete with the next chapter's first page; `keep` (the next chapter's
+// own first pages) are left to finish.
+export function usePreload(urls, ready, keep = []) {
+  const requested = useRef(new Map());
+  const kept = useRef(new Set());
+  kept.current = new Set(keep);
   const key = urls.join("\n");
   useEffect(() => {
     if (!ready) return;
     for (const url of urls) {
       if (!url || requested.current.has(url)) continue;
-      requested.current.add(url);
       const image = new Image();
       image.decoding = "async";
+      image.fetchPriority = "low";
       image.src = url;
+      requested.current.set(url, image);
     }
     // `key` stands for `urls`: a new array with the same URLs is no change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, ready]);
+  useEffect(
+    () => () => {
+      for (const [url, image] of requested.current) {
+        // An image whose source is removed stops loading.
+        if (!image.complete && !kept.current.has(url)) image.removeAttribute("src");
+      }
+      requested.current.clear();
+    },
+    [],
+  );
 }
 
-// Reports the position at most once per PROGRESS_INTERVAL_MS, at once when
-// the page changes, and a last time when the reader goes away.
-export function useProgressReporter(onProgress) {
-  const last = useRef({ page: -1, offset: 0, at: 0 });
-  const pending = useRef(null);
-  const timer = useRef(null);
+// The reading position: written to the browser's per-chapter store
+// (`storeKey`) straight away, and reported to the server (`onProgress`) at
+// most once per PROGRESS_INTERVAL_MS, at once when the page changes, and a
+// last time when the tab is hidden or closed or the reader goes away.
+export function useProgressReporter(storeKey, onProgress) {
+  const latest = useRef(null);
+  const stored = useRef(null);
+  const sent = useRef({ page: -1, offset: -1, at: 0, sentAt: 0 });
+  const storeTimer = useRef(null);
+  const sendTimer = useRef(null);
+  const callback = useRef(onProgress);
+  callback.current = onProgress;
 
-  const send = useCallback(
-    (position) => {
-      clearTimeout(timer.current);
-      timer.current = null;
-      pending.current = null;
-      last.current = { ...position, at: Date.now() };
-      if (onProgress) onProgress(position.page, Math.round(position.offset * 1000) / 1000);
-    },
-    [onProgress],
-  );
+  const store = useCallback(() => {
+    clearTimeout(storeTimer.current);
+    storeTimer.current = null;
+    const position = latest.current;
+    if (!position || position === stored.current || !storeKey) return;
+    writePosition(storeKey, position.page, position.offset, position.at);
+    stored.current = position;
+  }, [storeKey]);
+
+  const send = useCallback(() => {
+    clearTimeout(sendTimer.current);
+    sendTimer.current = null;
+    const position = latest.current;
+    if (!position || position.at === sent.current.at) return;
+    sent.current = { ...position, sentAt: Date.now() };
+    if (callback.current) callback.current(position.page, Math.round(position.offset * 1000) / 1000, position.at);
+  }, []);
 
   const report = useCallback(
     (page, offset) => {
-      const previous = last.current;
-      if (page === previous.page && Math.abs(offset - previous.offset) < 0.001) return;
-      const position = { page, offset };
-      const wait = previous.at + PROGRESS_INTERVAL_MS - Date.now();
-      if (page !== previous.page || wait <= 0) {
-        send(position);
+      const previous = latest.current;
+      if (previous && previous.page === page && Math.abs(offset - previous.offset) < 0.001) return;
+      latest.current = { page, offset, at: Date.now() };
+      if (!previous || previous.page !== page) {
+        store();
+        send();
         return;
       }
-      pending.current = position;
-      if (!timer.current) timer.current = setTimeout(() => send(pending.current), wait);
+      if (!storeTimer.current) storeTimer.current = setTimeout(store, STORE_INTERVAL_MS);
+      const wait = sent.current.sentAt + PROGRESS_INTERVAL_MS - Date.now();
+      if (wait <= 0) send();
+      else if (!sendTimer.current) sendTimer.current = setTimeout(send, wait);
     },
-    [send],
+    [store, send],
   );
 
   useEffect(() => {
     const flush = () => {
-      if (pending.current) send(pending.current);
+      store();
+      send();
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === "hidden") flush();
     };
     window.addEventListener("pagehide", flush);
+    document.addEventListener("visibilitychange", onVisibility);
     return () => {
       window.removeEventListener("pagehide", flush);
+      document.removeEventListener("visibilitychange", onVisibility);
       flush();
     };
-  }, [send]);
+  }, [store, send]);
 
   return report;
 }

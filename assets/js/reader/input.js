@@ -1,5 +1,7 @@
 // Keys, taps and swipes turned into reader actions ("next", "prev", "first",
-// "last", "menu"), aware of the reading direction. No React here.
+// "last", "menu", and in the paged reader "scroll-down", "scroll-up",
+// "line-down", "line-up" inside a page taller than the screen), aware of the
+// reading direction. No React here.
 
 // In right-to-left reading the next page lies to the left.
 function sideAction(side, direction) {
@@ -23,32 +25,43 @@ export function keyAction(event, { direction, mode, canScrollDown, canScrollUp }
     default:
       break;
   }
-  // In the vertical strip (or a page taller than the screen) the browser
-  // scrolls with these keys; otherwise they turn pages.
+  // In the vertical strip the browser scrolls the page with these keys. In
+  // the paged reader they scroll a page taller than the screen (the reader
+  // does it: the page's box, not the document, scrolls) and turn the page
+  // once its end is reached.
   if (mode === "vertical") return null;
   if (event.key === " " || event.key === "Spacebar") {
-    if (event.shiftKey) return canScrollUp ? null : "prev";
-    return canScrollDown ? null : "next";
+    if (event.shiftKey) return canScrollUp ? "scroll-up" : "prev";
+    return canScrollDown ? "scroll-down" : "next";
   }
-  if (event.key === "PageDown" || event.key === "ArrowDown") return canScrollDown ? null : "next";
-  if (event.key === "PageUp" || event.key === "ArrowUp") return canScrollUp ? null : "prev";
+  if (event.key === "PageDown") return canScrollDown ? "scroll-down" : "next";
+  if (event.key === "PageUp") return canScrollUp ? "scroll-up" : "prev";
+  if (event.key === "ArrowDown") return canScrollDown ? "line-down" : "next";
+  if (event.key === "ArrowUp") return canScrollUp ? "line-up" : "prev";
   return null;
 }
 
-// Left third, right third, centre (the menu).
-export function tapAction(x, width, direction) {
+// Left third, right third, centre (the menu). `swapped` trades the left and
+// right zones, for a thumb that reaches only one side of the screen.
+export function tapAction(x, width, direction, swapped = false) {
   if (width <= 0) return "menu";
-  if (x < width / 3) return sideAction("left", direction);
-  if (x > (width * 2) / 3) return sideAction("right", direction);
+  const left = swapped ? "right" : "left";
+  const right = swapped ? "left" : "right";
+  if (x < width / 3) return sideAction(left, direction);
+  if (x > (width * 2) / 3) return sideAction(right, direction);
   return "menu";
 }
 
 export const SWIPE_MIN_PX = 50;
 
 // A mostly horizontal swipe turns the page: the finger drags the page away,
-// so swiping right shows the page on the left.
-export function swipeAction(dx, dy, direction) {
+// so swiping right shows the page on the left. On a page wider than the
+// screen the swipe pans it instead, until its edge on that side is reached:
+// `pan` tells whether the page could still move that way when the finger
+// came down ({left, right}: room to reveal on each side) and whether it moved.
+export function swipeAction(dx, dy, direction, pan = null) {
   if (Math.abs(dx) < SWIPE_MIN_PX || Math.abs(dx) < Math.abs(dy) * 1.5) return null;
+  if (pan && (pan.moved || (dx > 0 ? pan.left : pan.right))) return null;
   return sideAction(dx > 0 ? "left" : "right", direction);
 }
 

@@ -24,13 +24,14 @@ export function PageImage({ page, index, src, alt, priority, lazy, style, onLoad
   );
 }
 
+// Fit height is done in reader.css (a stable viewport unit, with a fallback).
 function stripStyle(page, fit) {
-  if (fit === "height") return { height: "100dvh", width: "auto" };
+  if (fit === "height") return undefined;
   if (fit === "original") return { width: `${page.width}px`, height: "auto" };
   return { width: "100%", height: "auto" };
 }
 
-export function VerticalStrip({ pages, fit, srcOf, altOf, priorityPage, imageRefs, onPriorityLoad, endCard }) {
+export function VerticalStrip({ pages, fit, srcOf, altOf, priorityPage, holdAbove, imageRefs, onPriorityLoad, endCard }) {
   return (
     <div className={`reader-strip reader-fit-${fit}`}>
       {pages.map((page, index) => (
@@ -38,10 +39,13 @@ export function VerticalStrip({ pages, fit, srcOf, altOf, priorityPage, imageRef
           key={index}
           page={page}
           index={index}
-          src={srcOf(page)}
+          // The box keeps its size without an image: nothing moves when it comes.
+          src={holdAbove && index < priorityPage ? undefined : srcOf(page)}
           alt={altOf(index)}
           priority={index === priorityPage}
-          lazy={index > priorityPage + 1}
+          // Only the page the visitor starts on and the one after it load at
+          // once: resuming at page 40 must not download pages 0 to 39 first.
+          lazy={index !== priorityPage && index !== priorityPage + 1}
           style={stripStyle(page, fit)}
           onLoad={index === priorityPage ? onPriorityLoad : undefined}
           imageRef={(element) => {

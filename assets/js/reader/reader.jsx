@@ -1,11 +1,14 @@
 // The interactive reader. Python gives it the chapter's pages, the visitor's
-// settings and where to resume; it reports the position back (onProgress),
-// setting changes (onSettingsChange) and the approaching end (onNearEnd).
+// settings and where the series' history would resume; it keeps the position
+// of every chapter in the browser (positions.js), reports it back
+// (onProgress), and reports setting changes (onSettingsChange) and the
+// approaching end (onNearEnd).
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { buildUnits, positionInStrip, unitOfPage } from "./layout.js";
 import { isFormTarget, keyAction, swipeAction, tapAction } from "./input.js";
 import { usePreload, useProgressReporter, useViewport } from "./hooks.js";
+import { startPosition } from "./positions.js";
 import { PagedStage, VerticalStrip } from "./pages.jsx";
 import { EndCard } from "./end_card.jsx";
 import { Overlay } from "./overlay.jsx";
@@ -15,6 +18,8 @@ const OVERLAY_AUTO_HIDE_MS = 3000;
 const NEAR_END_PAGES = 3;
 // Tap to scroll in the vertical strip: most of a screen, keeping some context.
 const STRIP_STEP = 0.85;
+// Arrow keys inside a tall page of the paged reader.
+const LINE_STEP_PX = 60;
 // The reading line of the strip, just below the top edge, so a page whose
 // top sits exactly at the edge counts as the current one.
 const STRIP_LINE = 2;
@@ -22,30 +27,57 @@ const STRIP_LINE = 2;
 const RESUME_HOLD_MS = 1500;
 // A preload fallback in case the first page's load event never comes.
 const PRELOAD_FALLBACK_MS = 2500;
+// The first page the server-written head painted before this script ran
+// (assets/js/reader/first_paint.js); the reader's own page replaces it.
+const FIRST_PAINT_ID = "reader-first-paint";
+
+function removeFirstPaint() {
+  const element = document.getElementById(FIRST_PAINT_ID);
+  if (element) element.remove();
+}
 
 export function MangaReader(props) {
   const {
-    pages = [], altPrefix = "", heading = "", seriesTitle = "", seriesUrl = "/", chapterUrl = "",
-    prevUrl = "", prevLabel = "", nextUrl = "", nextLabel = "", chapters = [],
-    mode = "paged", direction = "rtl", settings = {}, preload = 0,
-    initialPage = 0, initialOffset = 0, nextWarm = [], viewId = 0,
+    pages = [], altPrefix = "", heading = "", seriesTitle = "", seriesSlug = "", seriesUrl = "/", chapterUrl = "",
+    chapterNumber = "", prevUrl = "", prevLabel = "", nextUrl = "", nextLabel = "", chapters = [],
+    mode = "paged", direction = "rtl", directionChoice = "auto", settings = {}, preload = 0,
+    initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0,
     onProgress, onSettingsChange, onNearEnd,
   } = props;
   const navigate = useNavigate();
   const viewport = useViewport();
   const total = pages.length;
-  const [page, setPage] = useState(() => Math.min(initialPage, Math.max(total - 1, 0)));
+  const storeKey = seriesSlug && chapterNumber ? `${seriesSlug}/${chapterNumber}` : "";
+  // Decided once: this browser's position in the chapter, or the history's.
+  const [start] = useState(() => startPosition(storeKey, { page: initialPage, offset: initialOffset, at: initialAt }, total));
+  const [page, setPage] = useState(start.page);
   const [overlay, setOverlay] = useState(true);
   const [sheetOpen, setSheetOpen] = useState(false);
   const [firstLoaded, setFirstLoaded] = useState(false);
+  // Resuming down the strip: the pages above get their images only once the
+  // resumed position holds. The router resets the window to the top for a
+  // moment after mounting, and lazy images would load everything up there.
+  const [settled, setSettled] = useState(() => !(mode === "vertical" && start.page > 0));
   // The overlay stays while the visitor's pointer or focus is on it.
   const [overlayHeld, setOverlayHeld] = useState(false);
   const imageRefs = useRef([]);
   const stageRef = useRef(null);
   const touch = useRef(null);
   const nearEndSent = useRef(false);
-  const sendProgress = useCallback((index, offset) => onProgress && onProgress(viewId, index, offset), [onProgress, viewId]);
-  const report = useProgressReporter(sendProgress);
+  // Where the visitor is: page and the part of it above the top edge (0..1).
+  const position = useRef(start);
+  const sendProgress = useCallback(
+    (index, offset, at) => onProgress && onProgress(viewId, seriesSlug, chapterNumber, index, offset, at),
+    [onProgress, viewId, seriesSlug, chapterNumber],
+  );
+  const report = useProgressReporter(storeKey, sendProgress);
+  const track = useCallback(
+    (index, offset) => {
+      position.current = { page: index, offset };
+      report(index, offset);
+    },
+    [report],
+  );
   const fit = settings.fit || "auto";
   const units = useMemo(() => buildUnits(pages, !!settings.double, !!settings.offset), [pages, settings.double, settings.offset]);
   const unitIndex = page >= total ? units.length : unitOfPage(units, page);
@@ -78,10 +110,10 @@ export function MangaReader(props) {
         else scrollStripTo(target);
       } else {
         setPage(target);
-        report(Math.min(target, total - 1), 0);
+        track(Math.min(target, total - 1), target >= total ? 1 : 0);
       }
     },
-    [mode, total, scrollStripTo, report],
+    [mode, total, scrollStripTo, track],
   );
 
   const act = useCallback(
@@ -91,6 +123,13 @@ export function MangaReader(props) {
         return;
       }
       setOverlay(false);
+      const stage = stageRef.current;
+      if (action.startsWith("scroll-") || action.startsWith("line-")) {
+        if (!stage) return;
+        const step = action.startsWith("line-") ? LINE_STEP_PX : stage.clientHeight * STRIP_STEP;
+        stage.scrollBy({ top: action.endsWith("-up") ? -step : step, behavior: "instant" });
+        return;
+      }
       if (mode === "vertical") {
         const step = window.innerHeight * STRIP_STEP;
         if (action === "next") window.scrollBy({ top: step, behavior: "instant" });
@@ -114,11 +153,25 @@ export function MangaReader(props) {
   // ---- keyboard, taps and swipes ------------------------------------
   useEffect(() => {
     const onKey = (event) => {
-      if (isFormTarget(event.target)) return;
-      if (sheetOpen) {
-        if (event.key === "Escape") setSheetOpen(false);
+      if (event.key === "Escape") {
+        // Esc works wherever focus is: it closes the sheet, else leaves the
+        // control (slider, chapter selector) and shows or hides the menu.
+        event.preventDefault();
+        if (sheetOpen) {
+          setSheetOpen(false);
+          return;
+        }
+        const focused = document.activeElement;
+        if (focused && focused.closest?.(".reader-overlay")) {
+          focused.blur();
+          setOverlayHeld(false);
+          setOverlay(false);
+          return;
+        }
+        act("menu");
         return;
       }
+      if (sheetOpen || isFormTarget(event.target)) return;
       const stage = stageRef.current;
       const action = keyAction(event, {
         direction,
@@ -128,7 +181,7 @@ export function MangaReader(props) {
       });
       if (!action) return;
       // Keys on a focused link or button keep their own meaning.
-      if (action !== "menu" && event.key === " " && event.target.closest?.("a,button")) return;
+      if (event.key === " " && event.target.closest?.("a,button")) return;
       event.preventDefault();
       act(action);
     };
@@ -142,17 +195,28 @@ export function MangaReader(props) {
       touch.current = null;
       return;
     }
-    act(tapAction(event.clientX, window.innerWidth, direction));
+    act(tapAction(event.clientX, window.innerWidth, direction, !!settings.tap_swap));
   };
   const onTouchStart = (event) => {
     const point = event.touches[0];
-    touch.current = { x: point.clientX, y: point.clientY, swiped: false };
+    const stage = stageRef.current;
+    // Room to pan a page wider than the screen, when the finger came down.
+    const room = stage ? stage.scrollWidth - stage.clientWidth : 0;
+    touch.current = {
+      x: point.clientX,
+      y: point.clientY,
+      swiped: false,
+      scrollLeft: stage ? stage.scrollLeft : 0,
+      pan: room > 1 ? { left: stage.scrollLeft > 1, right: stage.scrollLeft < room - 1 } : null,
+    };
   };
   const onTouchEnd = (event) => {
     const start = touch.current;
     const point = event.changedTouches[0];
     if (!start || !point || mode === "vertical") return;
-    const action = swipeAction(point.clientX - start.x, point.clientY - start.y, direction);
+    const stage = stageRef.current;
+    const pan = start.pan && { ...start.pan, moved: !!stage && Math.abs(stage.scrollLeft - start.scrollLeft) > 1 };
+    const action = swipeAction(point.clientX - start.x, point.clientY - start.y, direction, pan);
     if (action) {
       start.swiped = true;
       act(action);
@@ -160,29 +224,45 @@ export function MangaReader(props) {
   };
 
   // ---- position tracking and resume ----------------------------------
+  const modeShown = useRef(false);
   useLayoutEffect(() => {
-    // Resume (and every mode switch) starts at the current page.
+    // Resume (and every mode switch) starts where the visitor is.
+    const { page: index, offset } = position.current;
+    if (modeShown.current) setSettled(true);
+    modeShown.current = true;
     if (mode === "vertical") {
-      if (page > 0 || initialOffset > 0) scrollStripTo(Math.min(page, total - 1), page === initialPage ? initialOffset : 0);
-    } else if (stageRef.current && page === initialPage && initialOffset > 0) {
+      if (index > 0 || offset > 0) scrollStripTo(Math.min(index, total - 1), offset);
+    } else if (stageRef.current && index < total) {
       const stage = stageRef.current;
-      stage.scrollTop = initialOffset * (stage.scrollHeight - stage.clientHeight);
+      stage.scrollTop = offset * stage.scrollHeight;
+      if (direction === "rtl") stage.scrollLeft = stage.scrollWidth;
     }
     // Only on mount and mode switches: later moves come from the visitor.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [mode]);
 
   useEffect(() => {
+    // The first report: the server's history learns which position this
+    // opening really started from (this browser may know a newer one).
+    report(start.page, start.offset);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
     // The router restores or resets the window's scroll around hydration,
     // which can land after the resume above: hold the resumed position until
     // the visitor moves (or a moment has passed).
-    if (mode !== "vertical" || !(initialPage > 0 || initialOffset > 0)) return undefined;
-    const wanted = stripTop(initialPage, initialOffset);
-    if (wanted === null) return undefined;
+    if (mode !== "vertical" || !(start.page > 0 || start.offset > 0)) return undefined;
+    const wanted = stripTop(start.page, start.offset);
+    if (wanted === null) {
+      setSettled(true);
+      return undefined;
+    }
     if (Math.abs(window.scrollY - wanted) > 4) window.scrollTo({ top: wanted, behavior: "instant" });
     let holding = true;
     const release = () => {
       holding = false;
+      setSettled(true);
     };
     const hold = () => {
       if (holding && Math.abs(window.scrollY - wanted) > 4) window.scrollTo({ top: wanted, behavior: "instant" });
@@ -204,12 +284,13 @@ export function MangaReader(props) {
     if (mode !== "vertical") return undefined;
     let frame = 0;
     let shownAt = window.scrollY;
+    let width = window.innerWidth;
     const update = () => {
       frame = 0;
       const rects = imageRefs.current.slice(0, total).map((image) => image.getBoundingClientRect());
-      const position = positionInStrip(rects, STRIP_LINE);
-      setPage(position.page);
-      report(position.page, position.offset);
+      const found = positionInStrip(rects, STRIP_LINE);
+      setPage(found.page);
+      track(found.page, found.offset);
       if (Math.abs(window.scrollY - shownAt) > 80) {
         setOverlay(false);
         shownAt = window.scrollY;
@@ -218,25 +299,55 @@ export function MangaReader(props) {
     const onScroll = () => {
       if (!frame) frame = requestAnimationFrame(update);
     };
+    // A new width (rotation, a resized window) redraws every page at another
+    // height: stay on the same page and offset. Resize steps run before
+    // scroll events, so the position read here is still the old one. A new
+    // height alone (a phone's toolbar) changes no page, and moving the
+    // scroll then would stop a fling.
+    const onResize = () => {
+      if (window.innerWidth === width) return;
+      width = window.innerWidth;
+      scrollStripTo(position.current.page, position.current.offset);
+      shownAt = window.scrollY;
+    };
     window.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("resize", onResize);
     return () => {
       window.removeEventListener("scroll", onScroll);
+      window.removeEventListener("resize", onResize);
       cancelAnimationFrame(frame);
     };
-  }, [mode, total, report]);
+  }, [mode, total, track, scrollStripTo]);
 
   const onStageScroll = () => {
     const stage = stageRef.current;
     if (!stage || page >= total) return;
-    const room = stage.scrollHeight - stage.clientHeight;
-    report(page, room > 0 ? stage.scrollTop / room : 0);
+    track(page, stage.scrollHeight > 0 ? Math.min(1, stage.scrollTop / stage.scrollHeight) : 0);
   };
 
+  const firstScreen = useRef(true);
   useLayoutEffect(() => {
-    // A new screen in the paged reader starts at its top.
-    if (mode === "paged" && stageRef.current && !(page === initialPage && initialOffset > 0)) stageRef.current.scrollTop = 0;
+    // A new screen in the paged reader starts at its top (its right edge in
+    // right-to-left reading, for a page wider than the screen); the first
+    // screen keeps the resumed offset set above.
+    if (firstScreen.current) {
+      firstScreen.current = false;
+      return;
+    }
+    const stage = stageRef.current;
+    if (mode !== "paged" || !stage) return;
+    stage.scrollTop = 0;
+    stage.scrollLeft = direction === "rtl" ? stage.scrollWidth : 0;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [page]);
+
+  useLayoutEffect(() => {
+    // A resized paged screen draws the page at another size: same offset.
+    const stage = stageRef.current;
+    if (mode !== "paged" || !stage || page >= total) return;
+    stage.scrollTop = position.current.offset * stage.scrollHeight;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [viewport.width, viewport.height]);
 
   // ---- overlay, preloading, the next chapter ---------------------------
   useEffect(() => {
@@ -247,11 +358,14 @@ export function MangaReader(props) {
 
   useEffect(() => {
     const timer = setTimeout(() => setFirstLoaded(true), PRELOAD_FALLBACK_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      removeFirstPaint();
+    };
   }, []);
 
   const ahead = pages.slice(Math.min(page, total) + 1, Math.min(page, total) + 1 + preload).map(srcOf);
-  usePreload([...ahead, ...nextWarm], firstLoaded);
+  usePreload([...ahead, ...nextWarm], firstLoaded, nextWarm);
 
   useEffect(() => {
     if (nearEndSent.current || !nextUrl || total === 0) return;
@@ -264,7 +378,14 @@ export function MangaReader(props) {
   const endCard = (
     <EndCard heading={heading} nextUrl={nextUrl} nextLabel={nextLabel} seriesUrl={seriesUrl} seriesTitle={seriesTitle} />
   );
-  const onPriorityLoad = () => setFirstLoaded(true);
+  const onPriorityLoad = (event) => {
+    setFirstLoaded(true);
+    // The head's first paint goes once this page is ready to be drawn in
+    // its place, so the swap never shows an empty frame.
+    const image = event && event.currentTarget;
+    if (image && image.decode) image.decode().then(removeFirstPaint, removeFirstPaint);
+    else removeFirstPaint();
+  };
 
   return (
     <div
@@ -282,7 +403,8 @@ export function MangaReader(props) {
             fit={fit}
             srcOf={srcOf}
             altOf={altOf}
-            priorityPage={initialPage}
+            priorityPage={start.page}
+            holdAbove={!settled}
             imageRefs={imageRefs}
             onPriorityLoad={onPriorityLoad}
             endCard={endCard}
@@ -296,7 +418,7 @@ export function MangaReader(props) {
             direction={direction}
             srcOf={srcOf}
             altOf={altOf}
-            priorityPage={initialPage}
+            priorityPage={start.page}
             onPriorityLoad={onPriorityLoad}
             stageRef={stageRef}
             onScroll={onStageScroll}
@@ -327,7 +449,7 @@ export function MangaReader(props) {
         <SettingsSheet
           settings={settings}
           mode={mode}
-          direction={direction}
+          directionChoice={directionChoice}
           onChange={(change) => onSettingsChange && onSettingsChange(change)}
           onClose={() => setSheetOpen(false)}
         />

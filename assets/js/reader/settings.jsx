@@ -1,6 +1,10 @@
 // The reader settings sheet. Every choice is sent to Python, which stores it
-// per visitor (localStorage) and hands the settings back as props.
+// per visitor (localStorage) and hands the settings back as props. A modal
+// dialog: focus stays inside while it is open and goes back to the button
+// that opened it when it closes.
 import React, { useEffect, useRef } from "react";
+
+const FOCUSABLE = "button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex='-1'])";
 
 function Choice({ legend, value, options, onPick, hint }) {
   return (
@@ -23,15 +27,41 @@ function Choice({ legend, value, options, onPick, hint }) {
   );
 }
 
-export function SettingsSheet({ settings, mode, direction, onChange, onClose }) {
+// Tab and Shift+Tab cycle through the dialog's own controls.
+function trapFocus(event, dialog) {
+  if (event.key !== "Tab" || !dialog) return;
+  const items = [...dialog.querySelectorAll(FOCUSABLE)];
+  if (items.length === 0) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const inside = dialog.contains(document.activeElement);
+  if (event.shiftKey && (document.activeElement === first || !inside)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (document.activeElement === last || !inside)) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+export function SettingsSheet({ settings, mode, directionChoice, onChange, onClose }) {
   const closeRef = useRef(null);
+  const dialogRef = useRef(null);
   useEffect(() => {
+    const opener = document.activeElement;
     closeRef.current?.focus();
+    const onKey = (event) => trapFocus(event, dialogRef.current);
+    document.addEventListener("keydown", onKey, true);
+    return () => {
+      document.removeEventListener("keydown", onKey, true);
+      if (opener && opener.isConnected && typeof opener.focus === "function") opener.focus();
+    };
   }, []);
   const change = (key) => (value) => onChange({ [key]: value });
   return (
     <div className="reader-sheet-backdrop" onClick={onClose}>
       <div
+        ref={dialogRef}
         className="reader-sheet"
         role="dialog"
         aria-modal="true"
@@ -52,9 +82,10 @@ export function SettingsSheet({ settings, mode, direction, onChange, onClose }) 
         />
         <Choice
           legend="めくる方向"
-          value={direction}
-          options={[["rtl", "右から左（漫画）"], ["ltr", "左から右"]]}
+          value={directionChoice}
+          options={[["auto", "作品の設定"], ["rtl", "右から左（漫画）"], ["ltr", "左から右"]]}
           onPick={change("direction")}
+          hint="この作品だけに使われます。"
         />
         <Choice
           legend="見開き"
@@ -74,6 +105,13 @@ export function SettingsSheet({ settings, mode, direction, onChange, onClose }) 
           value={settings.fit}
           options={[["auto", "自動"], ["width", "幅に合わせる"], ["height", "高さに合わせる"], ["original", "原寸"]]}
           onPick={change("fit")}
+        />
+        <Choice
+          legend="タップの左右"
+          value={settings.tap_swap}
+          options={[[false, "そのまま"], [true, "入れ替える"]]}
+          onPick={change("tap_swap")}
+          hint="片手で持つときに、めくる側を親指の届く側へ。"
         />
         <Choice
           legend="画質"

@@ -17,6 +17,9 @@ class MangaReader(rx.Component):
     view_id: rx.Var[int]
     alt_prefix: rx.Var[str]
     heading: rx.Var[str]
+    # With the chapter number, the key of the browser's per-chapter position.
+    series_slug: rx.Var[str]
+    chapter_number: rx.Var[str]
     series_title: rx.Var[str]
     series_url: rx.Var[str]
     chapter_url: rx.Var[str]
@@ -25,16 +28,22 @@ class MangaReader(rx.Component):
     next_url: rx.Var[str]
     next_label: rx.Var[str]
     chapters: rx.Var[list[dict[str, str]]]
-    # "vertical" or "paged"; "rtl" or "ltr".
+    # "vertical" or "paged"; "rtl" or "ltr"; the visitor's choice for the
+    # series ("auto": the series' own).
     mode: rx.Var[str]
     direction: rx.Var[str]
+    direction_choice: rx.Var[str]
     settings: rx.Var[dict]
     preload: rx.Var[int]
     initial_page: rx.Var[int]
     initial_offset: rx.Var[float]
+    # When the history saved that position (epoch ms, 0: never).
+    initial_at: rx.Var[int]
     next_warm: rx.Var[list[str]]
 
-    on_progress: rx.EventHandler[lambda view_id, page, offset: [view_id, page, offset]]
+    on_progress: rx.EventHandler[
+        lambda view_id, slug, chapter, page, offset, read_at: [view_id, slug, chapter, page, offset, read_at]
+    ]
     on_settings_change: rx.EventHandler[lambda change: [change]]
     on_near_end: rx.EventHandler[lambda: []]
 

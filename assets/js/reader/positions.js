@@ -1,0 +1,63 @@
+// The visitor's position in every chapter they opened, kept in this browser
+// (localStorage), written by the reader itself the moment it changes: a
+// reload, a closed tab or a lost connection never loses it, and any chapter
+// reopens where it was left, not only the series' last one. No React here.
+//
+// Format: {"v": 1, "items": {"<slug>/<number>": [page, offset, savedAtMs]}}.
+// The server-written head reads it too (first_paint.js).
+
+export const POSITIONS_KEY = "manga_reader_positions";
+export const MAX_POSITIONS = 300;
+
+function readAll() {
+  try {
+    const raw = JSON.parse(localStorage.getItem(POSITIONS_KEY) || "null");
+    if (raw && raw.v === 1 && raw.items && typeof raw.items === "object") return raw.items;
+  } catch (error) {
+    // A visitor can edit localStorage: garbage is an empty store.
+  }
+  return {};
+}
+
+function valid(entry) {
+  return (
+    Array.isArray(entry) &&
+    Number.isInteger(entry[0]) && entry[0] >= 0 &&
+    typeof entry[1] === "number" && entry[1] >= 0 && entry[1] <= 1 &&
+    typeof entry[2] === "number" && entry[2] > 0
+  );
+}
+
+export function readPosition(key) {
+  const entry = readAll()[key];
+  return valid(entry) ? { page: entry[0], offset: entry[1], at: entry[2] } : null;
+}
+
+export function writePosition(key, page, offset, at = Date.now()) {
+  // Read again before writing: another tab may have saved other chapters.
+  const items = readAll();
+  items[key] = [page, Math.round(offset * 1000) / 1000, at];
+  let kept = Object.entries(items).filter(([, entry]) => valid(entry));
+  if (kept.length > MAX_POSITIONS) {
+    kept.sort((a, b) => b[1][2] - a[1][2]);
+    kept = kept.slice(0, MAX_POSITIONS);
+  }
+  try {
+    localStorage.setItem(POSITIONS_KEY, JSON.stringify({ v: 1, items: Object.fromEntries(kept) }));
+  } catch (error) {
+    // Storage full or disabled (private mode): the server still gets the report.
+  }
+}
+
+// Where to open a chapter: this browser's position for it, unless the
+// history handed over by the server (another device, signed in) is newer.
+// Both carry the device's clock; the history keeps whole seconds.
+export function startPosition(key, fromHistory, total) {
+  const stored = readPosition(key);
+  const history = fromHistory && fromHistory.at > 0 ? fromHistory : null;
+  let chosen = { page: 0, offset: 0 };
+  if (stored && !(history && history.at > stored.at + 1000)) chosen = stored;
+  else if (history) chosen = history;
+  const last = Math.max(total - 1, 0);
+  return { page: Math.min(Math.max(chosen.page | 0, 0), last), offset: Math.min(Math.max(+chosen.offset || 0, 0), 1) };
+}

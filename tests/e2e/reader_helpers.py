@@ -1,0 +1,141 @@
+"""What the reader's end-to-end tests need to know of the demo library, and
+the few moves every one of them makes (open a chapter, open the settings)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from manga_app.crypto import decrypt_text, encrypt_text
+from tests.e2e.conftest import wait_for_hydration
+
+POSITIONS_KEY = "manga_reader_positions"
+HISTORY_KEY = "manga_reading_history"
+SETTINGS_KEY = "manga_reader_settings"
+
+
+def db(server_env: dict[str, str]) -> sqlite3.Connection:
+    return sqlite3.connect(server_env["REFLEX_DB_URL"].removeprefix("sqlite:///"))
+
+
+def series(server_env: dict[str, str], direction: str, *, spreads: bool = False) -> str:
+    """A series slug of that reading direction (with a spread in chapter 1).
+
+    The demo library always has these: a missing one is a broken demo, and
+    the test fails rather than silently testing nothing."""
+    with db(server_env) as connection:
+        slugs = [row[0] for row in connection.execute("select slug from series where direction = ? order by slug", (direction,))]
+    for slug in slugs:
+        if not spreads or any(page["width"] > page["height"] for page in manifest(server_env, slug, "1")):
+            return slug
+    pytest.fail(f"the demo library has no {direction} series{' with a spread in chapter 1' if spreads else ''}")
+
+
+def series_of(server_env: dict[str, str], direction: str, count: int) -> list[str]:
+    with db(server_env) as connection:
+        slugs = [row[0] for row in connection.execute("select slug from series where direction = ? order by slug", (direction,))]
+    if len(slugs) < count:
+        pytest.fail(f"the demo library has fewer than {count} {direction} series")
+    return slugs[:count]
+
+
+def series_with_chapters(server_env: dict[str, str], direction: str, count: int) -> str:
+    """The series of that direction with the most chapters (at least `count`)."""
+    with db(server_env) as connection:
+        found = connection.execute(
+            "select series.slug, count(chapter.id) as chapters from series join chapter on chapter.series_id = series.id "
+            "where series.direction = ? group by series.slug order by chapters desc, series.slug limit 1",
+            (direction,),
+        ).fetchone()
+    if found is None or found[1] < count:
+        pytest.fail(f"the demo library has no {direction} series with {count} chapters")
+    return found[0]
+
+
+def chapter_numbers(server_env: dict[str, str], slug: str) -> list[str]:
+    folder = Path(server_env["DATA_DIR"]) / "published" / "manifests" / slug
+    numbers = [path.stem for path in folder.glob("*.json") if not path.name.startswith(".")]
+    return sorted(numbers, key=float)
+
+
+def manifest_path(server_env: dict[str, str], slug: str, number: str) -> Path:
+    return Path(server_env["DATA_DIR"]) / "published" / "manifests" / slug / f"{number}.json"
+
+
+def content_key(server_env: dict[str, str]) -> str:
+    return (Path(server_env["DATA_DIR"]) / "content_key").read_text().strip()
+
+
+def manifest(server_env: dict[str, str], slug: str, number: str) -> list[dict]:
+    envelope = json.loads(manifest_path(server_env, slug, number).read_text())
+    return json.loads(decrypt_text(envelope["data"], content_key(server_env), envelope["iv"]))
+
+
+def write_manifest(server_env: dict[str, str], slug: str, number: str, pages: list[dict], key: str | None = None) -> None:
+    data, iv = encrypt_text(json.dumps(pages), key or content_key(server_env))
+    manifest_path(server_env, slug, number).write_text(json.dumps({"iv": iv, "data": data}))
+
+
+def chapter_views(server_env: dict[str, str], slug: str, number: str) -> int:
+    hundredths = round(float(number) * 100)
+    with db(server_env) as connection:
+        return connection.execute(
+            "select chapter.views from chapter join series on series.id = chapter.series_id "
+            "where series.slug = ? and chapter.number_hundredths = ?",
+            (slug, hundredths),
+        ).fetchone()[0]
+
+
+def open_chapter(page: Page, url: str) -> None:
+    page.goto(url)
+    wait_for_hydration(page)
+    expect(page.locator(".reader-root img.reader-page").first).to_be_visible()
+
+
+def counter(page: Page):
+    return page.locator(".reader-counter")
+
+
+def visible_pages(page: Page) -> list[int]:
+    return page.locator(".reader-stage img").evaluate_all("els => els.map(e => Number(e.dataset.pageIndex))")
+
+
+def show_menu(page: Page) -> None:
+    """Shows the overlay (Esc toggles it) if reading has hidden it."""
+    overlay = page.locator(".reader-overlay")
+    if overlay.get_attribute("data-visible") == "false":
+        page.keyboard.press("Escape")
+    expect(overlay).to_have_attribute("data-visible", "true")
+
+
+def choose(page: Page, *choices: tuple[str, str]) -> None:
+    """Picks (legend, label) choices in the settings sheet, then closes it."""
+    show_menu(page)
+    page.get_by_role("button", name="⚙ 設定").click()
+    sheet = page.get_by_role("dialog", name="表示設定")
+    for legend, label in choices:
+        button = sheet.locator("fieldset", has=page.locator(f"legend:text-is('{legend}')")).get_by_role("button", name=label, exact=True)
+        button.click()
+        expect(button).to_have_attribute("aria-pressed", "true")
+    sheet.get_by_role("button", name="閉じる").click()
+    expect(sheet).to_have_count(0)
+    # Focus is back on the settings button; leave the menu as a reader would.
+    page.keyboard.press("Escape")
+    expect(page.locator(".reader-overlay")).to_have_attribute("data-visible", "false")
+
+
+def stored_position(page: Page, slug: str, number: str) -> list | None:
+    return page.evaluate(
+        "([key, name]) => (JSON.parse(localStorage.getItem(name) || 'null') || {items: {}}).items[key] || null",
+        [f"{slug}/{number}", POSITIONS_KEY],
+    )
+
+
+def image_decoded(page: Page, selector: str) -> None:
+    page.wait_for_function(
+        "s => { const e = document.querySelector(s); return e && e.complete && e.naturalWidth > 0 }", arg=selector
+    )
