@@ -6,10 +6,11 @@ Used by the server for the first HTML response (and its status: None means
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from sqlmodel import Session
 
-from manga_app import heads
+from manga_app import heads, reader_pages, reader_rules
 from manga_app.catalogue import views
 from manga_app.catalogue.db import shared_engine
 from manga_app.catalogue.held import held_catalogue
@@ -36,6 +37,30 @@ def load_chapter(params: dict[str, str]) -> views.ChapterContext | None:
     return context
 
 
+def load_reader(params: dict[str, str]) -> tuple[views.ChapterContext, dict | None] | None:
+    """A reader path's chapter, and its first page for the head's first paint."""
+    context = load_chapter(params)
+    if context is None:
+        return None
+    series, chapter = context.series, context.chapter
+    with Session(shared_engine()) as session:
+        pages = reader_pages.chapter_pages(
+            session=session, series_slug=series.slug, number=chapter.number, media_base_url=get_settings().media_base_url
+        )
+    if not pages:
+        return context, None
+    webtoon = reader_rules.is_webtoon(series.direction, ((page["width"], page["height"]) for page in pages))
+    paint = reader_rules.first_paint(
+        slug=series.slug,
+        number=chapter.number,
+        first_page=pages[0],
+        webtoon=webtoon,
+        direction=reader_rules.series_default_direction(series.direction, webtoon),
+        second_page=pages[1] if len(pages) > 1 else None,
+    )
+    return context, paint
+
+
 async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
     settings = get_settings()
     if found is None:
@@ -50,6 +75,10 @@ async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
         title = await asyncio.to_thread(load_title, found.params["slug"])
         return None if title is None else heads.title_head(*title, site_name=settings.site_name, origin=settings.origin)
     if found.kind is PageKind.READER:
-        context = await asyncio.to_thread(load_chapter, found.params)
-        return None if context is None else heads.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
+        loaded = await asyncio.to_thread(load_reader, found.params)
+        if loaded is None:
+            return None
+        context, paint = loaded
+        head = heads.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
+        return replace(head, first_paint=paint)
     return None

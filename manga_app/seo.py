@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from html import escape
+from pathlib import Path
 
 INDEX_FOLLOW = "index, follow"
 NOINDEX_NOFOLLOW = "noindex, nofollow"
@@ -16,6 +18,8 @@ NOINDEX_NOFOLLOW = "noindex, nofollow"
 # renders its own (React adopts <title>, so the title is not marked).
 SSR_MARKER = "data-ssr-head"
 DEFAULT_IMAGE = "/icons/og-default.png"
+# The reader's first paint (see first_paint_html): a plain script, inlined.
+FIRST_PAINT_SCRIPT = Path(__file__).resolve().parents[1] / "assets" / "js" / "reader" / "first_paint.js"
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,8 @@ class PageHead:
     json_ld: tuple[dict, ...] = field(default_factory=tuple)
     # Pages such as "not found" are never indexed, whatever the host.
     indexable: bool = True
+    # A chapter's first page for the reader's first paint (reader_rules.first_paint), or None.
+    first_paint: dict | None = field(default=None, hash=False, compare=False)
 
 
 def host_name(host: str) -> str:
@@ -65,6 +71,34 @@ def json_ld_text(blocks: tuple[dict, ...] | list[dict]) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+@cache
+def _first_paint_script() -> str:
+    script = FIRST_PAINT_SCRIPT.read_text(encoding="utf-8")
+    if "</script" in script.lower() or "<!--" in script:
+        raise ValueError(f"{FIRST_PAINT_SCRIPT} cannot be inlined in a <script>")
+    return script
+
+
+def script_json(value: object) -> str:
+    """JSON that cannot end or comment out the <script> it sits in."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def first_paint_html(data: dict) -> str:
+    """A chapter's first page, preloaded and painted while the head is still
+    being parsed (assets/js/reader/first_paint.js defines `readerFirstPaint`).
+
+    Inline, so nothing waits for another request; and it removes itself at
+    once, so React never meets it when it hydrates the head (an inline
+    script still there would break hydration, React #418)."""
+    return (
+        "<script>(function(self){try{"
+        f"{_first_paint_script()}\nreaderFirstPaint({script_json(data)})"
+        "}finally{self.remove()}})(document.currentScript)</script>"
+    )
+
+
 def meta_tags(head: PageHead, *, origin: str, robots: str, site_name: str) -> list[tuple[str, str, str]]:
     """(attribute, key, content) for every <meta> the page carries."""
     url = absolute_url(origin, head.path)
@@ -91,6 +125,8 @@ def render_head_html(head: PageHead, *, origin: str, robots: str, site_name: str
     parts.append(f'<link rel="canonical" href="{canonical}" {SSR_MARKER}="">')
     if ld := json_ld_text(head.json_ld):
         parts.append(f'<script type="application/ld+json" {SSR_MARKER}="">{ld}</script>')
+    if head.first_paint:
+        parts.append(first_paint_html(head.first_paint))
     return "".join(parts)
 
 

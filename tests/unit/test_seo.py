@@ -347,3 +347,45 @@ def test_a_json_ld_value_cannot_close_the_script_in_the_head():
     # Only the one script the renderer writes is opened and closed.
     assert html.lower().count("</script>") == 1
     assert html.lower().count("<script") == 1
+
+
+# --------------------------------------------------------------------------
+# the reader's first paint
+# --------------------------------------------------------------------------
+
+FIRST_PAGE = {
+    "key": "s/1",
+    "slug": "s",
+    "number": "1",
+    "url": "/media/ab/cd-w1200.webp",
+    "saver_url": "/media/ab/cd-w720.webp",
+    "width": 720,
+    "height": 1024,
+    "webtoon": False,
+    "direction": "rtl",
+}
+
+
+def test_a_head_without_a_first_page_has_no_first_paint():
+    assert "readerFirstPaint" not in render(a_head())
+
+
+def test_a_chapter_head_paints_its_first_page_with_a_script_that_removes_itself():
+    html = render(PageHead(title="t", description="d", path="/s-ch-1", first_paint=FIRST_PAGE))
+    parsed = parse(html)
+    inline = [parsed.text[index] for index, (tag, attrs) in enumerate(parsed.tags) if tag == "script" and not attrs]
+    assert len(inline) == 1
+    script = inline[0]
+    # It is gone before React hydrates the head (an inline script still there
+    # would not be one React rendered: React #418).
+    assert script.startswith("(function(self){try{") and script.endswith("}finally{self.remove()}})(document.currentScript)")
+    assert "function readerFirstPaint(data)" in script
+    call = script[script.rindex("readerFirstPaint(") + len("readerFirstPaint("): script.rindex(")}finally")]
+    assert json.loads(call) == FIRST_PAGE
+
+
+def test_a_first_page_value_cannot_close_the_script():
+    nasty = {**FIRST_PAGE, "url": f"/media/{BREAKOUT}"}
+    html = render(PageHead(title="t", description="d", path="/s-ch-1", first_paint=nasty))
+    assert html.lower().count("</script>") == 1
+    assert BREAKOUT not in html
