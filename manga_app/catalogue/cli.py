@@ -1,56 +1,74 @@
 """Operator CLI: `python -m manga_app.catalogue import|publish|migrate ...`.
 
-Messages are English (the operator's language); the exit status is non-zero
-when any file failed, so scripts and CI notice a partial import.
+Every default comes from the server's own configuration, read the same way:
+DATA_DIR, CONTENT_KEY and MEDIA_BASE_URL from the typed settings
+(`manga_app.config`: the environment, then `.env`), the database from
+REFLEX_DB_URL as rxconfig.py and the web layer read it. So what `import` and
+`publish` write is what the running site reads and can decrypt.
+
+Messages are English (the operator's language); the exit status is 0 when
+everything worked, 1 when a file failed or the database or disk did, 2 for
+bad usage or configuration, 130 after Ctrl-C (what was committed stays, and
+is complete).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import sqlalchemy as sa
+from pydantic import ValidationError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
-from manga_app.catalogue.db import PROJECT_ROOT, default_db_url, make_engine, migrate, normalise_url
+from manga_app.catalogue.db import default_db_url, make_engine, migrate, normalise_url
 from manga_app.catalogue.importer import ImportReport, import_source
-from manga_app.catalogue.keys import ensure_dev_content_key, validate_content_key
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.publisher import publish_catalogue
+from manga_app.catalogue.scanner import Candidate, SourceError
+from manga_app.config import Settings, content_key
 
 __all__ = ["main"]
 
-_DATA_DIR = Path(os.environ.get("DATA_DIR") or PROJECT_ROOT / "data")
-DEFAULT_MEDIA_DIR = _DATA_DIR / "media"
-DEFAULT_PUBLISH_DIR = _DATA_DIR / "published"
-DEFAULT_KEY_FILE = _DATA_DIR / "content_key"
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class _Failure(Exception):
+    """An error the operator can act on; the message says what and the code how bad."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILED) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m manga_app.catalogue", description="Manga catalogue tools."
+        prog="python -m manga_app.catalogue",
+        description="Manga catalogue tools. Defaults come from the site's configuration "
+        "(DATA_DIR, CONTENT_KEY, MEDIA_BASE_URL, REFLEX_DB_URL; environment, then .env).",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     db_help = "database URL (default: REFLEX_DB_URL, else sqlite:///data/manga.db)"
+    out_help = "publish into this directory (default: DATA_DIR/published, what the site serves)"
+    base_help = "URL prefix of the media store in published files (default: MEDIA_BASE_URL)"
 
     imp = commands.add_parser("import", help="import CBZ/ZIP archives and image folders")
-    imp.add_argument("source", type=Path, metavar="SRC", help="a folder of series, or one archive")
+    imp.add_argument("source", metavar="SRC", help="a folder of series, or one archive")
     imp.add_argument("--db", help=db_help)
-    imp.add_argument("--media", type=Path, default=DEFAULT_MEDIA_DIR, help="media store directory")
-    imp.add_argument("--out", type=Path, default=DEFAULT_PUBLISH_DIR, help="publish into this directory afterwards")
-    imp.add_argument("--media-base-url", default=os.environ.get("MEDIA_BASE_URL", "/media"))
+    imp.add_argument("--media", type=Path, help="media store directory (default: DATA_DIR/media)")
+    imp.add_argument("--out", type=Path, help=out_help)
+    imp.add_argument("--media-base-url", help=base_help)
     imp.add_argument("--no-publish", action="store_true", help="do not publish after importing")
 
     pub = commands.add_parser("publish", help="write genres.json, mangas_N.json and manifests")
     pub.add_argument("--db", help=db_help)
-    pub.add_argument("--out", type=Path, default=DEFAULT_PUBLISH_DIR, help="output directory")
-    pub.add_argument("--media-base-url", default=os.environ.get("MEDIA_BASE_URL", "/media"))
+    pub.add_argument("--out", type=Path, help=out_help)
+    pub.add_argument("--media-base-url", help=base_help)
 
     mig = commands.add_parser("migrate", help="create or upgrade the database schema")
     mig.add_argument("--db", help=db_help)
@@ -59,76 +77,186 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    url = normalise_url(args.db) if args.db else default_db_url()
-    if args.command == "migrate":
+    try:
+        settings = _settings()
+        url = normalise_url(args.db) if args.db else default_db_url()
+        if args.command == "migrate":
+            _migrate(url)
+            print(f"Database is at the newest schema: {_safe(url)}")
+            return EXIT_OK
+        if args.command == "import":
+            return _import(args, settings, url)
+        return _publish(args, settings, url)
+    except _Failure as failure:
+        print(f"error: {failure}", file=sys.stderr)
+        return failure.code
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _settings() -> Settings:
+    """The server's settings, read afresh (the environment may differ from the cached ones)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in error['loc']).upper()}: {error['msg']}"
+            for error in exc.errors()
+        )
+        raise _Failure(f"invalid configuration: {problems}", EXIT_USAGE) from None
+
+
+def _migrate(url: str) -> None:
+    try:
         migrate(url)
-        print(f"Database is at the newest schema: {_safe(url)}")
-        return EXIT_OK
-    if args.command == "import":
-        return _import(args, url)
-    return _publish(args, url)
+    except sa.exc.SQLAlchemyError as exc:
+        raise _Failure(f"cannot open the database {_safe(url)}: {_first_line(exc)}") from None
 
 
-def _import(args: argparse.Namespace, url: str) -> int:
-    if not args.source.exists():
-        print(f"error: {args.source} does not exist", file=sys.stderr)
-        return EXIT_USAGE
-    migrate(url)
+def _import(args: argparse.Namespace, settings: Settings, url: str) -> int:
+    if not args.source.strip():
+        raise _Failure(
+            "no source given: name a folder of series or one archive "
+            "(make import SRC=~/comics, or python -m manga_app.catalogue import ~/comics)",
+            EXIT_USAGE,
+        )
+    source = Path(args.source).expanduser()
+    if not source.exists():
+        raise _Failure(f"{source} does not exist", EXIT_USAGE)
+    media_dir = args.media or settings.media_dir
+    out_dir = args.out or settings.published_dir
+    if not args.no_publish:
+        _content_key(settings)  # refuse a bad key before the import, not after it
+    _migrate(url)
     engine = make_engine(url)
+    try:
+        report = _run_import(source, engine, MediaStore(media_dir), skip=[out_dir])
+    except SourceError as exc:
+        raise _Failure(f"{exc}; choose the folder your comics are in", EXIT_USAGE) from None
+    except KeyboardInterrupt:
+        print(
+            "Interrupted: the chapters imported so far are complete and kept; nothing was "
+            "published. Run the same import again to go on (finished chapters are skipped).",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    finally:
+        engine.dispose()
+    _print_report(report)
+    # The site serves the published files: publish so the import shows up
+    # without a restart (whatever failed, what was imported is complete).
+    published = EXIT_OK if args.no_publish else _publish(args, settings, url)
+    return EXIT_OK if report.ok and published == EXIT_OK else EXIT_FAILED
+
+
+def _run_import(source: Path, engine: sa.Engine, media: MediaStore, *, skip) -> ImportReport:
+    """The import with a progress bar that moves with every page, not only every chapter."""
     console = Console(stderr=True)
     columns = (
         TextColumn("Importing"),
         BarColumn(),
-        MofNCompleteColumn(),
+        TextColumn("{task.fields[chapters]} chapters, {task.fields[pages]} pages"),
         TimeElapsedColumn(),
         TextColumn("{task.description}"),
     )
+    # A chapter counts as the share of its pages done, so one huge archive moves the bar too.
+    done: dict[Path, float] = {}
+    counts = {"chapters": 0, "pages": 0, "total": 0}
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("", total=None)
-        report = import_source(
-            args.source,
-            engine=engine,
-            media=MediaStore(args.media),
-            on_start=lambda total: progress.update(task, total=total),
-            on_progress=lambda c: progress.update(task, advance=1, description=c.path.name),
-        )
-    engine.dispose()
-    _print_report(report)
-    # The site serves the published files: publish so the import shows up
-    # without a restart (whatever failed, what was imported is complete).
-    published = EXIT_OK if args.no_publish else _publish(args, url)
-    return EXIT_OK if report.ok and published == EXIT_OK else EXIT_FAILED
+        task = progress.add_task("", total=None, chapters="0/?", pages=0)
+
+        def show(description: str) -> None:
+            progress.update(
+                task,
+                completed=sum(done.values()),
+                chapters=f"{counts['chapters']}/{counts['total']}",
+                pages=counts["pages"],
+                description=description,
+            )
+
+        def on_start(total: int) -> None:
+            counts["total"] = total
+            progress.update(task, total=max(total, 1))
+            show("")
+
+        def on_page(candidate: Candidate, pages_done: int, pages: int) -> None:
+            counts["pages"] += pages_done - round(done.get(candidate.path, 0.0) * pages)
+            done[candidate.path] = pages_done / pages
+            show(candidate.path.name)
+
+        def on_progress(candidate: Candidate) -> None:
+            done[candidate.path] = 1.0
+            counts["chapters"] += 1
+            show(candidate.path.name)
+
+        try:
+            return import_source(
+                source,
+                engine=engine,
+                media=media,
+                skip=skip,
+                on_start=on_start,
+                on_page=on_page,
+                on_progress=on_progress,
+            )
+        except sa.exc.SQLAlchemyError as exc:
+            raise _Failure(f"database error: {_first_line(exc)}") from None
 
 
 def _print_report(report: ImportReport) -> None:
+    for path, message in report.notes:
+        print(f"NOTE    {path}: {message}")
     for path, message in report.warnings:
         print(f"WARNING {path}: {message}")
     for path, message in report.failed:
         print(f"FAILED  {path}: {message}")
     print(
-        f"Imported: {len(report.imported)}, skipped (unchanged): {len(report.skipped)}, failed: {len(report.failed)}"
+        f"Imported: {len(report.imported)}, skipped (unchanged): {len(report.skipped)}, "
+        f"failed: {len(report.failed)}"
     )
 
 
-def _publish(args: argparse.Namespace, url: str) -> int:
-    try:
-        env_key = os.environ.get("CONTENT_KEY")
-        key = validate_content_key(env_key) if env_key else ensure_dev_content_key(DEFAULT_KEY_FILE)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    migrate(url)
+def _publish(args: argparse.Namespace, settings: Settings, url: str) -> int:
+    key = _content_key(settings)
+    out_dir = args.out or settings.published_dir
+    base = args.media_base_url or settings.media_base_url
+    _migrate(url)
     engine = make_engine(url)
-    with Session(engine) as session:
-        result = publish_catalogue(
-            session=session, out_dir=args.out, content_key=key, media_base_url=args.media_base_url
-        )
-    engine.dispose()
+    try:
+        with Session(engine) as session:
+            result = publish_catalogue(
+                session=session, out_dir=out_dir, content_key=key, media_base_url=base
+            )
+    except sa.exc.SQLAlchemyError as exc:
+        raise _Failure(f"database error while publishing: {_first_line(exc)}") from None
+    except OSError as exc:
+        raise _Failure(
+            f"cannot write the published catalogue into {out_dir}: {exc}; the files already "
+            "there are complete (each is replaced whole), publish again once fixed"
+        ) from None
+    finally:
+        engine.dispose()
     print(
-        f"Published {result.series} series on {result.pages} pages, {result.manifests} chapter manifests, "
-        f"{result.genres} genres into {result.out_dir} (removed {result.removed} stale files)"
+        f"Published {result.series} series on {result.pages} pages, {result.manifests} chapter "
+        f"manifests, {result.genres} genres into {result.out_dir} "
+        f"(removed {result.removed} stale files)"
     )
     return EXIT_OK
+
+
+def _content_key(settings: Settings) -> str:
+    """The key the server decrypts with: CONTENT_KEY, else DATA_DIR/content_key."""
+    try:
+        return content_key(settings)
+    except ValueError as exc:
+        raise _Failure(f"CONTENT_KEY: {exc}", EXIT_USAGE) from None
+    except OSError as exc:
+        raise _Failure(f"cannot read or create the development content key: {exc}") from None
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def _safe(url: str) -> str:

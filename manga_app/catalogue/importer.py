@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -148,13 +149,17 @@ def _auto_workers(candidates: list[Candidate]) -> int:
 
 
 class _Inline(Executor):
-    """Runs each task at once in this process (one worker: no processes to start)."""
+    """Runs each task at once in this process (one worker: no processes to start).
+
+    Ctrl-C is not an outcome of the task: it propagates at once, like in any
+    other code of this process.
+    """
 
     def submit(self, fn, /, *args, **kwargs) -> Future:
         future: Future = Future()
         try:
             future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
+        except Exception as exc:  # noqa: BLE001 - handed to the caller through the future
             future.set_exception(exc)
         return future
 
@@ -162,7 +167,17 @@ class _Inline(Executor):
 def _process_pool(workers: int) -> ProcessPoolExecutor:
     # forkserver: safe although the caller may run threads (the CLI's progress bar).
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_ignore_interrupts,
+    )
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C reaches the whole process group: workers finish their page and report
+    the files they wrote, and this process stops and cleans up (see _abandon)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass(eq=False)
@@ -175,6 +190,7 @@ class _Pending:
     stat: SourceStat | None = None
     fingerprint: str = ""  # sha256 of the content ('' when the fast path knew it unchanged)
     known: bool = False  # unchanged since an earlier import: nothing to read
+    pages_done: int = 0  # page tasks finished (counted by their done-callbacks)
     pages_reported: int = 0  # pages done, as last told to on_page
     early_failure: str | None = None  # reported before the duplicate check
     late_failure: str | None = None  # reported after it
@@ -207,6 +223,13 @@ class _ImportRun:
         self.janitor = _Janitor(engine, media, self.report)
         self.pool: Executor | None = None
         self.active: dict[Future, int] = {}  # submitted, unfinished page tasks -> bytes
+        # Every page task of a chapter not settled yet -> that chapter: what an
+        # interruption must clean up, wherever it lands.
+        self.unsettled: dict[Future, Path] = {}
+        # Files written by the page being processed in this process (one worker),
+        # known even if Ctrl-C stops it halfway.
+        self.inline_log = WriteLog()
+        self.inline_owner: Path | None = None
         self.max_ahead = workers * (1 + PAGES_AHEAD_PER_WORKER)
         self.max_chapters = 1 if workers == 1 else 4 * workers + 4
         self.draining = False
@@ -254,14 +277,14 @@ class _ImportRun:
 
     def _report_pages(self, queue: deque[_Pending]) -> None:
         """Tell on_page about pages finished since the last call (the progress bar moves per page)."""
-        if self.on_page is None:
-            return
         for pending in queue:
-            if pending.names and pending.pages_reported < len(pending.names):
-                done = sum(1 for future in pending.futures if future.done())
-                if done > pending.pages_reported:
-                    pending.pages_reported = done
-                    self.on_page(pending.candidate, done, len(pending.names))
+            self._report_one(pending)
+
+    def _report_one(self, pending: _Pending) -> None:
+        done = pending.pages_done
+        if self.on_page is not None and done > pending.pages_reported:
+            pending.pages_reported = done
+            self.on_page(pending.candidate, done, len(pending.names))
 
     def _fill(self, queue: deque[_Pending], todo: Iterable[Candidate], more: bool) -> bool:
         """Read ahead: prepare candidates and hand their pages to the pool, within bounds."""
@@ -344,7 +367,7 @@ class _ImportRun:
         try:
             data = pending.source.read(name)
             make_cover = pending.cover_page and index == 0
-            future = self._submit(str(self.media.root), data, make_cover)
+            future = self._submit(pending.candidate.path, str(self.media.root), data, make_cover)
         except ArchiveError as exc:
             pending.late_failure = f"page {name!r}: {exc}"
         except OSError as exc:
@@ -354,16 +377,27 @@ class _ImportRun:
         else:
             pending.futures.append(future)
             self.active[future] = len(data)
+            # Runs in the pool's manager thread (or at once, for one worker): only counts.
+            future.add_done_callback(lambda _future: _count_page(pending))
+            self._report_one(pending)
         if pending.fed:
             pending.close()
 
-    def _submit(self, root: str, data: bytes, make_cover: bool) -> Future:
+    def _submit(self, owner: Path, root: str, data: bytes, make_cover: bool) -> Future:
+        if isinstance(self.pool, _Inline):
+            self.inline_owner = owner
+            future = self.pool.submit(store_page_detached, root, data, make_cover, self.inline_log)
+            self.unsettled[future] = owner
+            self.inline_log.created.clear()  # in the future's result now
+            return future
         try:
-            return self.pool.submit(store_page_detached, root, data, make_cover)
+            future = self.pool.submit(store_page_detached, root, data, make_cover)
         except BrokenProcessPool:  # a worker died (killed, or crashed in a decoder): start over
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = _process_pool(self.workers)
-            return self.pool.submit(store_page_detached, root, data, make_cover)
+            future = self.pool.submit(store_page_detached, root, data, make_cover)
+        self.unsettled[future] = owner
+        return future
 
     def _known(self, session: Session, pending: _Pending) -> Chapter | None:
         """The chapter this unchanged source was imported as, else None.
@@ -405,6 +439,10 @@ class _ImportRun:
             self.report.failed.append(
                 (candidate.path, f"unexpected error: {type(exc).__name__}: {exc}")
             )
+        else:
+            # Settled (committed, skipped or failed and cleaned): nothing left for _abandon.
+            for future in pending.futures:
+                self.unsettled.pop(future, None)
         finally:
             pending.close()
             self.report.warnings.extend(pending.warnings)
@@ -418,7 +456,12 @@ class _ImportRun:
     def _settle_one(self, pending: _Pending) -> bool:
         """True when imported, False when skipped as unchanged; ImportFailure otherwise."""
         candidate = pending.candidate
-        wait(pending.futures)
+        remaining = [future for future in pending.futures if not future.done()]
+        while remaining:
+            wait(remaining, return_when=FIRST_COMPLETED)
+            self._report_one(pending)
+            remaining = [future for future in remaining if not future.done()]
+        self._report_one(pending)
         results: list[PageWrite | None] = []
         broken = None
         for future in pending.futures:
@@ -488,18 +531,25 @@ class _ImportRun:
             pending.warnings.append((pending.candidate.path, f"could not record its new place: {exc}"))
 
     def _abandon(self, queue: deque[_Pending]) -> None:
-        """After an error or an interruption: what was read ahead is not imported."""
+        """After an error or an interruption: what was read ahead is not imported.
+
+        Covers every page task not settled, including those of a chapter caught
+        halfway through settling; the janitor keeps whatever a committed row uses.
+        """
         for pending in queue:
             pending.close()
-        futures = [future for pending in queue for future in pending.futures]
+        futures = list(self.unsettled)
         for future in futures:
             future.cancel()  # not started yet: never will
         wait(futures)  # the running ones may still create files
-        for pending in queue:
-            for future in pending.futures:
-                if not future.cancelled() and future.exception() is None:
-                    created = [Path(path) for path in future.result().created]
-                    self.janitor.discard_files(created, pending.candidate.path)
+        for future, owner in self.unsettled.items():
+            if not future.cancelled() and future.exception() is None:
+                created = [Path(path) for path in future.result().created]
+                self.janitor.discard_files(created, owner)
+        self.unsettled.clear()
+        if self.inline_log.created:  # a page stopped halfway in this process
+            self.janitor.discard_files(self.inline_log.created, self.inline_owner)
+            self.inline_log.created.clear()
         queue.clear()
 
     def _cleanup(self) -> None:
@@ -716,6 +766,10 @@ class _Janitor:
             action()
         except (OSError, ValueError) as exc:
             self.report.warnings.append((owner, f"could not remove old media {key}: {exc}"))
+
+
+def _count_page(pending: _Pending) -> None:
+    pending.pages_done += 1
 
 
 def _unlink(path: Path) -> None:

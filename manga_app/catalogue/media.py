@@ -255,14 +255,18 @@ class MediaStore:
         log.created.append(target)
 
 
-def store_page_detached(root: str, data: bytes, cover: bool = False) -> PageWrite:
+def store_page_detached(
+    root: str, data: bytes, cover: bool = False, log: WriteLog | None = None
+) -> PageWrite:
     """`MediaStore(root).store_page` for a worker process.
 
     Never raises for a bad image or a failed write: the error is returned with
     the files created so far, and the caller decides when they may be removed
     (another chapter being imported at the same time may already rely on them).
+    In the caller's own process, `log` lets it see the files as they are
+    written, should it be interrupted before this returns.
     """
-    log = WriteLog()
+    log = log if log is not None else WriteLog()
     try:
         stored = MediaStore(Path(root)).store_page(data, log, cover=cover)
         error = None

@@ -237,35 +237,6 @@ def test_bad_inputs_fail_with_specific_messages_and_the_rest_is_imported(tmp_pat
     assert_no_orphan_media(engine, media.root)
 
 
-def test_the_cli_reports_each_failure_and_exits_non_zero(tmp_path, db_url, engine, capsys):
-    from manga_app.catalogue.cli import main
-
-    src = tmp_path / "src" / "Series"
-    _cbz(src / "Series 1.cbz")
-    shutil.copy(FIXTURES / "archives" / "rar4.rar", src / "Series 2.cbr")
-    status = main(
-        ["import", str(tmp_path / "src"), "--db", db_url, "--media", str(tmp_path / "media")]
-    )
-    out = capsys.readouterr().out
-    assert status == 1
-    assert f"FAILED  {(src / 'Series 2.cbr').resolve()}: RAR archives are not supported" in out
-    assert "Imported: 1, skipped (unchanged): 0, failed: 1" in out
-    assert chapter_rows(engine) == [("Series", 100, 3)]
-    # A clean re-run of only the good file succeeds with status 0
-    (src / "Series 2.cbr").unlink()
-    assert (
-        main(["import", str(tmp_path / "src"), "--db", db_url, "--media", str(tmp_path / "media")])
-        == 0
-    )
-    assert "skipped (unchanged): 1, failed: 0" in capsys.readouterr().out
-
-
-def test_a_missing_source_is_a_usage_error(tmp_path, db_url):
-    from manga_app.catalogue.cli import main
-
-    assert main(["import", str(tmp_path / "nope"), "--db", db_url]) == 2
-
-
 def test_a_failure_in_the_database_step_removes_the_media_it_wrote(
     tmp_path, engine, media, monkeypatch
 ):
@@ -295,24 +266,6 @@ def test_series_names_fall_back_to_file_names(tmp_path, engine, media, layout):
     _cbz(path)
     assert import_source(tmp_path / "src", engine=engine, media=media).ok
     assert chapter_rows(engine) == [("Blue Period", 300, 3)]
-
-
-def test_the_cli_publishes_with_the_configured_key_and_refuses_a_placeholder(
-    tmp_path, db_url, monkeypatch, capsys
-):
-    from manga_app.catalogue.cli import main
-
-    _cbz(tmp_path / "src" / "Series" / "Series 1.cbz")
-    media_dir = str(tmp_path / "media")
-    assert main(["import", str(tmp_path / "src"), "--db", db_url, "--media", media_dir]) == 0
-    out = tmp_path / "out"
-    monkeypatch.setenv("CONTENT_KEY", "changeme")
-    assert main(["publish", "--db", db_url, "--out", str(out)]) == 2
-    assert "placeholder" in capsys.readouterr().err and not out.exists()
-    monkeypatch.setenv("CONTENT_KEY", "ab12" * 16)
-    assert main(["publish", "--db", db_url, "--out", str(out), "--media-base-url", "/m"]) == 0
-    assert "Published 1 series on 1 pages, 1 chapter manifests" in capsys.readouterr().out
-    assert (out / "mangas_1.json").exists() and (out / "manifests" / "series" / "1.json").exists()
 
 
 def test_a_chapter_with_pages_we_cannot_read_fails_whole_and_junk_is_noted(tmp_path, engine, media):

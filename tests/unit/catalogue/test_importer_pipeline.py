@@ -179,3 +179,22 @@ def test_small_imports_do_not_start_worker_processes(tmp_path, engine, media, mo
     write_cbz(tmp_path / "src" / "S" / "S 1.cbz", {"1.png": image_bytes()})
     assert import_source(tmp_path / "src", engine=engine, media=media).ok
     shutil.rmtree(tmp_path / "src")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_is_reported_per_page_so_one_huge_archive_moves_the_bar(tmp_path, engine, media, workers):
+    write_cbz(tmp_path / "src" / "S" / "S 1.cbz", {f"{i}.png": p for i, p in enumerate(distinct_pages(12))})
+    write_cbz(tmp_path / "src" / "S" / "S 2.cbz", {"1.png": image_bytes((5, 6, 7))})
+    pages: list[tuple[str, int, int]] = []
+    settled: list[str] = []
+    report = import_source(
+        tmp_path / "src", engine=engine, media=media, workers=workers,
+        on_page=lambda c, done, total: pages.append((c.path.name, done, total)),
+        on_progress=lambda c: settled.append(c.path.name),
+    )
+    assert report.ok and settled == ["S 1.cbz", "S 2.cbz"]
+    first = [done for name, done, total in pages if name == "S 1.cbz" and total == 12]
+    assert first == sorted(set(first)) and first[-1] == 12
+    if workers == 1:
+        assert first == list(range(1, 13))  # every single page
+    assert ("S 2.cbz", 1, 1) in pages
