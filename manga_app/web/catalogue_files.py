@@ -29,16 +29,39 @@ def not_found_json() -> JSONResponse:
 
 
 def _published_file(request: Request, relative: str) -> Response:
-    """A published JSON file as bytes (not a file stream): the gzip layer
-    cannot compress a response the server sends straight from disk."""
+    """A published JSON file, from its precompressed `.gz` twin when the client takes gzip.
+
+    The publisher writes the twins (list pages, genres.json): compressing a
+    600 KB page per request would cost the server more than the rest of the
+    backend's loading. Each variant has its own ETag, both say `Vary:
+    Accept-Encoding`, and the gzip layer leaves a response that has a
+    Content-Encoding alone. A file without a twin (a manifest) goes out
+    plain, to be gzipped on the fly: its ETag is weak, since the bytes sent
+    then depend on the encoding. Bytes, not a file stream: the gzip layer
+    cannot compress a response sent straight from disk.
+    """
     path = get_settings().published_dir / relative
+    twin = path.with_name(path.name + ".gz")
+    accept = request.headers.get("accept-encoding", "")
     try:
         stat = path.stat()
+        has_twin = twin.is_file()
+        use_twin = has_twin and _accepts_gzip(accept)
+        if use_twin:
+            path, stat = twin, twin.stat()
         content = path.read_bytes() if request.method != "HEAD" else b""
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return not_found_json()
-    etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
-    headers = {"Cache-Control": JSON_CACHE, "ETag": etag}
+    tag = f"{stat.st_mtime_ns:x}-{stat.st_size:x}"
+    if use_twin:
+        etag = f'"{tag}-gz"'
+    elif has_twin and "gzip" not in accept.lower():
+        etag = f'"{tag}"'
+    else:  # the gzip layer compresses whatever mentions gzip (even "gzip;q=0")
+        etag = f'W/"{tag}"'
+    headers = {"Cache-Control": JSON_CACHE, "ETag": etag, "Vary": "Accept-Encoding"}
+    if use_twin:
+        headers["Content-Encoding"] = "gzip"
     if _etag_matches(request.headers.get("if-none-match", ""), etag):
         return Response(status_code=304, headers=headers)
     if request.method == "HEAD":
@@ -46,8 +69,30 @@ def _published_file(request: Request, relative: str) -> Response:
     return Response(content, media_type="application/json", headers=headers)
 
 
+def _accepts_gzip(header: str) -> bool:
+    """Whether Accept-Encoding takes gzip (`gzip`, `x-gzip` or `*`, with a q-value above 0)."""
+    for part in header.split(","):
+        coding, _, params = part.strip().partition(";")
+        if coding.strip().lower() not in ("gzip", "x-gzip", "*"):
+            continue
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if quality > 0:
+            return True
+    return False
+
+
 def _etag_matches(wanted: str, etag: str) -> bool:
-    return any(tag.strip() in (etag, f"W/{etag}", "*") for tag in wanted.split(",") if tag.strip())
+    """If-None-Match compares weakly: W/"x" and "x" match."""
+    strong = etag.removeprefix("W/")
+    tags = (tag.strip() for tag in wanted.split(","))
+    return any(tag == "*" or tag.removeprefix("W/") == strong for tag in tags if tag)
 
 
 async def genres_json(request: Request) -> Response:
