@@ -27,6 +27,7 @@ _MICROSECOND = timedelta(microseconds=1)
 # A content-hashed media URL: shared prefix, the hash, shared suffix.
 _HASHED_URL = re.compile(r"^(.*?)((?:[0-9a-f]{2}){16,64})([^0-9a-f][^/]*)$")
 _RAW = 0xFFFF  # "not a hashed URL": the text is kept whole
+_SAME = 0xFFFE  # the small cover is the cover itself
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,32 +123,34 @@ class _Interned:
 class _UrlColumn:
     """Cover URLs: (prefix id, hash bytes, suffix id); anything else kept whole."""
 
-    __slots__ = ("parts", "prefix", "suffix", "hashes", "ends", "_raw")
+    __slots__ = ("parts", "prefix", "suffix", "hashes", "ends")
 
     def __init__(self, parts: _Interned) -> None:
         self.parts = parts
         self.prefix = array("H")
         self.suffix = array("H")
+        # The hash's bytes, or a URL of another shape as UTF-8.
         self.hashes = bytearray()
         self.ends = array("I")
-        self._raw: dict[int, str] = {}
 
     def add(self, url: str) -> None:
         found = _HASHED_URL.match(url)
-        if found and len(self.parts.names) < _RAW - 1:
+        if found and len(self.parts.names) < _SAME - 1:
             self.prefix.append(self.parts.id_of(found.group(1)))
             self.suffix.append(self.parts.id_of(found.group(3)))
             self.hashes += bytes.fromhex(found.group(2))
         else:
-            self._raw[len(self.prefix)] = url
             self.prefix.append(_RAW)
             self.suffix.append(_RAW)
+            self.hashes += url.encode()
         self.ends.append(len(self.hashes))
 
     def variant_suffix(self, url: str, of: int) -> int:
         """The suffix id that turns entry `of` into `url`, or _RAW when more differs."""
+        if url == self.url(of):
+            return _SAME
         found = _HASHED_URL.match(url)
-        if not found or self.prefix[of] == _RAW or len(self.parts.names) >= _RAW - 1:
+        if not found or self.prefix[of] == _RAW or len(self.parts.names) >= _SAME - 1:
             return _RAW
         start = self.ends[of - 1] if of else 0
         if self.parts.names[self.prefix[of]] != found.group(1) or self.hashes[start : self.ends[of]].hex() != found.group(2):
@@ -156,15 +159,15 @@ class _UrlColumn:
 
     def url(self, index: int, suffix: int | None = None) -> str:
         prefix = self.prefix[index]
-        if prefix == _RAW:
-            return self._raw[index]
         start = self.ends[index - 1] if index else 0
+        if prefix == _RAW:
+            return self.hashes[start : self.ends[index]].decode()
         names = self.parts.names
         return f"{names[prefix]}{self.hashes[start : self.ends[index]].hex()}{names[self.suffix[index] if suffix is None else suffix]}"
 
     def nbytes(self) -> int:
         arrays = (self.prefix, self.suffix, self.ends)
-        return len(self.hashes) + sum(a.itemsize * len(a) for a in arrays) + sum(100 + len(v) for v in self._raw.values())
+        return len(self.hashes) + sum(a.itemsize * len(a) for a in arrays)
 
 
 class CatalogueBuilder:
@@ -307,6 +310,8 @@ class Catalogue(Sequence[MangaItem]):
 
     def cover_small(self, index: int) -> str:
         suffix = self._small_suffix[index]
+        if suffix == _SAME:
+            return self._covers.url(index)
         return self._small_raw[index] if suffix == _RAW else self._covers.url(index, suffix)
 
     def item(self, index: int) -> MangaItem:

@@ -57,6 +57,8 @@ def test_every_field_comes_back_as_published() -> None:
     [
         ("/media/c.webp", "/media/c-small.webp"),  # not content-hashed: kept whole
         ("", ""),  # a series without a cover
+        ("/media/c.webp", "/media/c.webp"),  # one size for both
+        (f"/media/3f/{KEY}-cover320.webp", f"/media/3f/{KEY}-cover320.webp"),
         (f"/media/3f/{KEY}-cover320.webp", "/media/other.webp"),
         (f"/media/3f/{KEY}-cover320.webp", f"/media/aa/{'aa' * 32}-cover160.webp"),  # another hash
     ],
