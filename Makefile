@@ -39,6 +39,7 @@ bench: setup
 
 ## import: import comic archives, e.g. make import SRC=~/comics
 import: setup
+	@test -n "$(strip $(SRC))" || { echo 'usage: make import SRC=<folder of series, or one archive>' >&2; exit 2; }
 	$(PY) -m manga_app.catalogue import "$(SRC)"
 
 ## demo: generate the demo library and import it through the real importer (once)
@@ -47,6 +48,7 @@ demo: $(DEMO_STAMP)
 $(DEMO_STAMP): | $(VENV)/.installed
 	$(PY) -m manga_app.demo $(DEMO_DIR)
 	$(PY) -m manga_app.catalogue import $(DEMO_DIR)
+	$(PY) -m manga_app.demo.views
 	touch $@
 
 setup: $(VENV)/.installed tools/node_modules/.installed tools/firebase/node_modules/.installed system-packages

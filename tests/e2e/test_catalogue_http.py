@@ -3,6 +3,7 @@ an import while the site runs (issue 3)."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import subprocess
@@ -16,7 +17,10 @@ from PIL import Image
 
 from manga_app import routes
 from manga_app.crypto import decrypt_text
-from tests.e2e.conftest import ROOT
+from manga_app.demo.catalogue_data import CATALOGUE
+from tests.e2e.conftest import DEMO_SERIES, ROOT
+
+DEMO_TITLES = {series.title for series in CATALOGUE}
 
 LIST_FIELDS = {
     "slug": str, "title": str, "alt_titles": list, "cover": str, "genres": list,
@@ -53,13 +57,33 @@ def test_manga_list_pages_follow_the_contract_newest_first_until_a_404(base_url:
         assert httpx.get(f"{base_url}/mangas_{bad}.json").status_code == 404, bad
 
 
-def test_lists_are_cacheable_revalidate_with_etags_and_are_compressed(base_url: str) -> None:
-    first = httpx.get(base_url + "/mangas_1.json", headers={"Accept-Encoding": "gzip"})
-    assert first.headers["content-encoding"] == "gzip"
-    assert "max-age" in first.headers["cache-control"]
-    etag = first.headers["etag"]
-    again = httpx.get(base_url + "/mangas_1.json", headers={"If-None-Match": etag})
-    assert again.status_code == 304 and again.content == b""
+def _raw(url: str, accept: str, etag: str | None = None) -> tuple[httpx.Response, bytes]:
+    """A response and its body exactly as sent (httpx would undo one gzip layer)."""
+    headers = {"Accept-Encoding": accept, **({"If-None-Match": etag} if etag else {})}
+    with httpx.stream("GET", url, headers=headers) as response:
+        return response, b"".join(response.iter_raw())
+
+
+def test_lists_are_precompressed_revalidate_per_encoding_and_cache(base_url: str, server_env: dict[str, str]) -> None:
+    published = Path(server_env["DATA_DIR"]) / "published"
+    for name in ("mangas_1.json", "genres.json"):
+        zipped, body = _raw(f"{base_url}/{name}", "gzip, deflate, br")
+        # The publisher's twin, byte for byte: compressed once, ahead of time
+        assert zipped.headers["content-encoding"] == "gzip"
+        assert body == (published / f"{name}.gz").read_bytes()
+        assert gzip.decompress(body) == (published / name).read_bytes()
+        plain, plain_body = _raw(f"{base_url}/{name}", "identity")
+        assert "content-encoding" not in plain.headers
+        assert plain_body == (published / name).read_bytes()
+        for response in (zipped, plain):
+            assert "Accept-Encoding" in [v.strip() for v in response.headers["vary"].split(",")]
+            assert "max-age" in response.headers["cache-control"]
+        assert zipped.headers["etag"] != plain.headers["etag"]
+        for accept, etag in (("gzip", zipped.headers["etag"]), ("identity", plain.headers["etag"])):
+            again, again_body = _raw(f"{base_url}/{name}", accept, etag)
+            assert (again.status_code, again_body) == (304, b""), (name, accept)
+        crossed, _ = _raw(f"{base_url}/{name}", "identity", zipped.headers["etag"])
+        assert crossed.status_code == 200
 
 
 def test_media_is_immutable_and_answers_range_requests(base_url: str) -> None:
@@ -124,3 +148,22 @@ def test_an_import_while_the_site_runs_shows_up_without_a_restart(base_url: str,
     while httpx.get(base_url + routes.genre_url(genre)).status_code != 200:
         assert time.monotonic() < deadline, "the held catalogue never saw the import"
         time.sleep(0.5)
+
+
+def test_the_demo_is_alive_every_popular_title_has_readers(base_url: str, page) -> None:
+    items = []
+    page_number = 1
+    while (response := httpx.get(f"{base_url}/mangas_{page_number}.json")).status_code == 200:
+        items += response.json()["list"]
+        page_number += 1
+    demo = [item for item in items if item["title"] in DEMO_TITLES]
+    assert len(demo) == DEMO_SERIES and all(item["views"] > 0 for item in demo)
+    page.goto(base_url + "/")
+    shelf = page.get_by_role("list", name="人気")
+    shelf.locator(".card-meta").first.wait_for()
+    cards = {
+        card.locator(".card-title").inner_text(): card.locator(".card-meta").inner_text()
+        for card in shelf.locator(".card").all()
+    }
+    shown = {title: meta for title, meta in cards.items() if title in DEMO_TITLES}
+    assert shown and all(meta.startswith("閲覧") and meta != "閲覧 0" for meta in shown.values()), cards
