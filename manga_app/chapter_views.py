@@ -21,6 +21,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session
 
 from manga_app.catalogue import repository
+from manga_app.catalogue.db import shared_engine
+from manga_app.config import content_key, get_settings
 from manga_app.reading_models import ChapterViewMark
 
 # Distinct visitors counted per address, chapter and day. Mobile carriers put
@@ -100,3 +102,31 @@ def prune_views(*, session: Session, today: date, keep_days: int = KEEP_DAYS) ->
     result = session.execute(sa.delete(ChapterViewMark).where(ChapterViewMark.day < cutoff))
     session.commit()
     return result.rowcount or 0
+
+
+# The day this process last pruned old marks.
+_pruned_on: date | None = None
+
+
+def count_chapter_view(slug: str, number: str, *, browser_id: str, uid: str, address: str, day: date) -> bool:
+    """The reader's call: this visitor (the browser's random id and, signed
+    in, the verified uid) opened chapter `number` of `slug` on `day`. Counts
+    at most once; prunes old marks once a day per process."""
+    global _pruned_on
+    secret = hashing_secret(content_key(get_settings()))
+    visitors = [visitor_key(secret, "b", browser_id)] + ([visitor_key(secret, "u", uid)] if uid else [])
+    with Session(shared_engine()) as session:
+        if _pruned_on != day:
+            prune_views(session=session, today=day)
+            _pruned_on = day
+        chapter = repository.get_chapter(session=session, series_slug=slug, number=number)
+        if chapter is None:
+            return False
+        return record_view(
+            session=session,
+            series_id=chapter.series_id,
+            chapter_id=chapter.id,
+            visitors=visitors,
+            address=address_key(secret, address),
+            day=day,
+        )

@@ -11,90 +11,27 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import weakref
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
-import httpx
 import reflex as rx
-from sqlmodel import Session
 
 from manga_app import chapter_views, reader_rules, reading, routes
-from manga_app.catalogue import repository
-from manga_app.catalogue.db import shared_engine
 from manga_app.catalogue.views import ChapterContext, ChapterView
-from manga_app.config import content_key, get_settings
 from manga_app.heads import chapter_label
 from manga_app.page_heads import load_chapter
 from manga_app.pages import reader_model as model
+from manga_app.pages.reader_manifest import fetch_manifest_pages
 from manga_app.state.auth import AuthState
 from manga_app.state.library import LibraryState
 from manga_app.state.reading import ReadingState
 
 logger = logging.getLogger(__name__)
 
-MANIFEST_TIMEOUT_SECONDS = 10.0
 # Pages of the next chapter warmed in the browser cache near the end.
 NEXT_CHAPTER_WARM_PAGES = 2
 # The browser's random visitor id lives this long (browsers cap at 400 days).
 VISITOR_COOKIE_SECONDS = 400 * 24 * 3600
 MAX_KEY_LENGTH = 120
-
-
-# One HTTP client per event loop (each server worker has its own loop):
-# creating a client costs tens of milliseconds, reusing it nothing.
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = weakref.WeakKeyDictionary()
-
-
-def _client() -> httpx.AsyncClient:
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None or client.is_closed:
-        client = _clients[loop] = httpx.AsyncClient(timeout=MANIFEST_TIMEOUT_SECONDS)
-    return client
-
-
-async def fetch_manifest_pages(slug: str, number: str) -> list[dict]:
-    """The chapter's page list from the published catalogue (a CDN in
-    production), decrypted; ManifestError when it is missing or unreadable."""
-    settings = get_settings()
-    url = f"{settings.catalogue_base}/manifests/{slug}/{number}.json"
-    try:
-        response = await _client().get(url)
-    except httpx.HTTPError as error:
-        raise model.ManifestError(f"manifest request failed: {type(error).__name__}") from error
-    if response.status_code != 200:
-        raise model.ManifestError(f"manifest answered HTTP {response.status_code}")
-    return await asyncio.to_thread(model.decrypt_manifest, response.content, content_key(settings))
-
-
-# The day this process last pruned old view marks.
-_pruned_on: date | None = None
-
-
-def count_view(slug: str, number: str, *, browser_id: str, uid: str, address: str) -> bool:
-    """Count this visitor's view of the chapter today, at most once (see
-    chapter_views). Old marks are pruned once a day per process."""
-    secret = chapter_views.hashing_secret(content_key(get_settings()))
-    visitors = [chapter_views.visitor_key(secret, "b", browser_id)]
-    if uid:
-        visitors.append(chapter_views.visitor_key(secret, "u", uid))
-    global _pruned_on
-    today = model.view_day()
-    with Session(shared_engine()) as session:
-        if _pruned_on != today:
-            chapter_views.prune_views(session=session, today=today)
-            _pruned_on = today
-        chapter = repository.get_chapter(session=session, series_slug=slug, number=number)
-        if chapter is None:
-            return False
-        return chapter_views.record_view(
-            session=session,
-            series_id=chapter.series_id,
-            chapter_id=chapter.id,
-            visitors=visitors,
-            address=chapter_views.address_key(secret, address),
-            day=today,
-        )
 
 
 # The opening of each visitor (by client token) that is still fetching its
@@ -300,7 +237,9 @@ class ReaderState(rx.State):
             uid = (await self.get_state(AuthState))._uid
             slug, number, browser_id = self.series_slug, self.chapter_number, self.visitor_id
             address = self.router.session.client_ip
-        await asyncio.to_thread(count_view, slug, number, browser_id=browser_id, uid=uid, address=address)
+        await asyncio.to_thread(
+            chapter_views.count_chapter_view, slug, number, browser_id=browser_id, uid=uid, address=address, day=model.view_day()
+        )
 
     def _entry(self, chapter: str, chapter_title: str, page: int, offset: float, at: datetime) -> reading.HistoryEntry:
         return reading.HistoryEntry(

@@ -5,9 +5,11 @@
 // approaching end (onNearEnd).
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { buildUnits, positionInStrip, unitOfPage } from "./layout.js";
-import { isFormTarget, keyAction, swipeAction, tapAction } from "./input.js";
+import { buildUnits, unitOfPage } from "./layout.js";
+import { tapAction } from "./input.js";
+import { useReaderKeys, useSwipes } from "./controls.js";
 import { usePreload, useProgressReporter, useViewport } from "./hooks.js";
+import { STRIP_LINE, useResumeHold, useStripTracking } from "./strip.js";
 import { startPosition } from "./positions.js";
 import { PagedStage, VerticalStrip } from "./pages.jsx";
 import { EndCard } from "./end_card.jsx";
@@ -20,11 +22,6 @@ const NEAR_END_PAGES = 3;
 const STRIP_STEP = 0.85;
 // Arrow keys inside a tall page of the paged reader.
 const LINE_STEP_PX = 60;
-// The reading line of the strip, just below the top edge, so a page whose
-// top sits exactly at the edge counts as the current one.
-const STRIP_LINE = 2;
-// How long the resumed scroll position is defended against the router.
-const RESUME_HOLD_MS = 1500;
 // A preload fallback in case the first page's load event never comes.
 const PRELOAD_FALLBACK_MS = 2500;
 // The first page the server-written head painted before this script ran
@@ -62,7 +59,6 @@ export function MangaReader(props) {
   const [overlayHeld, setOverlayHeld] = useState(false);
   const imageRefs = useRef([]);
   const stageRef = useRef(null);
-  const touch = useRef(null);
   const nearEndSent = useRef(false);
   // Where the visitor is: page and the part of it above the top edge (0..1).
   const position = useRef(start);
@@ -151,76 +147,16 @@ export function MangaReader(props) {
   );
 
   // ---- keyboard, taps and swipes ------------------------------------
-  useEffect(() => {
-    const onKey = (event) => {
-      if (event.key === "Escape") {
-        // Esc works wherever focus is: it closes the sheet, else leaves the
-        // control (slider, chapter selector) and shows or hides the menu.
-        event.preventDefault();
-        if (sheetOpen) {
-          setSheetOpen(false);
-          return;
-        }
-        const focused = document.activeElement;
-        if (focused && focused.closest?.(".reader-overlay")) {
-          focused.blur();
-          setOverlayHeld(false);
-          setOverlay(false);
-          return;
-        }
-        act("menu");
-        return;
-      }
-      if (sheetOpen || isFormTarget(event.target)) return;
-      const stage = stageRef.current;
-      const action = keyAction(event, {
-        direction,
-        mode,
-        canScrollDown: !!stage && stage.scrollTop + stage.clientHeight < stage.scrollHeight - 2,
-        canScrollUp: !!stage && stage.scrollTop > 2,
-      });
-      if (!action) return;
-      // Keys on a focused link or button keep their own meaning.
-      if (event.key === " " && event.target.closest?.("a,button")) return;
-      event.preventDefault();
-      act(action);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [act, direction, mode, sheetOpen]);
-
+  const closeSheet = useCallback(() => setSheetOpen(false), []);
+  const leaveMenu = useCallback(() => {
+    setOverlayHeld(false);
+    setOverlay(false);
+  }, []);
+  useReaderKeys({ act, direction, mode, stageRef, sheetOpen, closeSheet, leaveMenu });
+  const { onTouchStart, onTouchEnd, consumeSwipe } = useSwipes({ act, direction, mode, stageRef });
   const onClick = (event) => {
-    if (event.target.closest("a,button,select,input,.reader-end")) return;
-    if (touch.current?.swiped) {
-      touch.current = null;
-      return;
-    }
+    if (event.target.closest("a,button,select,input,.reader-end") || consumeSwipe()) return;
     act(tapAction(event.clientX, window.innerWidth, direction, !!settings.tap_swap));
-  };
-  const onTouchStart = (event) => {
-    const point = event.touches[0];
-    const stage = stageRef.current;
-    // Room to pan a page wider than the screen, when the finger came down.
-    const room = stage ? stage.scrollWidth - stage.clientWidth : 0;
-    touch.current = {
-      x: point.clientX,
-      y: point.clientY,
-      swiped: false,
-      scrollLeft: stage ? stage.scrollLeft : 0,
-      pan: room > 1 ? { left: stage.scrollLeft > 1, right: stage.scrollLeft < room - 1 } : null,
-    };
-  };
-  const onTouchEnd = (event) => {
-    const start = touch.current;
-    const point = event.changedTouches[0];
-    if (!start || !point || mode === "vertical") return;
-    const stage = stageRef.current;
-    const pan = start.pan && { ...start.pan, moved: !!stage && Math.abs(stage.scrollLeft - start.scrollLeft) > 1 };
-    const action = swipeAction(point.clientX - start.x, point.clientY - start.y, direction, pan);
-    if (action) {
-      start.swiped = true;
-      act(action);
-    }
   };
 
   // ---- position tracking and resume ----------------------------------
@@ -248,76 +184,25 @@ export function MangaReader(props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => {
-    // The router restores or resets the window's scroll around hydration,
-    // which can land after the resume above: hold the resumed position until
-    // the visitor moves (or a moment has passed).
-    if (mode !== "vertical" || !(start.page > 0 || start.offset > 0)) return undefined;
-    const wanted = stripTop(start.page, start.offset);
-    if (wanted === null) {
-      setSettled(true);
-      return undefined;
-    }
-    if (Math.abs(window.scrollY - wanted) > 4) window.scrollTo({ top: wanted, behavior: "instant" });
-    let holding = true;
-    const release = () => {
-      holding = false;
-      setSettled(true);
-    };
-    const hold = () => {
-      if (holding && Math.abs(window.scrollY - wanted) > 4) window.scrollTo({ top: wanted, behavior: "instant" });
-    };
-    const inputs = ["wheel", "touchstart", "keydown", "pointerdown"];
-    inputs.forEach((name) => window.addEventListener(name, release, { passive: true, capture: true }));
-    window.addEventListener("scroll", hold, { passive: true });
-    const timer = setTimeout(release, RESUME_HOLD_MS);
-    return () => {
-      clearTimeout(timer);
-      inputs.forEach((name) => window.removeEventListener(name, release, { capture: true }));
-      window.removeEventListener("scroll", hold);
-    };
-    // Once, right after the resume on mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  useEffect(() => {
-    if (mode !== "vertical") return undefined;
-    let frame = 0;
-    let shownAt = window.scrollY;
-    let width = window.innerWidth;
-    const update = () => {
-      frame = 0;
-      const rects = imageRefs.current.slice(0, total).map((image) => image.getBoundingClientRect());
-      const found = positionInStrip(rects, STRIP_LINE);
-      setPage(found.page);
-      track(found.page, found.offset);
-      if (Math.abs(window.scrollY - shownAt) > 80) {
-        setOverlay(false);
-        shownAt = window.scrollY;
-      }
-    };
-    const onScroll = () => {
-      if (!frame) frame = requestAnimationFrame(update);
-    };
-    // A new width (rotation, a resized window) redraws every page at another
-    // height: stay on the same page and offset. Resize steps run before
-    // scroll events, so the position read here is still the old one. A new
-    // height alone (a phone's toolbar) changes no page, and moving the
-    // scroll then would stop a fling.
-    const onResize = () => {
-      if (window.innerWidth === width) return;
-      width = window.innerWidth;
-      scrollStripTo(position.current.page, position.current.offset);
-      shownAt = window.scrollY;
-    };
-    window.addEventListener("scroll", onScroll, { passive: true });
-    window.addEventListener("resize", onResize);
-    return () => {
-      window.removeEventListener("scroll", onScroll);
-      window.removeEventListener("resize", onResize);
-      cancelAnimationFrame(frame);
-    };
-  }, [mode, total, track, scrollStripTo]);
+  const settle = useCallback(() => setSettled(true), []);
+  useResumeHold(mode === "vertical" && (start.page > 0 || start.offset > 0), () => stripTop(start.page, start.offset), settle);
+  const onStripPosition = useCallback(
+    (index, offset) => {
+      setPage(index);
+      track(index, offset);
+    },
+    [track],
+  );
+  const hideOverlay = useCallback(() => setOverlay(false), []);
+  const restoreStrip = useCallback(() => scrollStripTo(position.current.page, position.current.offset), [scrollStripTo]);
+  useStripTracking({
+    active: mode === "vertical",
+    imageRefs,
+    total,
+    onPosition: onStripPosition,
+    onMoved: hideOverlay,
+    restore: restoreStrip,
+  });
 
   const onStageScroll = () => {
     const stage = stageRef.current;
