@@ -13,19 +13,19 @@ rest of the backend reads items as before. Pure module: no framework or I/O.
 
 from __future__ import annotations
 
-import re
 from array import array
+from itertools import accumulate, chain, islice
+from operator import add, and_, attrgetter, eq, itemgetter, methodcaller
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 STATUSES = ("ongoing", "completed")
+_STATUS_CODES = {name: code for code, name in enumerate(STATUSES)}
+_READING_FORMS = ("hiragana", "katakana", "romaji")
 # Separates the values of a multi-valued field inside its column.
 _SEP = "\x1f"
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
 # A content-hashed media URL: shared prefix, the hash, shared suffix.
-_HASHED_URL = re.compile(r"^(.*?)((?:[0-9a-f]{2}){16,64})([^0-9a-f][^/]*)$")
 _RAW = 0xFFFF  # "not a hashed URL": the text is kept whole
 _SAME = 0xFFFE  # the small cover is the cover itself
 
@@ -57,15 +57,6 @@ class MangaItem:
     chapters: int
 
 
-def parse_time(value: object) -> datetime:
-    moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _micros(moment: datetime) -> int:
-    return (moment - _EPOCH) // _MICROSECOND
-
-
 class _TextColumn:
     """Many short strings as one string and end offsets."""
 
@@ -77,10 +68,10 @@ class _TextColumn:
         self.text = ""
         self._length = 0
 
-    def add(self, value: str) -> None:
-        self.parts.append(value)
-        self._length += len(value)
-        self.ends.append(self._length)
+    def extend(self, values: list[str]) -> None:
+        self.parts.append("".join(values))
+        self.ends.extend(islice(accumulate(map(len, values), initial=self._length), 1, None))
+        self._length = self.ends[-1] if self.ends else 0
 
     def freeze(self) -> None:
         self.text = "".join(self.parts)
@@ -112,12 +103,37 @@ class _Interned:
         self.names: list[str] = []
         self.ids: dict[str, int] = {}
 
-    def id_of(self, name: str) -> int:
-        found = self.ids.get(name)
-        if found is None:
-            found = self.ids[name] = len(self.names)
-            self.names.append(name)
-        return found
+    def ids_of(self, names: Iterable[str]) -> Iterator[int]:
+        names = list(names)
+        for name in dict.fromkeys(names):
+            if name not in self.ids:
+                self.ids[name] = len(self.names)
+                self.names.append(name)
+        return map(self.ids.__getitem__, names)
+
+
+def _split_urls(urls: list[str]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """(prefixes, hashes, suffixes) when every URL is `.../<hex hash>-<suffix>`
+    (what the publisher writes), else None. String methods mapped over the
+    page, not a regular expression per URL: this runs for every series."""
+    if not urls:
+        return None
+    folders, slashes, names = zip(*map(methodcaller("rpartition", "/"), urls))
+    hashes, dashes, rests = zip(*map(methodcaller("partition", "-"), names))
+    lengths = set(map(len, hashes))
+    joined = "".join(hashes)
+    if "" in dashes or min(lengths) < 32 or any(length % 2 for length in lengths):
+        return None
+    # Lower-case hex only, so the URL is rebuilt exactly (fromhex also takes
+    # upper case, and skips whitespace: the length check catches that).
+    if not joined.isascii() or any(letter in joined for letter in "ABCDEF"):
+        return None
+    try:
+        if len(bytes.fromhex(joined)) * 2 != len(joined):
+            return None
+    except ValueError:
+        return None
+    return tuple(map(add, folders, slashes)), hashes, tuple(map(add, dashes, rests))
 
 
 class _UrlColumn:
@@ -133,29 +149,34 @@ class _UrlColumn:
         self.hashes = bytearray()
         self.ends = array("I")
 
-    def add(self, url: str) -> None:
-        found = _HASHED_URL.match(url)
-        if found and len(self.parts.names) < _SAME - 1:
-            self.prefix.append(self.parts.id_of(found.group(1)))
-            self.suffix.append(self.parts.id_of(found.group(3)))
-            self.hashes += bytes.fromhex(found.group(2))
-        else:
-            self.prefix.append(_RAW)
-            self.suffix.append(_RAW)
-            self.hashes += url.encode()
-        self.ends.append(len(self.hashes))
-
-    def variant_suffix(self, url: str, of: int) -> int:
-        """The suffix id that turns entry `of` into `url`, or _RAW when more differs."""
-        if url == self.url(of):
-            return _SAME
-        found = _HASHED_URL.match(url)
-        if not found or self.prefix[of] == _RAW or len(self.parts.names) >= _SAME - 1:
-            return _RAW
-        start = self.ends[of - 1] if of else 0
-        if self.parts.names[self.prefix[of]] != found.group(1) or self.hashes[start : self.ends[of]].hex() != found.group(2):
-            return _RAW
-        return self.parts.id_of(found.group(3))
+    def extend(self, urls: list[str]) -> tuple[tuple, tuple, tuple]:
+        """Add a page's URLs; returns their (prefixes, hashes, suffixes), with
+        None where a URL is not content-hashed (kept whole)."""
+        split = _split_urls(urls)
+        if split is None:  # some URL of another shape (or none): one by one
+            parts = [_split_urls([url]) for url in urls]
+            split = tuple(zip(*((p[0][0], p[1][0], p[2][0]) if p else (None, None, None) for p in parts)))
+        if len(self.parts.names) + 2 * len(urls) >= _SAME:
+            split = ((None,) * len(urls),) * 3  # too many distinct prefixes: keep URLs whole
+        prefixes, hashes, suffixes = split
+        if None not in prefixes:
+            self.prefix.extend(self.parts.ids_of(prefixes))
+            self.suffix.extend(self.parts.ids_of(suffixes))
+            start = len(self.hashes)
+            self.hashes += bytes.fromhex("".join(hashes))
+            self.ends.extend(islice(accumulate((len(h) // 2 for h in hashes), initial=start), 1, None))
+            return split
+        for url, prefix, key, suffix in zip(urls, prefixes, hashes, suffixes):
+            if prefix is None:
+                self.prefix.append(_RAW)
+                self.suffix.append(_RAW)
+                self.hashes += url.encode()
+            else:
+                self.prefix.extend(self.parts.ids_of([prefix]))
+                self.suffix.extend(self.parts.ids_of([suffix]))
+                self.hashes += bytes.fromhex(key)
+            self.ends.append(len(self.hashes))
+        return split
 
     def url(self, index: int, suffix: int | None = None) -> str:
         prefix = self.prefix[index]
@@ -170,8 +191,45 @@ class _UrlColumn:
         return len(self.hashes) + sum(a.itemsize * len(a) for a in arrays)
 
 
+def _strings(values: list, what: str) -> list:
+    if not set(map(type, values)) <= {str}:
+        raise TypeError(f"{what} must be text")
+    return values
+
+
+def _joined(lists: list, what: str) -> list[str]:
+    """Each item's values of a list-of-text field, joined by _SEP."""
+    values = _strings(list(chain.from_iterable(lists)), what)
+    if _SEP in "".join(values):
+        raise ValueError(f"{what} contains a control character")
+    return list(map(_SEP.join, lists))
+
+
+def _reading_forms(readings: list) -> list[list[str]]:
+    """Each item's non-empty reading forms, in order. Readings that hold
+    only forms (what the publisher writes) are read with dict.values."""
+    entries = list(chain.from_iterable(readings))
+    if set(map(type, entries)) <= {dict} and set(chain.from_iterable(map(dict.keys, entries))) <= set(_READING_FORMS):
+        return [list(filter(None, chain.from_iterable(map(dict.values, forms)))) for forms in readings]
+    return [
+        [form for reading in forms if isinstance(reading, dict) for key in _READING_FORMS if (form := reading.get(key))]
+        for forms in readings
+    ]
+
+
+def _seconds(values: list) -> array:
+    """ISO 8601 times as POSIX seconds (a time without a zone is UTC)."""
+    moments = list(map(datetime.fromisoformat, _strings(values, "a time")))
+    if None in set(map(attrgetter("tzinfo"), moments)):
+        moments = [moment if moment.tzinfo else moment.replace(tzinfo=UTC) for moment in moments]
+    return array("d", map(datetime.timestamp, moments))
+
+
 class CatalogueBuilder:
-    """Collects list items (raw JSON dicts or MangaItems) into a Catalogue."""
+    """Collects list pages (raw JSON items) into a Catalogue, a column at a time.
+
+    A page is checked whole before any column grows: a malformed item raises
+    ValueError/KeyError/TypeError and nothing of its page is kept."""
 
     def __init__(self) -> None:
         self._interned = _Interned()
@@ -184,76 +242,80 @@ class CatalogueBuilder:
         self._small_raw: dict[int, str] = {}
         self._status = bytearray()
         self._latest = array("d")
-        self._updated, self._created, self._views = array("q"), array("q"), array("q")
+        self._updated, self._created, self._views = array("d"), array("d"), array("q")
         self._chapters = array("I")
         self._count = 0
 
     def add(self, raw: dict) -> None:
-        """Type one list item; raises ValueError/KeyError/TypeError when malformed
-        (nothing of the item is kept then)."""
-        status = raw["status"]
-        if status not in STATUSES:
-            raise ValueError(f"unknown status {status!r}")
-        updated = parse_time(raw["updated_at"])
-        created = parse_time(raw["created_at"]) if raw.get("created_at") else updated
-        readings: list[str] = []
-        for reading in raw.get("readings") or ():
-            if isinstance(reading, dict):
-                readings.extend(str(reading.get(key) or "") for key in ("hiragana", "katakana", "romaji"))
-        cover = str(raw["cover"])
-        self._append(
-            slug=str(raw["slug"]),
-            title=str(raw["title"]),
-            alt_titles=[str(t) for t in raw.get("alt_titles") or ()],
-            cover=cover,
-            cover_small=str(raw.get("cover_small") or cover),
-            genres=[str(g) for g in raw.get("genres") or ()],
-            status=STATUSES.index(status),
-            latest=float(raw["latest_chapter"]),
-            updated=_micros(updated),
-            created=_micros(created),
-            views=int(raw["views"]),
-            authors=[str(a) for a in raw.get("authors") or ()],
-            readings=[r for r in readings if r],
-            chapters=int(raw.get("chapters_count") or 0),
-        )
+        """One list item (see add_page)."""
+        self.add_page([raw])
 
-    def add_item(self, item: MangaItem) -> None:
-        self._append(
-            slug=item.slug, title=item.title, alt_titles=list(item.alt_titles), cover=item.cover,
-            cover_small=item.cover_small, genres=list(item.genres), status=STATUSES.index(item.status),
-            latest=float(item.latest_chapter), updated=_micros(item.updated_at), created=_micros(item.created_at),
-            views=int(item.views), authors=list(item.authors), readings=[r for r in item.readings if r],
-            chapters=int(item.chapters),
-        )
+    def add_page(self, items: list[dict]) -> None:
+        """The items of one `mangas_{page}.json`, in order."""
+        if not items:
+            return
+        if not set(map(type, items)) <= {dict}:
+            raise TypeError("a list item is not an object")
+        statuses = list(map(itemgetter("status"), items))
+        if not set(statuses) <= _STATUS_CODES.keys():
+            raise ValueError(f"unknown status in {sorted(set(statuses) - _STATUS_CODES.keys(), key=str)!r}")
+        updated = _seconds(list(map(itemgetter("updated_at"), items)))
+        created_raw = [item.get("created_at") for item in items]
+        created = updated if not any(created_raw) else _seconds(
+            [value or item["updated_at"] for value, item in zip(created_raw, items)])
+        covers = _strings(list(map(itemgetter("cover"), items)), "cover")
+        smalls = _strings([item.get("cover_small") or cover for item, cover in zip(items, covers)], "cover_small")
+        genre_lists = [item.get("genres") or () for item in items]
+        genre_names = _strings(list(chain.from_iterable(genre_lists)), "genres")
+        readings = _joined(_reading_forms([item.get("readings") or () for item in items]), "readings")
+        columns = {
+            "slug": _strings(list(map(itemgetter("slug"), items)), "slug"),
+            "title": _strings(list(map(itemgetter("title"), items)), "title"),
+            "alts": _joined([item.get("alt_titles") or () for item in items], "alt_titles"),
+            "authors": _joined([item.get("authors") or () for item in items], "authors"),
+        }
+        latest = array("d", map(itemgetter("latest_chapter"), items))
+        views = array("q", map(itemgetter("views"), items))
+        chapters = array("I", (item.get("chapters_count") or 0 for item in items))
+        # Everything checked: the columns grow.
+        first = self._count
+        self._slug.extend(columns["slug"])
+        self._title.extend(columns["title"])
+        self._alts.extend(columns["alts"])
+        self._authors.extend(columns["authors"])
+        self._readings.extend(readings)
+        self._genre_ids.extend(self._genres.ids_of(genre_names))
+        ends = accumulate(map(len, genre_lists), initial=len(self._genre_ids) - len(genre_names))
+        self._genre_ends.extend(islice(ends, 1, None))
+        self._add_small_covers(first, covers, smalls, self._covers.extend(covers))
+        self._status += bytes(map(_STATUS_CODES.__getitem__, statuses))
+        self._latest += latest
+        self._updated += updated
+        self._created += created
+        self._views += views
+        self._chapters += chapters
+        self._count += len(items)
 
-    def _append(self, *, slug, title, alt_titles, cover, cover_small, genres, status, latest, updated, created,
-                views, authors, readings, chapters) -> None:
-        if any(_SEP in text for text in (*alt_titles, *authors, *readings)):
-            raise ValueError("a field contains a control character")
-        # Check every value before the first column grows: a bad item leaves no trace.
-        numbers = (array("d", [latest]), array("q", [updated, created, views]), array("I", [chapters]))
-        index = self._count
-        self._slug.add(slug)
-        self._title.add(title)
-        self._alts.add(_SEP.join(alt_titles))
-        self._readings.add(_SEP.join(readings))
-        self._authors.add(_SEP.join(authors))
-        for genre in dict.fromkeys(genres):
-            self._genre_ids.append(self._genres.id_of(genre))
-        self._genre_ends.append(len(self._genre_ids))
-        self._covers.add(cover)
-        small = self._covers.variant_suffix(cover_small, index)
-        if small == _RAW:
-            self._small_raw[index] = cover_small
-        self._small_suffix.append(small)
-        self._status.append(status)
-        self._latest += numbers[0]
-        self._updated.append(numbers[1][0])
-        self._created.append(numbers[1][1])
-        self._views.append(numbers[1][2])
-        self._chapters += numbers[2]
-        self._count += 1
+    def _add_small_covers(self, first: int, covers: list[str], smalls: list[str], split) -> None:
+        """Each small cover as the suffix that turns its cover into it (most
+        often -cover160 for -cover320), as _SAME, or kept whole."""
+        # The cover's prefix and hash, then a suffix of the same shape ("-...").
+        heads = [prefix + key + "-" if prefix is not None else "\n" for prefix, key in zip(split[0], split[1])]
+        shared = map(str.startswith, smalls, heads)
+        variants = [small[len(head) - 1 :] if same and "/" not in small[len(head):] else None
+                    for small, head, same in zip(smalls, heads, shared)]
+        suffix_ids = dict(zip(filter(None, variants), self._interned.ids_of(filter(None, variants))))
+        for index, (cover, small, variant) in enumerate(zip(covers, smalls, variants), start=first):
+            if small == cover:
+                self._small_suffix.append(_SAME)
+            elif variant is not None:
+                self._small_suffix.append(suffix_ids[variant])
+            else:
+                self._small_suffix.append(_RAW)
+                self._small_raw[index] = small
+
+    def add_items(self, items: Iterable[MangaItem]) -> None:
+        self.add_page([_as_raw(item) for item in items])
 
     def __len__(self) -> int:
         return self._count
@@ -262,6 +324,16 @@ class CatalogueBuilder:
         for column in (self._slug, self._title, self._alts, self._readings, self._authors):
             column.freeze()
         return Catalogue(self)
+
+
+def _as_raw(item: MangaItem) -> dict:
+    return {
+        "slug": item.slug, "title": item.title, "alt_titles": list(item.alt_titles), "cover": item.cover,
+        "cover_small": item.cover_small, "genres": list(item.genres), "status": item.status,
+        "latest_chapter": item.latest_chapter, "updated_at": item.updated_at.isoformat(),
+        "created_at": item.created_at.isoformat(), "views": item.views, "authors": list(item.authors),
+        "readings": [{"hiragana": reading} for reading in item.readings], "chapters_count": item.chapters,
+    }
 
 
 class Catalogue(Sequence[MangaItem]):
@@ -283,8 +355,7 @@ class Catalogue(Sequence[MangaItem]):
     @classmethod
     def of(cls, items: Iterable[MangaItem]) -> Catalogue:
         builder = CatalogueBuilder()
-        for item in items:
-            builder.add_item(item)
+        builder.add_items(items)
         return builder.build()
 
     def __len__(self) -> int:
@@ -315,8 +386,8 @@ class Catalogue(Sequence[MangaItem]):
         return self._small_raw[index] if suffix == _RAW else self._covers.url(index, suffix)
 
     def item(self, index: int) -> MangaItem:
-        updated = _EPOCH + self.updated[index] * _MICROSECOND
-        created = _EPOCH + self.created[index] * _MICROSECOND
+        updated = datetime.fromtimestamp(self.updated[index], UTC)
+        created = datetime.fromtimestamp(self.created[index], UTC)
         names = self.genre_names
         return MangaItem(
             slug=self.slugs[index], title=self.titles[index], alt_titles=self.alts.values(index),

@@ -114,9 +114,7 @@ class CatalogueLoader:
                         break
                     if not items:
                         break
-                    add = builder.add
-                    for item in items:
-                        add(item)
+                    builder.add_page(items)
                     page += 1
             self.mangas = builder.build()
             return True

@@ -33,9 +33,9 @@ def raw(slug: str, **changes) -> dict:
 
 
 def built(*items: dict) -> Catalogue:
+    """The items as one list page."""
     builder = CatalogueBuilder()
-    for item in items:
-        builder.add(item)
+    builder.add_page(list(items))
     return builder.build()
 
 
@@ -66,6 +66,14 @@ def test_every_field_comes_back_as_published() -> None:
 def test_any_cover_url_survives(cover: str, small: str) -> None:
     item = built(raw("a", cover=cover, cover_small=small))[0]
     assert (item.cover, item.cover_small) == (cover, small)
+
+
+def test_one_odd_cover_does_not_spoil_its_page() -> None:
+    items = [raw("a"), raw("b", cover="", cover_small=""), raw("c", cover_small="/media/c.webp")]
+    catalogue = built(*items)
+    assert [(item.cover, item.cover_small) for item in catalogue] == [
+        (item["cover"], item["cover_small"]) for item in items
+    ]
 
 
 def test_optional_fields_default_like_the_publisher_means() -> None:
@@ -118,3 +126,18 @@ def test_the_snapshot_finds_by_slug_and_keeps_its_orderings() -> None:
 def test_a_list_of_items_becomes_the_same_compact_catalogue() -> None:
     items = list(built(raw("a"), raw("b", status="completed")))
     assert list(Snapshot.build(items, [], "v").mangas) == items
+
+
+@pytest.mark.parametrize(
+    ("published", "moment"),
+    [
+        ("2026-03-01T12:34:56Z", datetime(2026, 3, 1, 12, 34, 56, tzinfo=UTC)),
+        ("2026-03-01T12:34:56", datetime(2026, 3, 1, 12, 34, 56, tzinfo=UTC)),  # no zone: UTC
+        ("2026-03-01T21:34:56+09:00", datetime(2026, 3, 1, 12, 34, 56, tzinfo=UTC)),
+        ("2026-03-01T12:34:56.123456Z", datetime(2026, 3, 1, 12, 34, 56, 123456, tzinfo=UTC)),
+    ],
+)
+def test_times_come_back_in_utc(published: str, moment: datetime) -> None:
+    item = built(raw("a", updated_at=published, created_at=published))[0]
+    assert item.updated_at == moment and item.created_at == moment
+    assert item.updated_at.utcoffset().total_seconds() == 0
