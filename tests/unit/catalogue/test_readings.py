@@ -28,9 +28,46 @@ def test_romaji_separates_words_with_single_spaces_and_is_ascii_lower_case():
     readings = readings_for("鋼の錬金術師　ＦＵＬＬＭＥＴＡＬ")
     assert "  " not in readings.romaji
     assert readings.romaji == readings.romaji.lower()
-    assert readings.romaji.startswith("kou no renkinjutsushi")
+    assert readings.romaji.startswith("hagane no renkinjutsushi")
     assert readings.romaji.endswith("fullmetal")
 
 
 def test_full_width_latin_is_folded_before_conversion():
     assert readings_for("ＳＰＹ×ＦＡＭＩＬＹ").romaji == readings_for("SPY×FAMILY").romaji
+
+
+@pytest.mark.parametrize(
+    ("text", "hiragana"),
+    [
+        # words read in context, as a visitor would type them
+        ("魔王城経理課のタイムカード", "まおうじょうけいりかのたいむかーど"),
+        ("君とスカイラインを", "きみとすかいらいんを"),
+        ("宇宙港のパン屋さん", "うちゅうこうのぱんやさん"),
+        ("忍者は在宅勤務中", "にんじゃはざいたくきんむちゅう"),
+        ("千年後の教室", "せんねんごのきょうしつ"),
+        ("ゼンマイ仕掛けの終着駅", "ぜんまいじかけのしゅうちゃくえき"),
+        ("鋼の錬金術師", "はがねのれんきんじゅつし"),
+        ("引き出しの中の王国", "ひきだしのなかのおうこく"),
+        ("聲の形", "こえのかたち"),  # a character the analyser does not know: read by the second reader
+    ],
+)
+def test_titles_are_read_in_context(text, hiragana):
+    assert readings_for(text).hiragana == hiragana
+
+
+def test_a_second_reading_is_kept_in_the_katakana_form_when_the_readers_disagree():
+    readings = readings_for("ダンジョン飯")
+    assert {readings.hiragana, readings.katakana} == {"だんじょんはん", "ダンジョンメシ"}
+    assert readings_for("進撃の巨人").katakana == "シンゲキノキョジン"  # agreeing readers: plain katakana
+
+
+@pytest.mark.parametrize(
+    ("text", "romaji"),
+    [
+        ("忍者は在宅勤務中", "ninja wa zaitakukinmuchuu"),  # the particle は is said "wa"
+        ("家へ帰る", "ie e kaeru"),
+        ("魔王城経理課のタイムカード", "maoujoukeirika no taimukaado"),
+    ],
+)
+def test_romaji_is_spoken_hepburn_with_compounds_kept_whole(text, romaji):
+    assert readings_for(text).romaji == romaji
