@@ -85,6 +85,7 @@ class ChapterSource:
     comicinfo: bytes | None
     _read: object = field(repr=False)
     skipped: list[str] = field(default_factory=list)  # entries that are not pages (noted)
+    metadata: list[str] = field(default_factory=list)  # ComicInfo.xml, series.json
 
     def read(self, name: str) -> bytes:
         return self._read(name)
@@ -131,7 +132,7 @@ def _open_zip(archive: zipfile.ZipFile, limits: Limits) -> ChapterSource:
         and _read_entry(archive, mimetype, 64, limits, [0]).strip() == b"application/epub+zip"
     ):
         raise ArchiveError("EPUB books are not supported; import the chapter as CBZ (ZIP)")
-    pages, skipped = _sort_entries(by_name)
+    pages, skipped, metadata = _sort_entries(by_name)
     for name in pages:
         _check_method(by_name[name])  # refuse up front, before any page is stored
     declared = sum(by_name[n].file_size for n in pages)
@@ -157,16 +158,20 @@ def _open_zip(archive: zipfile.ZipFile, limits: Limits) -> ChapterSource:
         except (EOFError, zipfile.LargeZipFile, NotImplementedError, RuntimeError) as exc:
             raise ArchiveError(f"unreadable ZIP archive: {exc}") from None
 
-    return ChapterSource(pages=pages, comicinfo=comicinfo, _read=read, skipped=skipped)
+    return ChapterSource(
+        pages=pages, comicinfo=comicinfo, _read=read, skipped=skipped, metadata=metadata
+    )
 
 
-def _sort_entries(names: Iterable[str]) -> tuple[list[str], list[str]]:
-    """(pages in natural order, entries that are not pages); ArchiveError for unusable images.
+def _sort_entries(names: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
+    """(pages in natural order, entries that are not pages, metadata entries).
+
+    ArchiveError for images in a format we cannot convert.
 
     An image we cannot convert fails the whole chapter: importing the rest
     would publish a chapter with pages silently missing.
     """
-    pages, unsupported, skipped = [], [], []
+    pages, unsupported, skipped, metadata = [], [], [], []
     for name in names:
         kind = entry_kind(name)
         if kind == "page":
@@ -175,13 +180,15 @@ def _sort_entries(names: Iterable[str]) -> tuple[list[str], list[str]]:
             unsupported.append(name)
         elif kind == "other":
             skipped.append(name)
+        else:
+            metadata.append(name)
     if unsupported:
         raise ArchiveError(
             f"{len(unsupported)} page image(s) in a format we cannot import: "
             f"{describe_entries(unsupported)} (supported: JPEG, PNG, WebP, GIF); "
             "convert them and import the chapter again"
         )
-    return natsorted(pages, alg=ns.PATH | ns.IGNORECASE), skipped
+    return natsorted(pages, alg=ns.PATH | ns.IGNORECASE), skipped, metadata
 
 
 def _check_name(name: str) -> None:
@@ -238,7 +245,7 @@ def _open_folder(folder: Path, limits: Limits) -> ChapterSource:
     files = _folder_files(folder)
     if len(files) > limits.max_entries:
         raise ArchiveError(f"too many files ({len(files)} > {limits.max_entries})")
-    pages, skipped = _sort_entries(files)
+    pages, skipped, metadata = _sort_entries(files)
     info_name = next((n for n in files if n.lower() == "comicinfo.xml"), None)
     comicinfo = (
         read_small_file(folder / info_name, limits.max_metadata_bytes) if info_name else None
@@ -252,7 +259,9 @@ def _open_folder(folder: Path, limits: Limits) -> ChapterSource:
             raise ArchiveError(f"folder holds more than {limits.max_total_bytes} bytes of images")
         return data
 
-    return ChapterSource(pages=pages, comicinfo=comicinfo, _read=read, skipped=skipped)
+    return ChapterSource(
+        pages=pages, comicinfo=comicinfo, _read=read, skipped=skipped, metadata=metadata
+    )
 
 
 def _folder_files(folder: Path) -> list[str]:

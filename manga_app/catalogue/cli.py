@@ -235,6 +235,12 @@ def _publish(args: argparse.Namespace, settings: Settings, url: str) -> int:
             f"cannot write the published catalogue into {out_dir}: {exc}; the files already "
             "there are complete (each is replaced whole), publish again once fixed"
         ) from None
+    except KeyboardInterrupt:
+        raise _Failure(
+            "interrupted while publishing: every published file is whole, but the list may mix "
+            "old and new pages until you publish again (python -m manga_app.catalogue publish)",
+            EXIT_INTERRUPTED,
+        ) from None
     finally:
         engine.dispose()
     print(

@@ -19,7 +19,7 @@ is in flight (a later chapter may already rely on a file an earlier one
 created), and only when no committed row uses them. That happens at the end
 of the import, on the way out after an error or interruption, and during long
 imports whenever something is waiting to be removed (the pipeline is briefly
-drained for it). So neither half a chapter nor orphan files remain.
+drained for it; see janitor.py). So neither half a chapter nor orphan files remain.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from manga_app.catalogue.archives import (
     source_stat,
 )
 from manga_app.catalogue.comicinfo import MetadataError, SeriesSidecar, parse_series_json
+from manga_app.catalogue.janitor import Janitor
 from manga_app.catalogue.media import (
     MediaError,
     MediaStore,
@@ -63,7 +64,7 @@ from manga_app.catalogue.media import (
     original_path,
     store_page_detached,
 )
-from manga_app.catalogue.models import Chapter, Page, Series
+from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import format_chapter_number, slugify, title_key
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
@@ -220,7 +221,7 @@ class _ImportRun:
         self.claimed: dict[tuple[str, int], Path] = {}  # (series key, number) -> file, this run
         self.sidecars: dict[Path, SeriesSidecar | None] = {}
         self.cover_planned: dict[str, int] = {}  # series key -> lowest number making a cover
-        self.janitor = _Janitor(engine, media, self.report)
+        self.janitor = Janitor(engine, media, self.report.warnings)
         self.pool: Executor | None = None
         self.active: dict[Future, int] = {}  # submitted, unfinished page tasks -> bytes
         # Every page task of a chapter not settled yet -> that chapter: what an
@@ -348,12 +349,8 @@ class _ImportRun:
             pending.plan = self._plan(pending, pending.source.comicinfo)
             pending.names = list(pending.source.pages)
             if not pending.names:
-                found = describe_entries(skipped) if skipped else "nothing but metadata"
-                if not skipped and pending.source.comicinfo is None:
-                    found = "no files at all"
-                pending.late_failure = (
-                    f"no page images (JPEG, PNG, WebP or GIF); it holds {found}"
-                )
+                found = describe_entries([*skipped, *pending.source.metadata]) or "no files"
+                pending.late_failure = f"no page images (JPEG, PNG, WebP or GIF); it holds {found}"
                 pending.close()
                 return
             pending.cover_page = candidate.cover is None and self._may_need_page_cover(
@@ -706,78 +703,8 @@ class _ImportRun:
         return series.cover_key
 
 
-class _Janitor:
-    """Media files waiting to be removed unless a committed row uses them (see the module doc)."""
-
-    def __init__(self, engine: sa.Engine, media: MediaStore, report: ImportReport) -> None:
-        self.engine, self.media, self.report = engine, media, report
-        self.files: dict[Path, Path] = {}  # file -> the candidate it is removed for
-        self.keys: dict[str, Path] = {}  # every file of a media key -> the candidate
-
-    def __bool__(self) -> bool:
-        return bool(self.files or self.keys)
-
-    def discard_files(self, paths: Iterable[Path], owner: Path) -> None:
-        for path in paths:
-            self.files.setdefault(path, owner)
-
-    def discard_keys(self, keys: Iterable[str], owner: Path) -> None:
-        for key in keys:
-            self.keys.setdefault(key, owner)
-
-    def flush(self) -> None:
-        if not self:
-            return
-        wanted = set(self.keys) | {path.name[:64] for path in self.files}
-        page_keys, cover_keys = self._in_use(wanted)
-        for key, owner in self.keys.items():
-            if key not in page_keys and key not in cover_keys:
-                self._remove(owner, key, lambda key=key: self.media.remove_image(key))
-        for path, owner in self.files.items():
-            key, variant = path.name[:64], path.name[64:]
-            if variant.startswith("-cover"):
-                needed = key in cover_keys
-            elif variant.startswith("-w"):
-                needed = key in page_keys
-            else:
-                needed = key in page_keys or key in cover_keys
-            if not needed:
-                self._remove(owner, key, lambda path=path: _unlink(path))
-        self.files.clear()
-        self.keys.clear()
-
-    def _in_use(self, keys: set[str]) -> tuple[set[str], set[str]]:
-        pages: set[str] = set()
-        covers: set[str] = set()
-        ordered = sorted(keys)
-        with Session(self.engine) as session:
-            for start in range(0, len(ordered), 500):
-                chunk = ordered[start : start + 500]
-                pages.update(
-                    session.exec(select(Page.media_key).where(Page.media_key.in_(chunk)).distinct())
-                )
-                covers.update(
-                    session.exec(select(Series.cover_key).where(Series.cover_key.in_(chunk)))
-                )
-        return pages, covers
-
-    def _remove(self, owner: Path, key: str, action: Callable[[], None]) -> None:
-        try:
-            action()
-        except (OSError, ValueError) as exc:
-            self.report.warnings.append((owner, f"could not remove old media {key}: {exc}"))
-
-
 def _count_page(pending: _Pending) -> None:
     pending.pages_done += 1
-
-
-def _unlink(path: Path) -> None:
-    path.unlink(missing_ok=True)
-    try:
-        path.parent.rmdir()
-    except OSError:
-        pass  # not empty, or already gone
 
 
 def _mtime(path: Path) -> datetime:

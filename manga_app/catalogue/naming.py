@@ -138,7 +138,9 @@ class FolderRole:
 # Stricter than _VOLUME: a folder is only a volume folder when the marker is
 # unmistakable (`v` needs two digits or the whole name, as in `v01` or `v3`).
 _VOLUME_FOLDER = re.compile(
-    rf"\b(?:vol(?:ume)?|tome)\.?\s*{_NUMBER}(?!\d)|\bv\d{{2,}}\b|^v\d+(?=$|\s*[-–—:])|第\s*{_NUMBER}\s*巻|{_NUMBER}\s*巻",
+    rf"\b(?:vol(?:ume)?|tome)\.?\s*{_NUMBER}(?!\d)"
+    rf"|\bv\d{{2,}}\b|^v\d+(?=$|\s*[-–—:])"
+    rf"|第\s*{_NUMBER}\s*巻|{_NUMBER}\s*巻",
     re.I,
 )
 _CHAPTER_FOLDER = re.compile(

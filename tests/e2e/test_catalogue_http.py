@@ -64,7 +64,9 @@ def _raw(url: str, accept: str, etag: str | None = None) -> tuple[httpx.Response
         return response, b"".join(response.iter_raw())
 
 
-def test_lists_are_precompressed_revalidate_per_encoding_and_cache(base_url: str, server_env: dict[str, str]) -> None:
+def test_lists_are_precompressed_revalidate_per_encoding_and_cache(
+    base_url: str, server_env: dict[str, str]
+) -> None:
     published = Path(server_env["DATA_DIR"]) / "published"
     for name in ("mangas_1.json", "genres.json"):
         zipped, body = _raw(f"{base_url}/{name}", "gzip, deflate, br")

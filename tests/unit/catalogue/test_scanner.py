@@ -69,34 +69,49 @@ def _series_titles(source: Path, library: Path) -> dict[str, str]:
 FILE_TIME = datetime(2025, 1, 1, tzinfo=UTC)
 
 
+W = "ワンダー探偵"
+
+
 @pytest.mark.parametrize(
     ("files", "source", "expected"),
     [
         # The audit's layout: volume and chapter folders are never series
         (
-            ["ワンダー探偵/Vol 1/Chapter 1/001.webp", "ワンダー探偵/Vol 2/Chapter 9/001.webp"],
+            [f"{W}/Vol 1/Chapter 1/001.webp", f"{W}/Vol 2/Chapter 9/001.webp"],
             "",
-            {"ワンダー探偵/Vol 1/Chapter 1": "ワンダー探偵", "ワンダー探偵/Vol 2/Chapter 9": "ワンダー探偵"},
+            {f"{W}/Vol 1/Chapter 1": W, f"{W}/Vol 2/Chapter 9": W},
         ),
         (
-            ["ワンダー探偵/第1巻/ワンダー探偵 第3話.cbz", "ワンダー探偵/Volume 02/012.cbz"],
+            [f"{W}/第1巻/{W} 第3話.cbz", f"{W}/Volume 02/012.cbz"],
             "",
-            {"ワンダー探偵/第1巻/ワンダー探偵 第3話.cbz": "ワンダー探偵", "ワンダー探偵/Volume 02/012.cbz": "ワンダー探偵"},
+            {f"{W}/第1巻/{W} 第3話.cbz": W, f"{W}/Volume 02/012.cbz": W},
         ),
         (["S/v01/c001/1.png", "S/v01/c002/1.png"], "", {"S/v01/c001": "S", "S/v01/c002": "S"}),
         # A series folder of image-folder chapters, and volume folders of images
-        (["Blue Box/第1話/1.jpg", "Blue Box/第2話/1.jpg"], "", {"Blue Box/第1話": "Blue Box", "Blue Box/第2話": "Blue Box"}),
+        (
+            ["Blue Box/第1話/1.jpg", "Blue Box/第2話/1.jpg"],
+            "",
+            {"Blue Box/第1話": "Blue Box", "Blue Box/第2話": "Blue Box"},
+        ),
         (["Blue Box/Vol 1/1.jpg"], "", {"Blue Box/Vol 1": "Blue Box"}),
         # A volume folder that names its series, directly in the source
-        (["ワンダー探偵 第1巻/Chapter 1/1.png"], "", {"ワンダー探偵 第1巻/Chapter 1": "ワンダー探偵"}),
+        ([f"{W} 第1巻/Chapter 1/1.png"], "", {f"{W} 第1巻/Chapter 1": W}),
         # The source is the series folder (no sidecar): chapters inside volume folders
-        (["ワンダー探偵/Vol 1/Chapter 1/1.png"], "ワンダー探偵", {"ワンダー探偵/Vol 1/Chapter 1": "ワンダー探偵"}),
+        ([f"{W}/Vol 1/Chapter 1/1.png"], W, {f"{W}/Vol 1/Chapter 1": W}),
         # The source is a volume folder: the series is the folder above it
-        (["ワンダー探偵/Vol 1/Chapter 1/1.png"], "ワンダー探偵/Vol 1", {"ワンダー探偵/Vol 1/Chapter 1": "ワンダー探偵"}),
+        ([f"{W}/Vol 1/Chapter 1/1.png"], f"{W}/Vol 1", {f"{W}/Vol 1/Chapter 1": W}),
         # Loose archives in the source: named from their file names, not from the source folder
-        (["Blue Period 003.cbz", "ワンダー探偵 第4話.cbz"], "", {"Blue Period 003.cbz": "Blue Period", "ワンダー探偵 第4話.cbz": "ワンダー探偵"}),
+        (
+            ["Blue Period 003.cbz", f"{W} 第4話.cbz"],
+            "",
+            {"Blue Period 003.cbz": "Blue Period", f"{W} 第4話.cbz": W},
+        ),
         # Series names with digits stay series
-        (["Mob Psycho 100/Mob Psycho 100 005.cbz", "Level 99/Vol 1/1.png"], "", {"Level 99/Vol 1": "Level 99", "Mob Psycho 100/Mob Psycho 100 005.cbz": "Mob Psycho 100"}),
+        (
+            ["Mob Psycho 100/Mob Psycho 100 005.cbz", "Level 99/Vol 1/1.png"],
+            "",
+            {"Level 99/Vol 1": "Level 99", "Mob Psycho 100/Mob Psycho 100 005.cbz": "Mob Psycho 100"},
+        ),
     ],
 )
 def test_volume_and_chapter_folders_never_name_a_series(tmp_path: Path, files, source, expected):
