@@ -48,5 +48,6 @@ def test_readings_is_a_pure_module():
         "re",
         "unicodedata",
         "typing",
+        "fugashi",  # MeCab with its bundled dictionary: no I/O beyond it
         "pykakasi",
     }
