@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manga_app.search.normalize import fold_with_map, script_runs, term_variants
+from manga_app.search.normalize import fold, fold_with_map, script_runs, term_variants
 
 Segment = tuple[str, bool]  # (text, is_match)
 
@@ -13,6 +13,10 @@ Segment = tuple[str, bool]  # (text, is_match)
 def match_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     """Merged spans of `text` matched by any of the folded `terms` (or, as
     the index does when whole terms find nothing, by their script runs)."""
+    needles = [variant for term in terms for piece in (term, *script_runs(term)) for variant in term_variants(piece)]
+    folded = fold(text)
+    if not any(needle in folded for needle in needles):
+        return []  # the common case for aliases and readings: no mapping needed
     key, origins = fold_with_map(text)
     spans = _spans(key, origins, terms)
     if not spans and any(len(script_runs(term)) > 1 for term in terms):

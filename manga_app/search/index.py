@@ -235,8 +235,8 @@ class SearchIndex:
 
     # -- matching ---------------------------------------------------------
 
-    def _needle(self, needle: str, grams: dict, text: _Text) -> array | int:
-        """Series whose keys contain `needle`."""
+    def _needle(self, needle: str, grams: dict, text: _Text, within: int | None) -> array | int:
+        """Series whose keys contain `needle` (only those in `within`, a bitset, when given)."""
         if len(needle) <= 2:
             return grams.get(needle, _EMPTY)
         postings = [grams.get(gram) for gram in set(_grams(needle))]
@@ -246,26 +246,31 @@ class SearchIndex:
         if sparse:
             candidates: Sequence[int] = min(sparse, key=len)
         else:
-            bits = postings[0]
+            bits = postings[0] if within is None else postings[0] & within
             for posting in postings[1:]:
                 bits &= posting
             candidates = idsets.ids_of(bits, self.size)
-        return array("I", (rank for rank in candidates if needle in text[rank]))
+        hay, starts = text.text, text.starts
+        return array("I", [rank for rank in candidates if needle in hay[starts[rank] : starts[rank + 1]]])
 
-    def _term(self, term: str, grams: dict, text: _Text) -> array | int:
+    def _term(self, term: str, grams: dict, text: _Text, within: int | None) -> array | int:
         found: array | int = _EMPTY
         for variant in term_variants(term):
-            found = _union(found, self._needle(variant, grams, text), self.size)
+            found = _union(found, self._needle(variant, grams, text, within), self.size)
         return found
 
     def _matching(self, terms: Sequence[str]) -> tuple[array | int, array | int]:
         """(series matching every term in a title, alias or reading key;
-        series matching every term in those keys or an author's name)."""
+        series matching every term in those keys or an author's name).
+
+        Short terms (exact from one posting) go first, and each longer term
+        only checks the series still in the running."""
         main: array | int | None = None
         every: array | int | None = None
-        for term in terms:
-            in_main = self._term(term, self.grams, self.main)
-            in_any = _union(in_main, self._term(term, self.author_grams, self.authors), self.size)
+        for term in sorted(terms, key=len):
+            within = None if every is None or not isinstance(every, int) else every
+            in_main = self._term(term, self.grams, self.main, within)
+            in_any = _union(in_main, self._term(term, self.author_grams, self.authors, within), self.size)
             main = in_main if main is None else idsets.intersect(main, in_main, self.size)
             every = in_any if every is None else idsets.intersect(every, in_any, self.size)
         return main, every

@@ -81,6 +81,21 @@ def _rewritten(previous: str, char: str) -> str:
 def fold_with_map(text: str) -> tuple[str, list[tuple[int, int]]]:
     """The search key of `text`, and for each key character the span of
     `text` it came from (for highlighting matches in the original)."""
+    key = fold(text)
+    # Most titles fold character for character, only dropping spaces and
+    # punctuation: already NFKC, no case folding that changes a length, and
+    # a key exactly as long as the characters kept. Then the key's characters
+    # come from the kept characters, in order.
+    if unicodedata.is_normalized("NFKC", text):
+        mapped = text.casefold()
+        if len(mapped) == len(text):
+            kept = [found.start() for found in _KEY_CHAR.finditer(mapped.translate(_FAST_TABLE))]
+            if len(kept) == len(key):
+                return key, [(index, index + 1) for index in kept]
+    return _fold_with_map(text)
+
+
+def _fold_with_map(text: str) -> tuple[str, list[tuple[int, int]]]:
     chars: list[str] = []
     spans: list[tuple[int, int]] = []
     after_mark = False  # the last key character stands for a long-vowel mark
@@ -131,6 +146,7 @@ _FAST_TABLE = {
     **{ord(mark): "ー" for mark in _LONG_MARKS},
 }
 _NOT_KEY = re.compile(r"[^\w々ー\n]|_")
+_KEY_CHAR = re.compile(r"(?!_)[\w々ー]")
 _KANA_LONG = re.compile("([" + "".join(_KANA_VOWEL) + "])ー+")
 _STRAY_LONG = re.compile("ー+")
 _O_ROW_U = re.compile("(?<=[" + _VOWEL_ROWS["お"] + "])う")

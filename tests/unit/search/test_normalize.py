@@ -8,6 +8,7 @@ import pytest
 
 from manga_app.catalogue.readings import readings_for
 from manga_app.demo.catalogue_data import CATALOGUE
+from manga_app.search import normalize
 from manga_app.search.normalize import clean_query, fold, fold_many, fold_with_map, query_terms, term_variants
 
 
@@ -49,10 +50,12 @@ def test_fold(typed, key):
 
 def test_fast_fold_and_mapped_fold_agree_on_random_text():
     rnd = random.Random(7)
-    alphabet = "あいうえおかきくけこうおーっゃゅょアイウエオカキクケコッャュョーｱｲｳｶｷﾞﾟaeiouoxkyō・ 々_-漢"
+    alphabet = "あいうえおかきくけこうおーっゃゅょアイウエオカキクケコッャュョーｱｲｳｶｷﾞﾟaeiouoxkyō・ 々_-漢ßé㍿Ａ"
     for _ in range(5000):
         text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12)))
         assert fold(text) == fold_with_map(text)[0], text
+        # the shortcut for text that folds character for character maps like the full walk
+        assert fold_with_map(text) == normalize._fold_with_map(text), text
 
 
 @pytest.mark.parametrize(
