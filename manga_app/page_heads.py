@@ -6,6 +6,7 @@ Used by the server for the first HTML response (and its status: None means
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import replace
 
 from sqlmodel import Session
@@ -37,7 +38,9 @@ def load_chapter(params: dict[str, str]) -> views.ChapterContext | None:
     return context
 
 
-def load_reader(params: dict[str, str]) -> tuple[views.ChapterContext, dict | None] | None:
+def load_reader(
+    params: dict[str, str], hint: reader_rules.FirstPageHint | None = None
+) -> tuple[views.ChapterContext, dict | None] | None:
     """A reader path's chapter, and its first page for the head's first paint."""
     context = load_chapter(params)
     if context is None:
@@ -57,11 +60,16 @@ def load_reader(params: dict[str, str]) -> tuple[views.ChapterContext, dict | No
         webtoon=webtoon,
         direction=reader_rules.series_default_direction(series.direction, webtoon),
         second_page=pages[1] if len(pages) > 1 else None,
+        preload=reader_rules.preload_url(pages, f"{series.slug}/{chapter.number}", hint),
     )
     return context, paint
 
 
-async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
+async def resolve_head(
+    found: RouteMatch | None, path: str, *, cookies: Mapping[str, str] | None = None
+) -> PageHead | None:
+    """`cookies`: the request's, for the first HTML response (the reader's
+    first-page hint, see reader_rules.first_page_hint)."""
     settings = get_settings()
     if found is None:
         return None
@@ -75,7 +83,7 @@ async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
         title = await asyncio.to_thread(load_title, found.params["slug"])
         return None if title is None else heads.title_head(*title, site_name=settings.site_name, origin=settings.origin)
     if found.kind is PageKind.READER:
-        loaded = await asyncio.to_thread(load_reader, found.params)
+        loaded = await asyncio.to_thread(load_reader, found.params, reader_rules.first_page_hint(cookies))
         if loaded is None:
             return None
         context, paint = loaded

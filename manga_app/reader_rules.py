@@ -6,13 +6,55 @@ chapter's kind exactly as the reader will."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 # A page this many times taller than wide is a webtoon strip, not a page.
 TALL_STRIP_RATIO = 2.5
 # The browser store of per-chapter positions (assets/js/reader/positions.js).
 POSITIONS_STORAGE_KEY = "manga_reader_positions"
 SETTINGS_STORAGE_KEY = "manga_reader_settings"
+# What the server may know of the visitor's next first page, written by the
+# reader (assets/js/reader/positions.js): "<saver 0|1>:<slug>/<number>:<page>"
+# of the chapter read last. Small: it goes with every request to the site.
+FIRST_PAGE_COOKIE = "manga_reader_first"
+_FIRST_PAGE_HINT = re.compile(r"([01]):([a-z0-9]+(?:-[a-z0-9]+)*/\d{1,6}(?:\.\d{1,2})?):(\d{1,5})")
+
+
+@dataclass(frozen=True)
+class FirstPageHint:
+    saver: bool
+    key: str  # "<slug>/<number>" of the chapter read last
+    page: int  # where that chapter reopens
+
+
+# A browser that has not read here yet: full quality, every chapter from
+# its first page.
+NEW_VISITOR = FirstPageHint(saver=False, key="", page=0)
+
+
+def first_page_hint(cookies: Mapping[str, str] | None) -> FirstPageHint | None:
+    """What the request's cookies say of the next first page; None when the
+    cookies are not known (then nothing is preloaded from the HTML). No
+    cookie, or one garbled, is a browser that has not read here yet."""
+    if cookies is None:
+        return None
+    found = _FIRST_PAGE_HINT.fullmatch(cookies.get(FIRST_PAGE_COOKIE, ""))
+    if found is None:
+        return NEW_VISITOR
+    return FirstPageHint(saver=found.group(1) == "1", key=found.group(2), page=int(found.group(3)))
+
+
+def preload_url(pages: list[dict], key: str, hint: FirstPageHint | None) -> str | None:
+    """The page the reader will draw first, in the quality it will draw it,
+    when the server can know it: the chapter read last reopens at its saved
+    page; any other chapter at its first page (one it resumes elsewhere is
+    rare, and then the reader corrects it)."""
+    if hint is None or not pages:
+        return None
+    index = hint.page if hint.key == key and hint.page < len(pages) else 0
+    return pages[index]["saver_url" if hint.saver else "url"]
 
 
 def is_strip_chapter(sizes: Iterable[tuple[int, int]]) -> bool:
@@ -35,10 +77,18 @@ def series_default_direction(series_direction: str, webtoon: bool) -> str:
 
 
 def first_paint(
-    *, slug: str, number: str, first_page: dict, webtoon: bool, direction: str, second_page: dict | None
+    *,
+    slug: str,
+    number: str,
+    first_page: dict,
+    webtoon: bool,
+    direction: str,
+    second_page: dict | None,
+    preload: str | None = None,
 ) -> dict:
     """What the head's first-paint script needs: the first page (both
-    qualities, its size), the kind and default direction of the chapter."""
+    qualities, its size), the kind and default direction of the chapter;
+    and, when the server knows it, the image to preload from the HTML."""
     data = {
         "key": f"{slug}/{number}",
         "slug": slug,
@@ -53,4 +103,6 @@ def first_paint(
     if second_page is not None:
         # Double-page view pairs the first two pages: the pair's layout needs both sizes.
         data["next"] = {"width": second_page["width"], "height": second_page["height"]}
+    if preload:
+        data["preload"] = preload
     return data

@@ -118,7 +118,13 @@ def meta_tags(head: PageHead, *, origin: str, robots: str, site_name: str) -> li
 
 def render_head_html(head: PageHead, *, origin: str, robots: str, site_name: str) -> str:
     """The page's head tags as HTML for the first response."""
-    parts = [f"<title>{escape(head.title)}</title>"]
+    parts = []
+    if head.first_paint and head.first_paint.get("preload"):
+        # First, so the browser's preload scanner asks for the page before
+        # the app's scripts take every connection.
+        href = escape(head.first_paint["preload"])
+        parts.append(f'<link rel="preload" as="image" fetchpriority="high" href="{href}">')
+    parts.append(f"<title>{escape(head.title)}</title>")
     for attribute, key, content in meta_tags(head, origin=origin, robots=robots, site_name=site_name):
         parts.append(f'<meta {attribute}="{escape(key)}" content="{escape(content)}" {SSR_MARKER}="">')
     canonical = escape(absolute_url(origin, head.path))

@@ -425,13 +425,16 @@ def test_the_first_page_is_preloaded_and_painted_from_the_first_html_response(ba
 def test_the_first_paint_follows_the_data_saver_choice(base_url: str, server_env, page: Page) -> None:
     slug = series(server_env, "vertical")
     first = manifest(server_env, slug, "1")[0]
-    page.add_init_script("localStorage.setItem('manga_reader_settings', JSON.stringify({saver: true}))")
-    page.route("**/assets/*.js", lambda route: route.abort())
-    page.goto(f"{base_url}/{slug}-ch-1")
-    expect(page.locator("link[rel=preload][as=image]")).to_have_attribute("href", first["saver_url"])
-    image_decoded(page, "#reader-first-paint img")
-    assert page.locator("#reader-first-paint img").get_attribute("src") == first["saver_url"]
-    assert not _requested(page, first["url"])
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    choose(page, ("画質", "データセーバー"))
+    # Reopened later, with the app's JavaScript held back: only the smaller image.
+    later = page.context.new_page()
+    later.route("**/assets/*.js", lambda route: route.abort())
+    later.goto(f"{base_url}/{slug}-ch-1")
+    expect(later.locator("link[rel=preload][as=image]")).to_have_attribute("href", first["saver_url"])
+    image_decoded(later, "#reader-first-paint img")
+    assert later.locator("#reader-first-paint img").get_attribute("src") == first["saver_url"]
+    assert not _requested(later, first["url"])
 
 
 def test_data_saver_uses_the_smaller_images(base_url: str, server_env, page: Page) -> None:

@@ -17,6 +17,7 @@ READER = ROOT / "assets" / "js" / "reader"
 
 # A localStorage for Node, so positions.js runs as it does in the browser.
 STORAGE_SHIM = """
+globalThis.document = { cookie: "" };
 const store = new Map();
 globalThis.localStorage = {
   getItem: (key) => (store.has(key) ? store.get(key) : null),
@@ -222,3 +223,13 @@ def test_where_a_chapter_opens(stored, history, total, start) -> None:
     write = f"m.writePosition('s/1', {stored[0]}, {stored[1]}, {stored[2]});" if stored else ""
     found = run_js("positions.js", f"{write} return m.startPosition('s/1', {json.dumps(history)}, {total});")
     assert found == start
+
+
+def test_the_server_is_told_the_chapter_read_last_its_page_and_the_quality() -> None:
+    found = run_js(
+        "positions.js",
+        "m.rememberFirstPage('s/10.5', 3.7, true); const a = document.cookie;"
+        "m.rememberFirstPage('s/1', -2, false); return [a, document.cookie];",
+    )
+    assert found[0].startswith("manga_reader_first=1:s/10.5:3; path=/; max-age=")
+    assert found[1].startswith("manga_reader_first=0:s/1:0;") and "samesite=lax" in found[1]

@@ -305,3 +305,27 @@ def test_the_first_paint_names_the_chapter_its_first_page_and_the_next_pages_siz
     }
     alone = reader_rules.first_paint(slug="s", number="1", first_page=PAGE, webtoon=True, direction="ltr", second_page=None)
     assert "next" not in alone and alone["webtoon"] is True
+
+
+# ---- the first page the server can preload (reader_rules) -----------------------
+
+PAGES = [{"url": f"/m/{i}-w1200.webp", "saver_url": f"/m/{i}-w720.webp", "width": 720, "height": 1024} for i in range(5)]
+COOKIE = reader_rules.FIRST_PAGE_COOKIE
+
+
+@pytest.mark.parametrize(
+    ("cookies", "key", "url"),
+    [
+        (None, "s/1", None),  # the request's cookies were not handed over: nothing from the HTML
+        ({}, "s/1", "/m/0-w1200.webp"),  # a browser that has not read here yet
+        ({COOKIE: "garbage"}, "s/1", "/m/0-w1200.webp"),
+        ({COOKIE: "1:s/1:3"}, "s/1", "/m/3-w720.webp"),  # the chapter read last reopens at its page
+        ({COOKIE: "0:s/1:3"}, "s/1", "/m/3-w1200.webp"),
+        ({COOKIE: "1:s/1:3"}, "s/2", "/m/0-w720.webp"),  # another chapter: its first page, same quality
+        ({COOKIE: "1:s/1:40"}, "s/1", "/m/0-w720.webp"),  # a page the chapter no longer has
+        ({COOKIE: "1:s/10.5:2"}, "s/10.5", "/m/2-w720.webp"),
+        ({COOKIE: "1:S/1:2"}, "s/1", "/m/0-w1200.webp"),  # not a slug: garbled
+    ],
+)
+def test_the_page_the_first_html_response_preloads(cookies: dict | None, key: str, url: str | None) -> None:
+    assert reader_rules.preload_url(PAGES, key, reader_rules.first_page_hint(cookies)) == url

@@ -389,3 +389,13 @@ def test_a_first_page_value_cannot_close_the_script():
     html = render(PageHead(title="t", description="d", path="/s-ch-1", first_paint=nasty))
     assert html.lower().count("</script>") == 1
     assert BREAKOUT not in html
+
+
+def test_a_first_page_the_server_knows_is_preloaded_before_anything_else():
+    head = PageHead(title="t", description="d", path="/s-ch-1", first_paint={**FIRST_PAGE, "preload": "/media/ab/cd-w720.webp"})
+    parsed = parse(render(head))
+    tag, attrs = parsed.tags[0]
+    assert tag == "link"
+    assert attrs == {"rel": "preload", "as": "image", "fetchpriority": "high", "href": "/media/ab/cd-w720.webp"}
+    assert [tag for tag, _ in parsed.tags].count("link") == 2  # the preload and the canonical link
+    assert "rel=\"preload\"" not in render(PageHead(title="t", description="d", path="/s-ch-1", first_paint=FIRST_PAGE))

@@ -35,12 +35,15 @@ function readerFirstPaint(data) {
   }
 
   var first = { url: settings.saver === true ? data.saver_url : data.url, width: data.width, height: data.height };
-  var link = document.createElement("link");
-  link.rel = "preload";
-  link.as = "image";
-  link.href = first.url;
-  link.setAttribute("fetchpriority", "high");
-  document.head.appendChild(link);
+  // The server may have preloaded it already (it read the reader's cookie).
+  if (data.preload !== first.url) {
+    var link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "image";
+    link.href = first.url;
+    link.setAttribute("fetchpriority", "high");
+    document.head.appendChild(link);
+  }
 
   var mode = data.webtoon ? settings.webtoon_mode : settings.manga_mode;
   if (mode !== "vertical" && mode !== "paged") mode = data.webtoon ? "vertical" : "paged";

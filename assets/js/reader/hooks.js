@@ -1,7 +1,7 @@
 // Small React hooks of the reader: preloading, saving and reporting the
 // position, the viewport size.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { writePosition } from "./positions.js";
+import { rememberFirstPage, writePosition } from "./positions.js";
 
 export const PROGRESS_INTERVAL_MS = 2000;
 // Offsets inside a page reach the browser store at most this often; a page
@@ -45,10 +45,12 @@ export function usePreload(urls, ready, keep = []) {
 }
 
 // The reading position: written to the browser's per-chapter store
-// (`storeKey`) straight away, and reported to the server (`onProgress`) at
-// most once per PROGRESS_INTERVAL_MS, at once when the page changes, and a
-// last time when the tab is hidden or closed or the reader goes away.
-export function useProgressReporter(storeKey, onProgress) {
+// (`storeKey`) straight away (and, with the quality, to the cookie the
+// server reads for the next first page), and reported to the server
+// (`onProgress`) at most once per PROGRESS_INTERVAL_MS, at once when the
+// page changes, and a last time when the tab is hidden or closed or the
+// reader goes away.
+export function useProgressReporter(storeKey, onProgress, saver = false) {
   const latest = useRef(null);
   const stored = useRef(null);
   const sent = useRef({ page: -1, offset: -1, at: 0, sentAt: 0 });
@@ -56,6 +58,8 @@ export function useProgressReporter(storeKey, onProgress) {
   const sendTimer = useRef(null);
   const callback = useRef(onProgress);
   callback.current = onProgress;
+  const quality = useRef(saver);
+  quality.current = saver;
 
   const store = useCallback(() => {
     clearTimeout(storeTimer.current);
@@ -63,6 +67,7 @@ export function useProgressReporter(storeKey, onProgress) {
     const position = latest.current;
     if (!position || position === stored.current || !storeKey) return;
     writePosition(storeKey, position.page, position.offset, position.at);
+    rememberFirstPage(storeKey, position.page, quality.current);
     stored.current = position;
   }, [storeKey]);
 

@@ -8,6 +8,12 @@
 
 export const POSITIONS_KEY = "manga_reader_positions";
 export const MAX_POSITIONS = 300;
+// What the server may know before any script runs, so the first HTML
+// response can preload the page this visitor will see first, in the quality
+// they read in (manga_app/reader_rules.py first_page_hint): the chapter read
+// last and its page. Kept small: it goes with every request to the site.
+export const FIRST_PAGE_COOKIE = "manga_reader_first";
+const COOKIE_SECONDS = 400 * 24 * 3600;
 
 function readAll() {
   try {
@@ -60,4 +66,10 @@ export function startPosition(key, fromHistory, total) {
   else if (history) chosen = history;
   const last = Math.max(total - 1, 0);
   return { page: Math.min(Math.max(chosen.page | 0, 0), last), offset: Math.min(Math.max(+chosen.offset || 0, 0), 1) };
+}
+
+export function rememberFirstPage(key, page, saver) {
+  if (!key) return;
+  const value = `${saver ? 1 : 0}:${key}:${Math.max(0, page | 0)}`;
+  document.cookie = `${FIRST_PAGE_COOKIE}=${value}; path=/; max-age=${COOKIE_SECONDS}; samesite=lax`;
 }

@@ -10,7 +10,7 @@ import { tapAction } from "./input.js";
 import { useReaderKeys, useSwipes } from "./controls.js";
 import { usePreload, useProgressReporter, useViewport } from "./hooks.js";
 import { STRIP_LINE, useResumeHold, useStripTracking } from "./strip.js";
-import { startPosition } from "./positions.js";
+import { rememberFirstPage, startPosition } from "./positions.js";
 import { PagedStage, VerticalStrip } from "./pages.jsx";
 import { EndCard } from "./end_card.jsx";
 import { Overlay } from "./overlay.jsx";
@@ -66,7 +66,7 @@ export function MangaReader(props) {
     (index, offset, at) => onProgress && onProgress(viewId, seriesSlug, chapterNumber, index, offset, at),
     [onProgress, viewId, seriesSlug, chapterNumber],
   );
-  const report = useProgressReporter(storeKey, sendProgress);
+  const report = useProgressReporter(storeKey, sendProgress, !!settings.saver);
   const track = useCallback(
     (index, offset) => {
       position.current = { page: index, offset };
@@ -248,6 +248,11 @@ export function MangaReader(props) {
       removeFirstPaint();
     };
   }, []);
+
+  useEffect(() => {
+    // A new quality choice: the server preloads that one from now on.
+    rememberFirstPage(storeKey, position.current.page, !!settings.saver);
+  }, [storeKey, settings.saver]);
 
   const ahead = pages.slice(Math.min(page, total) + 1, Math.min(page, total) + 1 + preload).map(srcOf);
   usePreload([...ahead, ...nextWarm], firstLoaded, nextWarm);
