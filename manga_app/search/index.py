@@ -14,10 +14,11 @@ binary search. Result items are built from the catalogue for one page only.
 from __future__ import annotations
 
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import add
+from itertools import repeat
+from operator import add, itemgetter
 from typing import Any
 
 from manga_app.catalogue.compact import STATUSES, Catalogue, MangaItem, Ordering
@@ -74,24 +75,21 @@ class _KeyTable:
     """Every key (as its position in a _Text) in key order, with its series:
     the series of the keys starting with a prefix are one slice."""
 
-    def __init__(self, text: str, entries: list[tuple[int, int]], size: int) -> None:
-        # entries: (position of a key in text, rank)
-        entries.sort(key=lambda entry: text[entry[0] : text.index(SEP, entry[0]) + 1])
+    def __init__(self, text: str, entries: list[tuple[str, int, int]], size: int) -> None:
+        # entries: (key, its position in text, rank); a key followed by SEP
+        # sorts before its extensions, as the slices _bound compares do.
+        entries.sort(key=itemgetter(0))
         self.text, self.size = text, size
-        self.positions = array("I", (position for position, _ in entries))
-        self.ranks = array("I", (rank for _, rank in entries))
+        self.positions = array("I", map(itemgetter(1), entries))
+        self.ranks = array("I", map(itemgetter(2), entries))
         # Short prefixes shared by many keys are asked for all the time
         # (as-you-type): their series, as bitsets, ready.
         self._ready: dict[str, int] = {}
         dense = idsets.dense_above(size)
+        keys = list(map(itemgetter(0), entries))
         for length in (1, 2):
-            groups: dict[str, int] = {}
-            for position in self.positions:
-                prefix = text[position : position + length]
-                if SEP not in prefix:
-                    groups[prefix] = groups.get(prefix, 0) + 1
-            for prefix, members in groups.items():
-                if members > dense:
+            for prefix, members in Counter(map(itemgetter(slice(0, length)), keys)).items():
+                if members > dense and len(prefix) == length:
                     self._ready[prefix] = idsets.to_bits(self.ranks[slice(*self._range(prefix))], size)
 
     def _bound(self, probe: str) -> int:
@@ -124,16 +122,17 @@ def _postings(lists: dict[str, list[int]], size: int) -> dict[str, array | int]:
     return {
         gram: idsets.to_bits(ranks, size) if len(ranks) > dense else array("I", ranks)
         for gram, ranks in lists.items()
+        if SEP not in gram
     }
 
 
-def _index_grams(keys: Sequence[str], rank: int, lists: defaultdict) -> None:
-    grams: set[str] = set()
-    for key in keys:
-        grams.update(key)
-        grams.update(_grams(key))
-    for gram in grams:
-        lists[gram].append(rank)
+def _index_grams(hay: str, rank: int, lists: defaultdict) -> None:
+    """Add `rank` to the lists of every character and pair of `hay` (pairs
+    across a SEP too: _postings drops those). C-level maps, not a Python
+    loop: this runs for every gram of every series."""
+    grams = set(hay)
+    grams.update(map(add, hay, hay[1:]))
+    deque(map(list.append, map(lists.__getitem__, grams), repeat(rank)), maxlen=0)
 
 
 class SearchIndex:
@@ -164,18 +163,18 @@ class SearchIndex:
         self.main, self.authors = _Text(main), _Text(authors)
         main_lists: defaultdict[str, list[int]] = defaultdict(list)
         author_lists: defaultdict[str, list[int]] = defaultdict(list)
-        title_entries: list[tuple[int, int]] = []
-        other_entries: list[tuple[int, int]] = []
+        title_entries: list[tuple[str, int, int]] = []
+        other_entries: list[tuple[str, int, int]] = []
         for rank, hay in enumerate(main):
             keys = hay.split(SEP)
-            _index_grams(keys, rank, main_lists)
+            _index_grams(hay, rank, main_lists)
             position = self.main.starts[rank]
             for number, key in enumerate(keys):
                 if key:
-                    (other_entries if number else title_entries).append((position, rank))
+                    (other_entries if number else title_entries).append((key, position, rank))
                 position += len(key) + 1
             if authors[rank]:
-                _index_grams(authors[rank].split(SEP), rank, author_lists)
+                _index_grams(authors[rank], rank, author_lists)
         self.grams = _postings(main_lists, size)
         self.author_grams = _postings(author_lists, size)
         del main_lists, author_lists
