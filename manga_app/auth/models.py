@@ -3,7 +3,7 @@
 Every row is keyed by the Firebase uid, and a uid only ever comes from a
 verified ID token (verify.py). Series are referenced by slug, not id: a
 re-import may renumber series, and a follow must survive that. Chapter
-numbers are integer hundredths, as in the catalogue."""
+numbers are integer hundredths, as in the catalogue. Migrations: 0002, 0004."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sqlmodel import Field, SQLModel
 
 from manga_app.catalogue.models import UTCDateTime, utc_now
 
-__all__ = ["Follow", "ReadingProgress", "UserAccount"]
+__all__ = ["Follow", "HistoryRemoval", "ReadingProgress", "UserAccount"]
 
 
 class UserAccount(SQLModel, table=True):
@@ -62,3 +62,21 @@ class ReadingProgress(SQLModel, table=True):
     # When the reader was at this position, by the reading device's clock
     # (clamped to the server's): the newest write wins across devices.
     updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+
+
+class HistoryRemoval(SQLModel, table=True):
+    """A tombstone: the user removed this series from their history (slug ""
+    means the whole history was cleared). A browser's older copy of the
+    entry, pushed later from another device or a later sign-in, must not
+    bring it back; only a position read after the removal may."""
+
+    __tablename__ = "history_removal"
+    __table_args__ = (
+        sa.UniqueConstraint("uid", "series_slug", name="uq_removal_uid_series"),
+        {"extend_existing": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE", index=True)
+    series_slug: str = Field(max_length=100)
+    removed_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)

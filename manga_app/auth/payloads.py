@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+import math
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
 from manga_app import reading
@@ -18,8 +19,18 @@ from manga_app import reading
 MAX_MERGE = 500
 MAX_SLUG = 100
 MAX_PAGE = 10_000
+# The browser's follow list: at most MAX_MERGE slugs of MAX_SLUG characters,
+# so anything much longer than that was not written by this site.
+MAX_FOLLOWS_CHARS = MAX_MERGE * (MAX_SLUG + 3) + 2
+# The reader's history JSON (reading.py caps entries, not characters): far
+# above what 200 series ever take, far below what would hurt a worker.
+MAX_HISTORY_CHARS = 1_000_000
+# A device's reading time may be this far off the server's.
+PAST_WINDOW = timedelta(days=30)
+FUTURE_WINDOW = timedelta(minutes=5)
 # Chapter numbers as in the catalogue: < 100000, two decimals at most.
 MAX_CHAPTER_HUNDREDTHS = 100_000 * 100 - 1
+MARK_BEFORE = timedelta(seconds=1)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -68,6 +79,22 @@ def position(slug: object, chapter: object, page: object, offset: object, at: da
     return Position(slug, hundredths, page, float(offset), min(at, now))
 
 
+def reported_position(
+    slug: object, chapter: object, page: object, offset: object, read_at_ms: object, *, now: datetime
+) -> Position | None:
+    """What the reader sends (read_at: the device's clock, epoch ms), or None
+    when any part is malformed. The device's time is clamped to
+    [now - PAST_WINDOW, now + FUTURE_WINDOW]: a wrong clock can reorder the
+    user's own writes a little, never pin an entry forever."""
+    if isinstance(read_at_ms, bool) or not isinstance(read_at_ms, (int, float)) or not math.isfinite(read_at_ms):
+        return None
+    if not 0 <= read_at_ms <= 10**14:
+        return None
+    at = datetime.fromtimestamp(read_at_ms / 1000, UTC)
+    at = min(max(at, now - PAST_WINDOW), now + FUTURE_WINDOW)
+    return position(slug, chapter, page, offset, at, now=now + FUTURE_WINDOW)
+
+
 def positions_from_history(entries: list[reading.HistoryEntry], *, now: datetime) -> tuple[list[Position], list[Position]]:
     """The browser's history as (last positions, read marks), newest first,
     MAX_MERGE entries in all; garbage entries are dropped."""
@@ -82,7 +109,9 @@ def positions_from_history(entries: list[reading.HistoryEntry], *, now: datetime
         for number in entry.read:
             hundredths = chapter_hundredths(number)
             if hundredths is not None and hundredths != found.chapter_hundredths:
-                marks.append(Position(found.slug, hundredths, 0, 0.0, found.at))
+                # A hair older than the position, so the series' last chapter
+                # stays the one the position names.
+                marks.append(Position(found.slug, hundredths, 0, 0.0, found.at - MARK_BEFORE))
     latest = latest[:MAX_MERGE]
     return latest, marks[: MAX_MERGE - len(latest)]
 
@@ -100,8 +129,15 @@ def parse_time(value: object) -> datetime | None:
 # --- follows kept in the browser -------------------------------------------
 
 
+class StoreTooLarge(ValueError):
+    """A browser store far larger than this site ever writes: refused whole."""
+
+
 def parse_follows(text: str) -> list[str]:
-    """Slugs, newest follow first, tolerating garbage (localStorage is editable)."""
+    """Slugs, newest follow first, tolerating garbage (localStorage is
+    editable); StoreTooLarge past MAX_FOLLOWS_CHARS."""
+    if isinstance(text, str) and len(text) > MAX_FOLLOWS_CHARS:
+        raise StoreTooLarge("follows")
     try:
         raw = json.loads(text) if text else []
     except (ValueError, TypeError):
@@ -114,5 +150,16 @@ def dump_follows(slugs: list[str]) -> str:
     return json.dumps(list(dict.fromkeys(slugs))[:MAX_MERGE], separators=(",", ":"))
 
 
-def toggle_follow(slugs: list[str], slug: str) -> list[str]:
-    return [item for item in slugs if item != slug] if slug in slugs else [slug, *slugs][:MAX_MERGE]
+def toggle_follow(slugs: list[str], slug: str) -> list[str] | None:
+    """The list with `slug` toggled; None when following it would pass
+    MAX_MERGE (refused, never the oldest silently dropped)."""
+    if slug in slugs:
+        return [item for item in slugs if item != slug]
+    if len(slugs) >= MAX_MERGE:
+        return None
+    return [slug, *slugs]
+
+
+def check_history_size(text: object) -> None:
+    if isinstance(text, str) and len(text) > MAX_HISTORY_CHARS:
+        raise StoreTooLarge("history")

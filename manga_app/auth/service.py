@@ -5,13 +5,18 @@ verified token; series are checked against the catalogue by the caller."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from sqlmodel import Session
 
-from manga_app.auth import repository
+from manga_app.auth import progress, repository
 from manga_app.auth.payloads import Position
 from manga_app.auth.verify import VerifiedUser
 from manga_app.catalogue.db import shared_engine
+
+
+class FollowLimitReached(Exception):
+    """Following one more series would pass repository.MAX_FOLLOWS."""
 
 
 def sign_in(user: VerifiedUser) -> None:
@@ -20,17 +25,28 @@ def sign_in(user: VerifiedUser) -> None:
         session.commit()
 
 
-def merge_browser_data(uid: str, *, follows: Iterable[str], latest: list[Position], marks: list[Position]) -> None:
-    """A visitor's browser library joins their account (one transaction)."""
+def merge_browser_data(uid: str, *, follows: Iterable[str] = (), latest: list[Position], marks: list[Position]) -> int:
+    """A browser's library joins the account (one transaction): a guest's on
+    sign-in, or what this account read in the browser since the last sync.
+    Positions the user removed later stay removed. Returns how many follows
+    were refused by the follow limit."""
+    refused = 0
     with Session(shared_engine()) as session:
         for slug in reversed(list(follows)):
-            repository.follow(session=session, uid=uid, slug=slug)
+            if repository.is_following(session=session, uid=uid, slug=slug):
+                continue
+            refused += not repository.follow(session=session, uid=uid, slug=slug)
+        removed = progress.removals(session=session, uid=uid)
         for found in latest:
-            repository.record_progress(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths,
-                                       page=found.page, offset=found.offset, at=found.at)
+            if not progress.removed_before(removed, found.slug, found.at):
+                progress.record_progress(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths,
+                                         page=found.page, offset=found.offset, at=found.at)
         for found in marks:
-            repository.mark_read(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths, at=found.at)
+            if not progress.removed_before(removed, found.slug, found.at):
+                progress.mark_read(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths, at=found.at)
+        progress.prune_progress(session=session, uid=uid)
         session.commit()
+    return refused
 
 
 def merge_accounts(source: VerifiedUser, target: VerifiedUser) -> None:
@@ -41,7 +57,12 @@ def merge_accounts(source: VerifiedUser, target: VerifiedUser) -> None:
 
 
 def set_follow(uid: str, slug: str, following: bool) -> bool:
+    """True when something changed; FollowLimitReached when following one
+    more is not allowed (nothing changes)."""
     with Session(shared_engine()) as session:
+        if following and not repository.is_following(session=session, uid=uid, slug=slug):
+            if repository.count_follows(session=session, uid=uid) >= repository.MAX_FOLLOWS:
+                raise FollowLimitReached(slug)
         changed = (repository.follow if following else repository.unfollow)(session=session, uid=uid, slug=slug)
         session.commit()
         return changed
@@ -52,30 +73,40 @@ def followed(uid: str) -> list[str]:
         return repository.followed_slugs(session=session, uid=uid)
 
 
-def history(uid: str) -> list[repository.HistoryRow]:
+def history(uid: str) -> list[progress.HistoryRow]:
     with Session(shared_engine()) as session:
-        return repository.history(session=session, uid=uid)
+        return progress.history(session=session, uid=uid)
+
+
+def chapter_exists(slug: str, chapter_hundredths: int) -> bool:
+    with Session(shared_engine()) as session:
+        return progress.chapter_exists(session=session, slug=slug, chapter_hundredths=chapter_hundredths)
 
 
 def record(uid: str, found: Position) -> bool:
+    """A position the reader reports live. It wins over a removal made
+    before it: the visitor is reading the series again."""
     with Session(shared_engine()) as session:
-        stored = repository.record_progress(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths,
-                                            page=found.page, offset=found.offset, at=found.at)
+        stored = progress.record_progress(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths,
+                                          page=found.page, offset=found.offset, at=found.at)
+        if stored:
+            progress.prune_progress(session=session, uid=uid)
         session.commit()
         return stored
 
 
-def forget(uid: str, slug: str | None) -> None:
-    """Remove one series from the history, or all of it."""
+def forget(uid: str, slug: str | None, *, now: datetime) -> int:
+    """Remove one series from the history, or all of it (slug None), with a
+    tombstone; how many progress rows went."""
     with Session(shared_engine()) as session:
         if slug is None:
-            repository.clear_history(session=session, uid=uid)
+            removed = progress.clear_history(session=session, uid=uid, now=now)
         else:
-            repository.remove_history(session=session, uid=uid, slug=slug)
+            removed = progress.remove_history(session=session, uid=uid, slug=slug, now=now)
         session.commit()
+        return removed
 
 
-def unread(last_read: dict[str, int], slugs: list[str]) -> dict[str, int]:
+def new_chapters(last_read: dict[str, datetime]) -> dict[str, int]:
     with Session(shared_engine()) as session:
-        return repository.unread_counts(session=session, last_read=last_read, slugs=slugs)
-
+        return progress.new_chapter_counts(session=session, last_read=last_read)

@@ -67,6 +67,13 @@ class FirebaseConfig:
             config["appId"] = self.app_id
         return config
 
+    def browser_settings(self) -> dict[str, str]:
+        """What the browser client is sent when it starts (never built into
+        the frontend, so one build serves any project): the web config, and
+        in emulator mode the emulator's host:port. A loopback emulator host
+        is reached at the host the visitor used (see client.jsx)."""
+        return {**self.web_config(), "emulatorHost": self.emulator_host}
+
 
 def resolve(settings: FirebaseSettings) -> FirebaseConfig:
     """Check `settings` and fill the defaults; FirebaseConfigError when unsafe."""

@@ -1,4 +1,5 @@
-"""The title page's chapter list: newest first, with read marks."""
+"""The title page's chapter list: newest first, with the visitor's read
+marks (chapter numbers from their reading history)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from manga_app.components.link import link
 from manga_app.state.browse import ChapterRow
 
 
-def _row(row: rx.Var) -> rx.Component:
+def _row(row: rx.Var, read: rx.Var[list[str]]) -> rx.Component:
+    is_read = read.contains(row.number)
     return rx.el.li(
         link(
             rx.el.span(
@@ -17,17 +19,17 @@ def _row(row: rx.Var) -> rx.Component:
                 class_name="chapter-name",
             ),
             rx.el.span(
-                rx.cond(row.read, rx.el.span("既読", class_name="read-mark")),
+                rx.cond(is_read, rx.el.span("既読", class_name="read-mark")),
                 rx.el.time(row.time, date_time=row.iso, class_name="chapter-time"),
                 class_name="chapter-side",
             ),
             href=row.url,
-            class_name=rx.cond(row.read, "chapter-link is-read", "chapter-link"),
+            class_name=rx.cond(is_read, "chapter-link is-read", "chapter-link"),
         ),
         class_name="chapter-row",
         data_number=row.number,
     )
 
 
-def chapter_list(rows: rx.Var[list[ChapterRow]]) -> rx.Component:
-    return rx.el.ol(rx.foreach(rows, _row), class_name="chapter-list", aria_label="話一覧（新しい順）")
+def chapter_list(rows: rx.Var[list[ChapterRow]], *, read: rx.Var[list[str]]) -> rx.Component:
+    return rx.el.ol(rx.foreach(rows, lambda row: _row(row, read)), class_name="chapter-list", aria_label="話一覧（新しい順）")

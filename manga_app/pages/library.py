@@ -1,11 +1,11 @@
 """ライブラリ (`routes.ROUTE_TEMPLATES[PageKind.LIBRARY]`): followed series,
-newest update first, with the chapters added since the visitor last read."""
+newest update first, with the chapters published since the visitor last
+read each."""
 
 import reflex as rx
 
 from manga_app.components.account.follow import follow_button
 from manga_app.components.account.library_parts import account_header, cover, empty_note
-from manga_app.components.account.root import firebase_auth_root
 from manga_app.components.layout import site_layout
 from manga_app.components.link import link
 from manga_app.routes import PageKind
@@ -16,20 +16,20 @@ KIND = PageKind.LIBRARY
 ON_LOAD: list = [LibraryState.load]
 
 
-def _item(item: dict) -> rx.Component:
+def _item(item: rx.Var) -> rx.Component:
     return rx.el.li(
-        link(cover(item["cover"]), href=item["url"], class_name="shelf-cover-link", aria_label=item["title"]),
+        link(cover(item.cover), href=item.url, class_name="shelf-cover-link", aria_label=item.title),
         rx.el.div(
-            link(item["title"], href=item["url"], class_name="shelf-title"),
+            link(item.title, href=item.url, class_name="shelf-title"),
             rx.el.p(
-                rx.el.span(item["latest"]),
-                rx.el.span(item["updated"], class_name="shelf-muted"),
+                rx.el.span(item.latest),
+                rx.el.time(item.updated, date_time=item.updated_iso, class_name="shelf-muted"),
                 class_name="shelf-meta",
             ),
-            rx.cond(item["unread"] != "", rx.el.span(item["unread"], class_name="shelf-badge", data_testid="unread-badge")),
+            rx.cond(item.new != "", rx.el.span(item.new, class_name="shelf-badge", data_testid="new-badge")),
             class_name="shelf-body",
         ),
-        follow_button(item["slug"]),
+        follow_button(item.slug),
         class_name="shelf-item",
         data_testid="library-item",
     )
@@ -37,7 +37,6 @@ def _item(item: dict) -> rx.Component:
 
 def view() -> rx.Component:
     return site_layout(
-        firebase_auth_root(),
         rx.el.h1("ライブラリ", class_name="page-title"),
         account_header("ログインすると、フォローと閲覧履歴をほかの端末でも見られます。"),
         rx.cond(

@@ -3,18 +3,19 @@ views, chapters newest first, read/continue, follow and share."""
 
 import reflex as rx
 
+from manga_app.components.account.follow import follow_button
 from manga_app.components.chapter_list import chapter_list
 from manga_app.components.layout import site_layout
 from manga_app.components.link import link
 from manga_app.pages.manga_state import TitleState
 from manga_app.routes import PageKind
 from manga_app.state.browse import COVER_HEIGHT, COVER_WIDTH
+from manga_app.state.library import LibraryState
 
 KIND = PageKind.MANGA
-ON_LOAD: list = [TitleState.load]
+# The account's newest progress from other devices, for read marks and 続きを読む.
+ON_LOAD: list = [TitleState.load, LibraryState.pull]
 
-# Accounts come in their own issue; until then following asks to sign in.
-_FOLLOW_SCRIPT = "window.mangaNotify && window.mangaNotify('info', 'ログインするとフォローできます', '')"
 # Web Share where the browser has it, else copy the address.
 _SHARE_SCRIPT = (
     "(() => { const url = location.href; const done = () => window.mangaNotify && window.mangaNotify('success', 'リンクをコピーしました', url);"
@@ -58,8 +59,11 @@ def _facts() -> rx.Component:
 def _actions() -> rx.Component:
     return rx.el.div(
         link("最初から読む", href=TitleState.first_url, class_name="button-primary read-first"),
-        rx.cond(TitleState.continue_url != "", link(TitleState.continue_label, href=TitleState.continue_url, class_name="button-secondary read-continue")),
-        rx.el.button("フォロー", type="button", on_click=rx.call_script(_FOLLOW_SCRIPT), class_name="button-outline follow-button"),
+        rx.cond(
+            TitleState.progress.continue_url != "",
+            link(TitleState.progress.continue_label, href=TitleState.progress.continue_url, class_name="button-secondary read-continue"),
+        ),
+        follow_button(TitleState.slug),
         rx.el.button("共有", type="button", on_click=rx.call_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
         class_name="title-actions",
     )
@@ -93,7 +97,7 @@ def _body() -> rx.Component:
         rx.el.p(TitleState.summary, class_name="title-summary"),
         rx.el.section(
             rx.el.h2("話一覧", rx.el.span(TitleState.chapters.length().to_string() + "話", class_name="chapter-count"), class_name="section-title"),
-            chapter_list(TitleState.chapters),
+            chapter_list(TitleState.chapters, read=TitleState.progress.read),
             class_name="title-chapters",
         ),
         class_name="title-page",

@@ -1,9 +1,14 @@
 """The title page's state: the series, its chapters newest first, and the
-visitor's read marks and 続きを読む from their reading history."""
+visitor's read marks and 続きを読む from their reading history.
+
+The history is the browser's (ReadingState), which for a signed-in visitor
+mirrors the account's (LibraryState.sync): read marks and 続きを読む are
+computed from it, so they follow when the mirror arrives after the page."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import reflex as rx
@@ -13,6 +18,15 @@ from manga_app.display import format_count, relative_time_ja
 from manga_app.page_heads import load_title
 from manga_app.state.browse import STATUS_LABELS, ChapterRow, Chip, chapter_label
 from manga_app.state.reading import ReadingState
+
+
+@dataclass
+class TitleProgress:
+    """The visitor's reading of this series."""
+
+    read: list[str] = field(default_factory=list)  # chapter numbers read
+    continue_url: str = ""
+    continue_label: str = ""
 
 
 class TitleState(rx.State):
@@ -29,9 +43,20 @@ class TitleState(rx.State):
     updated: str = ""
     chapters: list[ChapterRow] = []
     first_url: str = ""
-    continue_url: str = ""
-    continue_label: str = ""
     loaded: bool = False
+
+    @rx.var
+    async def progress(self) -> TitleProgress:
+        history = await self.get_state(ReadingState)
+        entry = reading.entry_for(history.entries(), self.slug) if self.slug else None
+        if entry is None:
+            return TitleProgress()
+        last = next((chapter for chapter in self.chapters if chapter.number == entry.chapter), None)
+        return TitleProgress(
+            read=sorted({*entry.read, entry.chapter}),
+            continue_url=last.url if last else "",
+            continue_label=f"続きを読む（{last.label}）" if last else "",
+        )
 
     @rx.event
     async def load(self):
@@ -44,9 +69,6 @@ class TitleState(rx.State):
             self.slug, self.title, self.chapters = slug, "", []
             return
         series, chapters = loaded
-        history = (await self.get_state(ReadingState)).entries()
-        entry = reading.entry_for(history, slug)
-        read = set(entry.read) | {entry.chapter} if entry else set()
         now = datetime.now(UTC)
         self.slug = slug
         self.title = series.title
@@ -67,12 +89,8 @@ class TitleState(rx.State):
                 url=chapter.url,
                 time=relative_time_ja(chapter.published_at, now=now),
                 iso=chapter.published_at.isoformat(),
-                read=chapter.number in read,
             )
             for chapter in reversed(chapters)
         ]
         self.first_url = chapters[0].url
-        last = next((chapter for chapter in chapters if entry and chapter.number == entry.chapter), None)
-        self.continue_url = last.url if last else ""
-        self.continue_label = f"続きを読む（{chapter_label(last.number)}）" if last else ""
         self.loaded = True

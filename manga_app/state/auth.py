@@ -5,8 +5,9 @@ The browser's user object is never trusted: every ID token is verified with
 firebase-admin first, and `_uid` (backend-only) is set from the verified
 token alone. All user data is read and written through `_uid`.
 
-The Firebase root (components/account/root.py) runs LibraryState.sync after
-each of these handlers, so the library follows whoever is signed in."""
+The Firebase root (components/account/root.py, one per page load) sends
+these events and runs LibraryState.sync after each, so the library follows
+whoever is signed in."""
 
 from __future__ import annotations
 
@@ -23,11 +24,18 @@ from manga_app.state.notify import notify
 logger = logging.getLogger(__name__)
 
 SIGN_IN_FAILED = "ログインできませんでした"
+MERGE_FAILED = "ライブラリを引き継げませんでした"
+SESSION_ENDED = ("error", "ログインの確認ができませんでした", "ログアウトしました。もう一度ログインしてください。")
 ERROR_MESSAGES = {
     "auth/network-request-failed": "通信できませんでした。接続を確かめてもう一度お試しください。",
     "auth/too-many-requests": "しばらく時間をおいてからお試しください。",
     "auth/user-disabled": "このアカウントは利用できません。",
+    "auth/popup-blocked": "ポップアップがブロックされました。ブラウザの設定を確かめてください。",
+    "auth/not-ready": "準備中です。少し待ってからもう一度お試しください。",
 }
+MAX_LOGGED = 300
+# The browser's Firebase session ends with the backend's, so the two agree.
+BROWSER_SIGN_OUT = rx.call_script("window.mangaAuth && window.mangaAuth.signOut()")
 
 
 async def verified(token: object) -> VerifiedUser:
@@ -41,6 +49,9 @@ class AuthState(rx.State):
     name: str = ""
     avatar: str = ""
     is_anonymous: bool = False
+    # The browser SDK's settings, sent when the client mounts: a build never
+    # carries a project or an emulator address of its own.
+    client_config: dict[str, str] = {}
     # Set only from a verified token; never sent to the browser.
     _uid: str = ""
 
@@ -67,6 +78,11 @@ class AuthState(rx.State):
         self.loading = False
 
     @rx.event
+    def start_client(self):
+        """The Firebase client mounted: it gets its settings from this backend."""
+        self.client_config = get_firebase_config().browser_settings()
+
+    @rx.event
     async def on_auth_change(self, user: dict | None, token: str):
         """The provider's auth-state notification: a user (with a token) or null."""
         if not user:
@@ -78,24 +94,33 @@ class AuthState(rx.State):
             logger.warning("Refused an ID token: %s", error)
             self._clear()
             return notify("error", SIGN_IN_FAILED, "もう一度ログインしてください。")
-        if not isinstance(user, dict) or user.get("googleId") != found.uid:
+        claimed = user.get("googleId") if isinstance(user, dict) else None
+        if claimed != found.uid:
             # The browser's user object does not match its own token.
-            logger.warning("Auth state for %s came with the token of another uid", user.get("googleId") if isinstance(user, dict) else None)
+            logger.warning("Auth state claimed uid %.128r with the token of %s", claimed, found.uid)
             self._clear()
-            return notify("error", SIGN_IN_FAILED)
+            return notify("error", SIGN_IN_FAILED, "もう一度ログインしてください。")
         await asyncio.to_thread(service.sign_in, found)
         self._show(found)
         return None
 
     @rx.event
     async def on_token(self, token: str):
-        """A refreshed token: it must still be the same user."""
+        """A refreshed token of the signed-in user. One that fails
+        verification ends the session: the backend forgets the uid, the
+        visitor is told, and the browser signs out too."""
+        if not self._uid:
+            return None  # no session to refresh; the auth-state report decides
         try:
             found = await verified(token)
-        except TokenRefused:
-            return
+        except TokenRefused as error:
+            logger.warning("Refused a refreshed ID token of %s: %s", self._uid, error)
+            self._clear()
+            return [notify(*SESSION_ENDED), BROWSER_SIGN_OUT]
         if found.uid == self._uid:
             self._show(found)
+        # Another user's token: a switch of user, which the auth-state report handles.
+        return None
 
     @rx.event
     async def on_merge(self, anonymous_token: str, token: str):
@@ -106,12 +131,20 @@ class AuthState(rx.State):
             source, target = await verified(anonymous_token), await verified(token)
         except TokenRefused as error:
             logger.warning("Refused a merge: %s", error)
-            return notify("error", "ライブラリを引き継げませんでした")
+            return notify("error", MERGE_FAILED)
         if not source.is_anonymous or target.is_anonymous or source.uid == target.uid:
-            return notify("error", "ライブラリを引き継げませんでした")
+            logger.warning("Refused a merge of %s into %s", source.uid, target.uid)
+            return notify("error", MERGE_FAILED)
         await asyncio.to_thread(service.merge_accounts, source, target)
         self._show(target)
         return notify("success", "ゲストのライブラリを引き継ぎました")
+
+    @rx.event
+    def on_persistence_error(self, message: str):
+        """The browser could not keep the sign-in (spec: log it, end loading).
+        The visitor can still sign in for this page's lifetime."""
+        logger.error("Error setting persistence: %s", str(message)[:MAX_LOGGED])
+        self.loading = False
 
     @rx.event
     def on_error(self, code: str):

@@ -1,11 +1,19 @@
 """The visitor's personal library: follows, reading history and progress.
 
-Signed in, the account on the server is the truth and the browser's reading
-history (ReadingState, localStorage) mirrors it, so the title page and the
-reader read one format whoever is visiting. Never signed in, both follows
-and history stay in the browser. On sign-in the browser's data joins the
-account; on sign-out the mirror is cleared, so nothing of the account stays
-in view. Every server read and write goes through AuthState._uid."""
+Signed in, the account on the server is the truth and the browser's stores
+(the reader's history in ReadingState, localStorage) mirror it, so the title
+page and the reader read one format whoever is visiting. A visitor who never
+signed in keeps follows and history in the browser only.
+
+The browser records whose library its stores hold (`owner`: a uid, or ""
+for the browser's own, a guest's). On every auth change (`sync`):
+- signed in, stores of this account: what the browser read since the last
+  sync goes up, then the account's history comes down;
+- signed in, a guest's stores: they join the account (the sign-in merge);
+- signed in, another account's stores: dropped, never merged;
+- signed out, an account's stores: wiped, so nothing of it stays in view or
+  becomes the next guest's.
+Every server read and write goes through AuthState._uid (a verified token)."""
 
 from __future__ import annotations
 
@@ -15,213 +23,229 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app import reading, routes
-from manga_app.auth import payloads, service
-from manga_app.auth.repository import HistoryRow
+from manga_app.auth import mirror, payloads, repository, service, shelves
 from manga_app.catalogue.held import Snapshot, held_catalogue
-from manga_app.catalogue.naming import format_chapter_number
-from manga_app.display import relative_time_ja
 from manga_app.state.auth import AuthState
 from manga_app.state.notify import notify
 from manga_app.state.reading import ReadingState
 
+WAIT = ("info", "読み込み中です", "少し待ってからもう一度お試しください。")
 UNKNOWN_SERIES = "この作品は見つかりませんでした"
+NOT_SAVED = "読んだ位置を保存できませんでした"
+NOT_REMOVED = "閲覧履歴から削除できませんでした"
+TOO_LARGE = "ブラウザに保存されたデータが大きすぎます"
+_SHELF_PAGES = (routes.PageKind.LIBRARY, routes.PageKind.HISTORY)
 
 
-def _chapter_label(chapter: str) -> str:
-    return f"第{chapter}話"
+def _looks(snapshot: Snapshot):
+    def look(slug: str) -> mirror.SeriesLook | None:
+        item = snapshot.by_slug.get(slug)
+        return mirror.SeriesLook(item.title, item.cover_small or item.cover) if item else None
+
+    return look
 
 
-def _mirror(rows: list[HistoryRow], local: list[reading.HistoryEntry], snapshot: Snapshot) -> list[reading.HistoryEntry]:
-    """The account's history in the browser format; per series the newer of
-    the account's and the browser's entry, read marks united."""
-    by_slug = {entry.slug: entry for entry in local}
-    merged: list[reading.HistoryEntry] = []
-    for row in rows:
-        item = snapshot.by_slug.get(row.series_slug)
-        chapter = format_chapter_number(row.chapter_hundredths)
-        marks = tuple(format_chapter_number(number) for number in row.read)
-        server = reading.HistoryEntry(
-            slug=row.series_slug,
-            title=item.title if item else row.series_slug,
-            cover=item.cover_small if item else "",
-            chapter=chapter,
-            chapter_title="",
-            page=row.page,
-            offset=row.offset,
-            read_at=reading.now_iso(row.updated_at),
-            read=marks,
-        )
-        mine = by_slug.pop(row.series_slug, None)
-        newer = mine if mine and (payloads.parse_time(mine.read_at) or row.updated_at) > row.updated_at else server
-        if mine and newer is server and mine.chapter == server.chapter:
-            newer = reading.HistoryEntry(**{**server.__dict__, "chapter_title": mine.chapter_title})
-        union = tuple(dict.fromkeys((*(mine.read if mine else ()), *marks)))
-        merged.append(reading.HistoryEntry(**{**newer.__dict__, "read": union}))
-    merged.extend(by_slug.values())
-    merged.sort(key=lambda entry: entry.read_at, reverse=True)
-    return merged[: reading.MAX_SERIES]
+def _known(entries: list[reading.HistoryEntry], snapshot: Snapshot) -> list[reading.HistoryEntry]:
+    return [entry for entry in entries if entry.slug in snapshot.by_slug]
 
 
 class LibraryState(rx.State):
     # Follows of a visitor who is not signed in (JSON list of slugs).
     follows_json: str = rx.LocalStorage("", name="manga_follows", sync=True)
+    # Whose library the browser's stores hold: a uid, or "" (a guest's own).
+    owner: str = rx.LocalStorage("", name="manga_library_owner", sync=True)
     followed: list[str] = []
-    library_items: list[dict[str, str]] = []
-    history_items: list[dict[str, str]] = []
+    library_items: list[shelves.LibraryCard] = []
+    history_items: list[shelves.HistoryCard] = []
     loaded: bool = False
-    # Whose account the browser's data mirrors now ("" = the browser's own).
+    # The account this session last brought the browser's stores together with.
     _synced_uid: str = ""
 
-    async def _uid(self) -> str:
-        return (await self.get_state(AuthState))._uid
+    async def _auth(self) -> AuthState:
+        return await self.get_state(AuthState)
 
     async def _reading(self) -> ReadingState:
         return await self.get_state(ReadingState)
 
+    def _on_shelf_page(self) -> bool:
+        found = routes.match(self.router.url.path or "/")
+        return found is not None and found.kind in _SHELF_PAGES
+
+    # --- bringing the browser and the account together ---------------------
+
     @rx.event
-    async def sync(self, _user: dict | str | None = None, _token: str | None = None):
-        """After every auth change (it receives that event's two arguments):
-        bring the browser and the account together."""
-        uid = await self._uid()
-        history = await self._reading()
-        if uid and uid != self._synced_uid:
-            await self._merge_browser_into(uid, history)
-            self.follows_json = ""
-            self._synced_uid = uid
-            await self._pull(uid, history)
-        elif not uid and self._synced_uid:
-            # Signed out: the account's library leaves the screen and the browser.
-            history.save([])
-            self.follows_json = ""
-            self._synced_uid = ""
-        await self._refresh(uid, history)
+    async def sync(self, _first: object = None, _second: object = None):
+        """After every auth event (it receives that event's arguments)."""
+        auth, history = await self._auth(), await self._reading()
+        notes: list = []
+        if auth._uid:
+            notes = await self._adopt(auth._uid, history)
+        elif not auth.loading and (self.owner or self._synced_uid):
+            await self._wipe(history)
+        await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        return notes
 
-    async def _merge_browser_into(self, uid: str, history: ReadingState) -> None:
+    async def _adopt(self, uid: str, history: ReadingState) -> list:
+        """The account's library into the browser, after the browser's news
+        went up (see the module docstring)."""
         snapshot = await held_catalogue().snapshot()
-        now = datetime.now(UTC)
-        known = [entry for entry in history.entries() if entry.slug in snapshot.by_slug]
-        latest, marks = payloads.positions_from_history(known, now=now)
-        follows = [slug for slug in payloads.parse_follows(self.follows_json) if slug in snapshot.by_slug]
-        await asyncio.to_thread(service.merge_browser_data, uid, follows=follows, latest=latest, marks=marks)
-
-    async def _pull(self, uid: str, history: ReadingState) -> None:
+        notes: list = []
+        owner = self.owner
+        if owner == uid:
+            notes += await self._push(uid, history, snapshot)
+        elif owner == "":
+            notes += await self._merge_guest(uid, history, snapshot)
         rows = await asyncio.to_thread(service.history, uid)
-        snapshot = await held_catalogue().snapshot()
-        history.save(_mirror(rows, history.entries(), snapshot))
+        self.owner, self.follows_json, self._synced_uid = uid, "", uid
+        history.save(mirror.mirror(rows, history.entries(), _looks(snapshot)))
+        return notes
+
+    async def _push(self, uid: str, history: ReadingState, snapshot: Snapshot) -> list:
+        """What this account read in the browser that the server lacks."""
+        try:
+            payloads.check_history_size(history.history_json)
+        except payloads.StoreTooLarge:
+            return [notify("error", TOO_LARGE, "閲覧履歴を同期できませんでした。")]
+        rows = await asyncio.to_thread(service.history, uid)
+        news = mirror.unsent(_known(history.entries(), snapshot), rows)
+        if news:
+            latest, marks = payloads.positions_from_history(news, now=datetime.now(UTC))
+            await asyncio.to_thread(service.merge_browser_data, uid, latest=latest, marks=marks)
+        return []
+
+    async def _merge_guest(self, uid: str, history: ReadingState, snapshot: Snapshot) -> list:
+        """A guest's follows and history join the account they signed in to."""
+        try:
+            payloads.check_history_size(history.history_json)
+            follows = payloads.parse_follows(self.follows_json)
+        except payloads.StoreTooLarge:
+            return [notify("error", TOO_LARGE, "このブラウザのフォローと閲覧履歴は引き継げませんでした。")]
+        latest, marks = payloads.positions_from_history(_known(history.entries(), snapshot), now=datetime.now(UTC))
+        follows = [slug for slug in follows if slug in snapshot.by_slug]
+        refused = await asyncio.to_thread(service.merge_browser_data, uid, follows=follows, latest=latest, marks=marks)
+        if refused:
+            return [notify("warning", "一部のフォローを引き継げませんでした",
+                           f"フォローできるのは{repository.MAX_FOLLOWS}作品までです（{refused}作品が対象外）。")]
+        return []
+
+    async def _wipe(self, history: ReadingState) -> None:
+        """Signed out: the account's stores leave the browser. What was read
+        here since the last sync goes to that account first (it was verified
+        in this session)."""
+        if self._synced_uid and self.owner == self._synced_uid:
+            await self._push(self._synced_uid, history, await held_catalogue().snapshot())
+        history.save([])
+        self.follows_json, self.owner, self._synced_uid = "", "", ""
 
     @rx.event
     async def pull(self):
-        """on_load of pages that show progress (reader, title page, history):
-        the account's newest positions from other devices."""
-        uid = await self._uid()
-        if uid:
-            await self._pull(uid, await self._reading())
+        """on_load of pages that show progress: the account's newest
+        positions from other devices (once this browser holds its stores)."""
+        uid = (await self._auth())._uid
+        if uid and self.owner == uid:
+            return await self._adopt(uid, await self._reading())
+        return None
 
     @rx.event
     async def load(self):
         """on_load of /library and /history."""
-        uid = await self._uid()
-        history = await self._reading()
+        notes = await self.pull()
+        auth = await self._auth()
+        await self._refresh(auth._uid, await self._reading(), views=True)
+        return notes
+
+    async def _refresh(self, uid: str, history: ReadingState, *, views: bool) -> None:
         if uid:
-            await self._pull(uid, history)
-        await self._refresh(uid, history)
-
-    async def _refresh(self, uid: str, history: ReadingState) -> None:
-        self.followed = await asyncio.to_thread(service.followed, uid) if uid else payloads.parse_follows(self.follows_json)
+            self.followed = await asyncio.to_thread(service.followed, uid)
+        else:
+            try:
+                self.followed = payloads.parse_follows(self.follows_json)
+            except payloads.StoreTooLarge:
+                self.followed = []
+        if not views:
+            return
         snapshot = await held_catalogue().snapshot()
-        entries = [entry for entry in history.entries() if entry.slug in snapshot.by_slug]
-        self.history_items = self._history_view(entries)
-        self.library_items = await self._library_view(snapshot, entries)
-        auth = await self.get_state(AuthState)
-        self.loaded = not auth.loading
-
-    def _history_view(self, entries: list[reading.HistoryEntry]) -> list[dict[str, str]]:
+        entries = _known(history.entries(), snapshot)
         now = datetime.now(UTC)
-        entries = sorted(entries, key=lambda entry: payloads.parse_time(entry.read_at) or datetime.min.replace(tzinfo=UTC), reverse=True)
-        return [
-            {
-                "slug": entry.slug,
-                "title": entry.title,
-                "cover": entry.cover,
-                "chapter": _chapter_label(entry.chapter) + (f" {entry.chapter_title}" if entry.chapter_title else ""),
-                "page": f"{entry.page + 1}ページ目",
-                "time": relative_time_ja(entry.read_at, now=now),
-                "continue_url": routes.chapter_url(entry.slug, entry.chapter),
-                "url": routes.manga_url(entry.slug),
-            }
-            for entry in entries
-        ]
-
-    async def _library_view(self, snapshot: Snapshot, entries: list[reading.HistoryEntry]) -> list[dict[str, str]]:
+        self.history_items = shelves.history_cards(entries, now=now)
         items = [snapshot.by_slug[slug] for slug in self.followed if slug in snapshot.by_slug]
-        last_read: dict[str, int] = {}
-        for entry in entries:
-            numbers = [payloads.chapter_hundredths(number) for number in (*entry.read, entry.chapter)]
-            last_read[entry.slug] = max((number for number in numbers if number is not None), default=-1)
-        unread = await asyncio.to_thread(service.unread, last_read, [item.slug for item in items])
-        now = datetime.now(UTC)
-        items.sort(key=lambda item: item.updated_at, reverse=True)
-        return [
-            {
-                "slug": item.slug,
-                "title": item.title,
-                "cover": item.cover_small,
-                "url": routes.manga_url(item.slug),
-                "latest": _chapter_label(routes.format_chapter_number(item.latest_chapter)),
-                "updated": relative_time_ja(item.updated_at, now=now),
-                # Chapters published after the last one read ("" when none was read yet).
-                "unread": f"新着{unread.get(item.slug, 0)}話" if item.slug in last_read and unread.get(item.slug) else "",
-            }
-            for item in items
-        ]
+        read = shelves.last_read(entries, [item.slug for item in items])
+        new = await asyncio.to_thread(service.new_chapters, read)
+        self.library_items = shelves.library_cards(items, new, now=now)
+        self.loaded = not (await self._auth()).loading
+
+    # --- what the visitor does ---------------------------------------------
 
     @rx.event
     async def toggle_follow(self, slug: str):
         """フォロー / フォロー中: the account when signed in, else the browser."""
+        auth = await self._auth()
+        if auth.loading:
+            return notify(*WAIT)
         slug = payloads.valid_slug(slug)
         snapshot = await held_catalogue().snapshot()
         if slug is None or slug not in snapshot.by_slug:
             return notify("error", UNKNOWN_SERIES)
         following = slug not in self.followed
-        uid = await self._uid()
-        if uid:
-            await asyncio.to_thread(service.set_follow, uid, slug, following)
+        if auth._uid:
+            try:
+                await asyncio.to_thread(service.set_follow, auth._uid, slug, following)
+            except service.FollowLimitReached:
+                return notify("error", "フォローできませんでした", f"フォローできるのは{repository.MAX_FOLLOWS}作品までです。")
         else:
-            self.follows_json = payloads.dump_follows(payloads.toggle_follow(payloads.parse_follows(self.follows_json), slug))
-        await self._refresh(uid, await self._reading())
+            try:
+                current = payloads.parse_follows(self.follows_json)
+            except payloads.StoreTooLarge:
+                return notify("error", "フォローできませんでした", TOO_LARGE)
+            updated = payloads.toggle_follow(current, slug)
+            if updated is None:
+                return notify("error", "フォローできませんでした",
+                              f"ログインせずにフォローできるのは{payloads.MAX_MERGE}作品までです。ログインするともっとフォローできます。")
+            following = slug in updated
+            self.follows_json = payloads.dump_follows(updated)
+        await self._refresh(auth._uid, await self._reading(), views=self._on_shelf_page())
         return notify("success", "フォローしました" if following else "フォローを解除しました")
 
     @rx.event
     async def remove_history(self, slug: str):
-        uid = await self._uid()
-        history = await self._reading()
-        if isinstance(slug, str) and len(slug) <= payloads.MAX_SLUG:
-            if uid:
-                await asyncio.to_thread(service.forget, uid, slug)
-            history.save(reading.remove(history.entries(), slug))
-        await self._refresh(uid, history)
+        auth, history = await self._auth(), await self._reading()
+        if auth.loading:
+            return notify(*WAIT)
+        slug = payloads.valid_slug(slug)
+        entries = history.entries()
+        if slug is None:
+            return notify("error", NOT_REMOVED, "この作品は見つかりませんでした。")
+        removed = await asyncio.to_thread(service.forget, auth._uid, slug, now=datetime.now(UTC)) if auth._uid else 0
+        if not removed and reading.entry_for(entries, slug) is None:
+            return notify("error", NOT_REMOVED, "この作品は閲覧履歴にありません。")
+        history.save(reading.remove(entries, slug))
+        await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        return notify("success", "閲覧履歴から削除しました")
 
     @rx.event
     async def clear_history(self):
-        uid = await self._uid()
-        history = await self._reading()
-        if uid:
-            await asyncio.to_thread(service.forget, uid, None)
+        auth, history = await self._auth(), await self._reading()
+        if auth.loading:
+            return notify(*WAIT)
+        if auth._uid:
+            await asyncio.to_thread(service.forget, auth._uid, None, now=datetime.now(UTC))
         history.save([])
-        await self._refresh(uid, history)
+        await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        return notify("success", "閲覧履歴をすべて削除しました")
 
     @rx.event
-    async def record_progress(self, slug: str, chapter: str, page: int, offset: float):
-        """The reader's hook: where the visitor is now. Signed in, it is stored
-        on the server (newest write wins); the reader keeps the browser's
-        ReadingState itself, as for every visitor."""
-        uid = await self._uid()
+    async def record_progress(self, slug: str, chapter: str, page: int, offset: float, read_at: int):
+        """The reader's position (read_at: the device's clock, epoch ms),
+        chained from ReaderState.save_progress. Nothing for a visitor who is
+        not signed in (the reader keeps the browser's history itself);
+        signed in, it is stored on the server, the newest write winning."""
+        uid = (await self._auth())._uid
         if not uid:
             return None
-        now = datetime.now(UTC)
-        found = payloads.position(slug, chapter, page, offset, now, now=now)
-        snapshot = await held_catalogue().snapshot()
-        if found is None or found.slug not in snapshot.by_slug:
-            return None
+        found = payloads.reported_position(slug, chapter, page, offset, read_at, now=datetime.now(UTC))
+        if found is None:
+            return notify("error", NOT_SAVED, "読んだ位置の形式が正しくありません。")
+        if not await asyncio.to_thread(service.chapter_exists, found.slug, found.chapter_hundredths):
+            return notify("error", NOT_SAVED, "この話は見つかりませんでした。")
         await asyncio.to_thread(service.record, uid, found)
         return None

@@ -18,6 +18,8 @@ from cryptography.x509.oid import NameOID
 from google.auth import crypt, jwt
 
 CERT_URL_PREFIX = "https://www.googleapis.com/"
+# The real (non-demo) project of these tests.
+PROJECT = "manga-hiroba-signed-test"
 
 
 @dataclass

@@ -1,26 +1,16 @@
-"""The account's history mirrored into the browser format: per series the
-newer of the account's and the browser's entry, read marks united."""
+"""The browser's copy of the account's history: what goes up (the browser's
+news) and what comes down (the account's history in the reader's format)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from manga_app import reading
-from manga_app.auth.repository import HistoryRow
-from manga_app.catalogue.held import Snapshot
-from manga_app.catalogue.loader import MangaItem
-from manga_app.state.library import _mirror
+from manga_app.auth.mirror import SeriesLook, mirror, unsent
+from manga_app.auth.progress import HistoryRow
 
 T = datetime(2026, 11, 1, tzinfo=UTC)
-
-
-def item(slug: str) -> MangaItem:
-    return MangaItem(slug=slug, title=f"{slug}の題", alt_titles=(), cover="c.webp", genres=(), status="ongoing",
-                     latest_chapter=5, updated_at=T, views=0, created_at=T, authors=(), readings=(), cover_small="s.webp",
-                     chapters=5)
-
-
-SNAPSHOT = Snapshot.build([item("a"), item("b")], [], "v1")
+LOOKS = {"a": SeriesLook("aの題", "a.webp"), "b": SeriesLook("bの題", "b.webp")}.get
 
 
 def local(slug: str, chapter: str, read_at: str, read: tuple[str, ...] = ()) -> reading.HistoryEntry:
@@ -28,21 +18,38 @@ def local(slug: str, chapter: str, read_at: str, read: tuple[str, ...] = ()) -> 
                                 read_at=read_at, read=read or (chapter,))
 
 
-def row(slug: str, hundredths: int, at: datetime, read: tuple[int, ...]) -> HistoryRow:
-    return HistoryRow(series_slug=slug, chapter_hundredths=hundredths, page=7, offset=0.5, updated_at=at, read=read)
+def row(slug: str, hundredths: int, read: tuple[int, ...], title: str = "") -> HistoryRow:
+    return HistoryRow(series_slug=slug, chapter_hundredths=hundredths, page=7, offset=0.5, updated_at=T, read=read, chapter_title=title)
 
 
-def test_the_account_wins_when_it_is_newer_and_read_marks_are_united():
-    [entry] = _mirror([row("a", 300, T, (100, 300))], [local("a", "2", "2026-10-01T00:00:00Z")], SNAPSHOT)
-    assert (entry.chapter, entry.page, entry.title, entry.cover) == ("3", 7, "aの題", "s.webp")
-    assert set(entry.read) == {"1", "2", "3"}
+def test_the_account_s_history_comes_down_in_the_reader_s_format():
+    [entry] = mirror([row("a", 300, (100, 300), "三話")], [local("a", "2", "2026-10-01T00:00:00Z")], LOOKS)
+    assert (entry.chapter, entry.chapter_title, entry.page, entry.offset) == ("3", "三話", 7, 0.5)
+    assert (entry.title, entry.cover, entry.read_at, entry.read) == ("aの題", "a.webp", "2026-11-01T00:00:00Z", ("1", "3"))
 
 
-def test_the_browser_wins_when_it_is_newer_and_browser_only_series_stay():
-    entries = _mirror([row("a", 300, T, (300,))], [local("a", "4", "2026-11-02T00:00:00Z"), local("b", "1", "2026-10-01T00:00:00Z")], SNAPSHOT)
-    assert [(entry.slug, entry.chapter) for entry in entries] == [("a", "4"), ("b", "1")]
+def test_the_account_is_the_truth_a_series_it_lacks_is_gone_and_unknown_series_are_left_out():
+    entries = mirror([row("a", 100, (100,)), row("zzz", 100, (100,))], [local("b", "1", "2026-12-01T00:00:00Z")], LOOKS)
+    assert [entry.slug for entry in entries] == ["a"]
+
+
+def test_a_chapter_title_only_the_browser_knew_is_kept_for_the_same_chapter():
+    [entry] = mirror([row("a", 200, (200,))], [local("a", "2", "2026-10-01T00:00:00Z")], LOOKS)
+    assert entry.chapter_title == "話の題"
+    [entry] = mirror([row("a", 300, (300,))], [local("a", "2", "2026-10-01T00:00:00Z")], LOOKS)
+    assert entry.chapter_title == ""
 
 
 def test_decimal_chapters_keep_their_url_form():
-    [entry] = _mirror([row("a", 1050, T, (1050,))], [], SNAPSHOT)
+    [entry] = mirror([row("a", 1050, (1050,))], [], LOOKS)
     assert entry.chapter == "10.5" and entry.read == ("10.5",)
+
+
+def test_only_what_the_account_lacks_goes_up():
+    rows = [row("a", 300, (100, 300))]
+    same = local("a", "3", "2026-11-01T00:00:00Z", ("1", "3"))
+    later = local("a", "3", "2026-11-02T00:00:00Z", ("1", "3"))
+    new_mark = local("a", "3", "2026-10-01T00:00:00Z", ("2", "3"))
+    other_series = local("b", "1", "2026-01-01T00:00:00Z")
+    assert unsent([same], rows) == []
+    assert unsent([later, new_mark, other_series], rows) == [later, new_mark, other_series]

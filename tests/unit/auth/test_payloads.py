@@ -55,6 +55,8 @@ def test_history_becomes_positions_and_read_marks_within_the_merge_limit():
     )
     assert [(p.slug, p.chapter_hundredths, p.page) for p in latest] == [("s", 300, 2)]
     assert [(p.slug, p.chapter_hundredths, p.page) for p in marks] == [("s", 100, 0), ("s", 200, 0)]
+    # A mark is older than the position, so the position stays the series' last chapter.
+    assert all(mark.at < latest[0].at for mark in marks)
     many = [entry(f"s{i}", "1", read=tuple(str(n) for n in range(2, 40))) for i in range(600)]
     latest, marks = payloads.positions_from_history(many, now=NOW)
     assert len(latest) + len(marks) == payloads.MAX_MERGE
@@ -72,3 +74,50 @@ def test_toggling_a_browser_follow():
     assert payloads.toggle_follow(["a"], "b") == ["b", "a"]
     assert payloads.toggle_follow(["b", "a"], "b") == ["a"]
     assert payloads.parse_follows(payloads.dump_follows(["x", "y"])) == ["x", "y"]
+
+
+def test_a_full_browser_follow_list_refuses_one_more_and_drops_nothing():
+    full = [f"s{i}" for i in range(payloads.MAX_MERGE)]
+    assert payloads.toggle_follow(full, "one-more") is None
+    assert payloads.toggle_follow(full, "s0") == full[1:]  # unfollowing still works
+
+
+def test_oversized_browser_stores_are_refused_whole():
+    longest = payloads.dump_follows([f"{i:03d}" + "a" * (payloads.MAX_SLUG - 3) for i in range(payloads.MAX_MERGE)])
+    assert len(payloads.parse_follows(longest)) == payloads.MAX_MERGE
+    with pytest.raises(payloads.StoreTooLarge):
+        payloads.parse_follows(longest + " " * payloads.MAX_FOLLOWS_CHARS)
+    payloads.check_history_size("[]")
+    with pytest.raises(payloads.StoreTooLarge):
+        payloads.check_history_size("x" * (payloads.MAX_HISTORY_CHARS + 1))
+
+
+MS = int(NOW.timestamp() * 1000)
+
+
+@pytest.mark.parametrize(
+    ("read_at", "expected"),
+    [
+        (MS, NOW),
+        (MS - 60_000, NOW - timedelta(minutes=1)),
+        (MS + 60_000, NOW + timedelta(minutes=1)),
+        (MS + 3_600_000, NOW + payloads.FUTURE_WINDOW),  # a fast clock cannot pin the entry on top
+        (MS - 90 * 86_400_000, NOW - payloads.PAST_WINDOW),
+        (0, NOW - payloads.PAST_WINDOW),
+    ],
+)
+def test_the_reader_s_device_time_is_clamped_to_a_window_around_now(read_at, expected):
+    found = payloads.reported_position("s", "2", 3, 0.5, read_at, now=NOW)
+    assert found is not None and (found.chapter_hundredths, found.page, found.offset, found.at) == (200, 3, 0.5, expected)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("s", "2", 3, 0.5, -1), ("s", "2", 3, 0.5, 10**15), ("s", "2", 3, 0.5, "1700000000000"), ("s", "2", 3, 0.5, True),
+        ("s", "2", 3, 0.5, float("nan")), ("s", "2", 3, float("nan"), MS), ("s", "2", 3, float("inf"), MS),
+        ("S" * 500, "2", 3, 0.5, MS), ("s", "x" * 10_000, 3, 0.5, MS), ("s", "2", 10**9, 0.5, MS), (None, "2", 3, 0.5, MS),
+    ],
+)
+def test_malformed_reader_reports_are_refused(args):
+    assert payloads.reported_position(*args, now=NOW) is None

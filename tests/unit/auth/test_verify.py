@@ -8,14 +8,11 @@ from __future__ import annotations
 import time
 
 import pytest
-from firebase_admin import auth as admin_auth
-from firebase_admin import credentials
-
 from manga_app.auth.settings import EMULATOR_ENV, FirebaseSettings, resolve
-from manga_app.auth.verify import MAX_TOKEN_LENGTH, TokenRefused, admin_app, verify_id_token
+from manga_app.auth.verify import MAX_TOKEN_LENGTH, TokenRefused, verify_id_token
 
 from .emulator_accounts import anonymous_token, claims_of, google_token, with_claims
-from .signed_tokens import CERT_URL_PREFIX, CertificateAdapter, Signer
+from .signed_tokens import PROJECT, Signer
 
 # --- emulator mode: tokens from the real Auth emulator ---------------------
 
@@ -68,36 +65,6 @@ def test_a_javascript_avatar_url_never_reaches_an_img(emulated_config):
 
 
 # --- real mode: signed tokens, signature checked by firebase-admin ---------
-
-PROJECT = "manga-hiroba-signed-test"
-
-
-@pytest.fixture(scope="module")
-def google_signer() -> Signer:
-    return Signer.create("google-key-1")
-
-
-@pytest.fixture
-def real_config(google_signer, monkeypatch):
-    monkeypatch.delenv(EMULATOR_ENV, raising=False)
-    config = resolve(
-        FirebaseSettings(_env_file=None, firebase_project_id=PROJECT, firebase_api_key="test-key", firebase_auth_emulator_host=None)
-    )
-    assert not config.emulated
-    service_account = credentials.Certificate(
-        {
-            "type": "service_account",
-            "project_id": PROJECT,
-            "private_key_id": "sa-key",
-            "private_key": google_signer.private_pem.decode(),
-            "client_email": f"admin@{PROJECT}.iam.gserviceaccount.com",
-            "token_uri": "https://oauth2.googleapis.com/token",
-        }
-    )
-    client = admin_auth._get_client(admin_app(config, service_account))
-    client._token_verifier.request.session.mount(CERT_URL_PREFIX, CertificateAdapter({google_signer.key_id: google_signer.cert_pem}))
-    return config
-
 
 def test_a_token_signed_by_google_is_accepted(real_config, google_signer):
     user = verify_id_token(google_signer.token(PROJECT, "taro"), config=real_config)

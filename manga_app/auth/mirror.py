@@ -1,0 +1,70 @@
+"""The account's history and the browser's copy of it (the reader's format,
+manga_app/reading.py), as plain functions: which browser entries the server
+has not seen yet, and the account's history written in the browser format."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from manga_app import reading
+from manga_app.auth import payloads
+from manga_app.auth.progress import HistoryRow
+from manga_app.catalogue.naming import format_chapter_number
+
+
+@dataclass(frozen=True)
+class SeriesLook:
+    """What the browser shows of a series next to its history entry."""
+
+    title: str
+    cover: str
+
+
+def unsent(local: list[reading.HistoryEntry], rows: list[HistoryRow]) -> list[reading.HistoryEntry]:
+    """Browser entries the account lacks: a series it has no row for, a
+    later reading time than its row, or a chapter read it has no mark of."""
+    server = {row.series_slug: row for row in rows}
+    found: list[reading.HistoryEntry] = []
+    for entry in local:
+        row = server.get(entry.slug)
+        at = payloads.parse_time(entry.read_at)
+        if row is None or (at is not None and at > row.updated_at):
+            found.append(entry)
+            continue
+        marks = {payloads.chapter_hundredths(number) for number in (*entry.read, entry.chapter)}
+        if marks - {None} - set(row.read):
+            found.append(entry)
+    return found
+
+
+def mirror(
+    rows: list[HistoryRow], local: list[reading.HistoryEntry], look: Callable[[str], SeriesLook | None]
+) -> list[reading.HistoryEntry]:
+    """The account's history in the browser format, newest first. The
+    account is the truth (the browser's news were sent first): a series it
+    does not have is gone, as removed elsewhere. Series unknown to the
+    catalogue are left out."""
+    by_slug = {entry.slug: entry for entry in local}
+    entries: list[reading.HistoryEntry] = []
+    for row in rows:
+        series = look(row.series_slug)
+        if series is None:
+            continue
+        chapter = format_chapter_number(row.chapter_hundredths)
+        mine = by_slug.get(row.series_slug)
+        title = row.chapter_title or (mine.chapter_title if mine and mine.chapter == chapter else "")
+        entries.append(
+            reading.HistoryEntry(
+                slug=row.series_slug,
+                title=series.title,
+                cover=series.cover,
+                chapter=chapter,
+                chapter_title=title,
+                page=row.page,
+                offset=row.offset,
+                read_at=reading.now_iso(row.updated_at),
+                read=tuple(format_chapter_number(number) for number in row.read)[-reading.MAX_READ_MARKS :],
+            )
+        )
+    return entries[: reading.MAX_SERIES]

@@ -1,0 +1,72 @@
+"""Databases for the account tests: real SQLite and real PostgreSQL (a fresh
+database per module, migrated by Alembic like production), users and a small
+catalogue of series and chapters."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from manga_app.auth import repository
+from manga_app.auth.verify import VerifiedUser
+from manga_app.catalogue.db import migrate
+from manga_app.catalogue.models import Chapter, Series
+
+ADMIN_URL = os.environ.get("MANGA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def sqlite_url(folder) -> str:
+    url = f"sqlite:///{folder / 'accounts.db'}"
+    migrate(url)
+    return url
+
+
+def postgres_url() -> Iterator[str]:
+    """A new, migrated PostgreSQL database, dropped afterwards."""
+    if os.environ.get("MANGA_SKIP_POSTGRES") == "1":
+        pytest.skip("MANGA_SKIP_POSTGRES=1")
+    name = f"accounts_test_{uuid.uuid4().hex[:12]}"
+    try:
+        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as exc:
+        pytest.fail(f"PostgreSQL unreachable at {ADMIN_URL} ({exc}); set MANGA_SKIP_POSTGRES=1 to skip")
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            url = sa.engine.make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+            migrate(url)
+            yield url
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def user(uid: str, *, anonymous: bool = False) -> VerifiedUser:
+    return VerifiedUser(uid=uid, email="" if anonymous else f"{uid}@example.com", name=uid, avatar="",
+                        is_anonymous=anonymous, provider="anonymous" if anonymous else "google.com")
+
+
+def two_users(session: Session) -> tuple[str, str]:
+    a, b = f"a-{uuid.uuid4().hex[:8]}", f"b-{uuid.uuid4().hex[:8]}"
+    repository.upsert_user(session=session, user=user(a))
+    repository.upsert_user(session=session, user=user(b))
+    return a, b
+
+
+def add_series(session: Session, slug: str, chapters: dict[int, str], *, updated: datetime = T0) -> Series:
+    """A series with chapters {hundredths: title}."""
+    series = Series(slug=slug, title=f"{slug}の題", title_key=slug, search_text=slug, created_at=T0, updated_at=updated)
+    session.add(series)
+    session.flush()
+    for number, title in chapters.items():
+        session.add(Chapter(series_id=series.id, number_hundredths=number, title=title, slug=f"c{number}", published_at=updated,
+                            page_count=1, source_path="x", fingerprint=f"{slug}{number}", created_at=T0))
+    session.flush()
+    return series
