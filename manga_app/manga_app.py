@@ -4,6 +4,7 @@ import reflex as rx
 
 from manga_app.auth.settings import check_firebase_at_startup
 from manga_app.components import antd
+from manga_app.components.account.root import firebase_app_wrap
 from manga_app.config import content_key, get_settings
 from manga_app.pages import register_pages
 from manga_app.seo import REMOVE_SERVER_HEAD_JS
@@ -16,7 +17,7 @@ check_firebase_at_startup()
 
 app = rx.App(
     html_lang="ja",
-    stylesheets=["/css/antd.css", "/css/site.css", "/css/browse.css", "/css/reader.css"],
+    stylesheets=["/css/antd.css", "/css/site.css", "/css/browse.css", "/css/reader.css", "/css/account.css"],
     head_components=[
         # First: the server writes each page's head tags right after <meta
         # charset>, and they must be gone before React hydrates the head.
@@ -31,6 +32,8 @@ app = rx.App(
         (50, "AntdProvider"): lambda _stateful: antd.antd_provider(
             notification_max_count=get_settings().notification_max_count
         ),
+        # Once for every page: who is signed in, wherever the visitor is.
+        (45, "FirebaseAuth"): firebase_app_wrap,
     },
     api_transformer=site_http_layer,
 )

@@ -5,6 +5,7 @@ import reflex as rx
 
 from manga_app import routes
 from manga_app.components import antd
+from manga_app.components.account.sign_in import sign_in_area
 from manga_app.components.analytics import page_view_reporter
 from manga_app.components.head import head_links
 from manga_app.config import get_settings
@@ -36,13 +37,9 @@ def _logo() -> rx.Component:
 
 
 def _sign_in_area() -> rx.Component:
-    # Wired to Firebase in the accounts issue; the slot and its size are fixed
-    # now so the header never shifts when sign-in state arrives.
-    return rx.el.div(
-        link("ライブラリ", href=routes.LIBRARY, class_name="header-link"),
-        class_name="sign-in-area",
-        id="sign-in-area",
-    )
+    # A fixed-size slot whatever the auth state (components/account/sign_in.py),
+    # so the header never shifts when sign-in state arrives.
+    return sign_in_area()
 
 
 def site_header() -> rx.Component:

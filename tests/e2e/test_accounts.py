@@ -1,24 +1,25 @@
 """Accounts end to end, in Chromium against the real Firebase Auth emulator:
-Google sign-in through the emulator's sign-in page, the library kept across
-reloads and devices, sign-out, and a guest upgraded to Google.
-
-The reader and the title page are other modules; the reading a visitor did
-before signing in is put into the browser in the reading-history format the
-reader writes (manga_app/reading.py)."""
+Google sign-in from the header through the emulator's sign-in page, a
+follow from the title page that survives a reload, pages read in the real
+reader resuming on a second device, sign-out, a guest upgraded to Google,
+and the history kept and removed per account."""
 
 from __future__ import annotations
 
 import json
+import re
+import sqlite3
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from manga_app.auth import emulator
-from manga_app.routes import HISTORY, LIBRARY
+from manga_app.routes import HISTORY, LIBRARY, manga_url
 from tests.unit.auth.emulator_accounts import google_token
 
 from .conftest import _only_loopback, wait_for_hydration
@@ -32,6 +33,7 @@ HISTORY_KEY = "manga_reading_history"
 
 @pytest.fixture(scope="module")
 def auth_emulator(tmp_path_factory) -> Iterator[str]:
+    """The running emulator (reused), or one started for these tests."""
     with emulator.running_emulator(log_path=tmp_path_factory.mktemp("emulator") / "emulator.log") as host:
         yield host
 
@@ -39,6 +41,19 @@ def auth_emulator(tmp_path_factory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def series(base_url: str) -> list[dict]:
     return httpx.get(f"{base_url}/mangas_1.json", timeout=10).json()["list"]
+
+
+@pytest.fixture(scope="module")
+def paged_series(server_env) -> str:
+    """A right-to-left series: ArrowLeft turns to the next page."""
+    with _db(server_env) as db:
+        row = db.execute("select slug from series where direction = 'rtl' order by slug").fetchone()
+    assert row, "the demo library has a right-to-left series"
+    return row[0]
+
+
+def _db(server_env: dict[str, str]) -> sqlite3.Connection:
+    return sqlite3.connect(server_env["REFLEX_DB_URL"].removeprefix("sqlite:///"))
 
 
 def new_device(context: BrowserContext) -> None:
@@ -51,17 +66,40 @@ def device(context: BrowserContext, auth_emulator: str) -> BrowserContext:
     return context
 
 
-def read_before_signing_in(page: Page, base_url: str, slug: str, title: str, chapter: str, page_index: int) -> None:
-    """What the reader leaves in the browser after reading `page_index + 1` pages."""
-    entry = {"slug": slug, "title": title, "cover": "", "chapter": chapter, "chapter_title": "", "page": page_index,
-             "offset": 0.0, "read_at": "2026-01-01T00:00:00Z", "read": [chapter]}
-    page.goto(f"{base_url}/")
-    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [HISTORY_KEY, json.dumps([entry])])
+def another_device(browser: Browser, **options) -> BrowserContext:
+    context = browser.new_context(locale="ja-JP", **(options or {"viewport": {"width": 390, "height": 844}}))
+    context.route("**/*", _only_loopback)
+    new_device(context)
+    return context
+
+
+def open_page(page: Page, url: str) -> None:
+    page.goto(url)
+    wait_for_hydration(page)
+
+
+def signed_out(page: Page) -> None:
+    """The header knows nobody is signed in (the auth state has arrived)."""
+    expect(page.get_by_test_id("sign-in-open")).to_be_visible()
+
+
+def visible(page: Page, test_id: str):
+    return page.locator(f"[data-testid='{test_id}']:visible").first
+
+
+def header_menu(page: Page) -> None:
+    """Opens the header's account menu, signed in or not."""
+    trigger = page.locator("#sign-in-area summary")
+    expect(trigger).to_be_visible()
+    if page.locator("#sign-in-area details[open]").count() == 0:
+        trigger.click()
 
 
 def sign_in_with_google(page: Page, *, email: str, name: str, existing: bool = False) -> None:
+    """Googleでログイン (the first visible one: the header menu or the page's
+    panel) through the emulator's sign-in page."""
     with page.expect_popup() as popup_info:
-        page.get_by_test_id("sign-in-google").first.click()
+        visible(page, "sign-in-google").click()
     popup = popup_info.value
     popup.wait_for_load_state()
     if existing:
@@ -74,82 +112,119 @@ def sign_in_with_google(page: Page, *, email: str, name: str, existing: bool = F
     popup.wait_for_event("close")
 
 
-def open_page(page: Page, url: str) -> None:
-    page.goto(url)
-    wait_for_hydration(page)
+def read_before_signing_in(page: Page, base_url: str, slug: str, title: str, chapter: str, page_index: int) -> None:
+    """What the reader leaves in the browser after reading `page_index + 1` pages."""
+    entry = {"slug": slug, "title": title, "cover": "", "chapter": chapter, "chapter_title": "", "page": page_index,
+             "offset": 0.0, "read_at": "2026-01-01T00:00:00Z", "read": [chapter]}
+    page.goto(f"{base_url}/")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [HISTORY_KEY, json.dumps([entry])])
 
 
-def test_google_sign_in_keeps_the_library_across_reloads_and_devices(browser, base_url, device, page, series, auth_emulator):
-    first = series[0]
+def wait_for_server_progress(server_env, email: str, slug: str, page_index: int) -> None:
+    """The account's position reached the server (the reader saves it in the background)."""
+    deadline = time.monotonic() + 30
+    query = """select p.page from reading_progress p join user_account u on u.uid = p.uid
+               where u.email = ? and p.series_slug = ? and p.chapter_hundredths = 100"""
+    while time.monotonic() < deadline:
+        with _db(server_env) as db:
+            row = db.execute(query, (email, slug)).fetchone()
+        if row and row[0] == page_index:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"the server never got page {page_index} of {slug} for {email} (last: {row})")
+
+
+def test_sign_in_follow_reload_read_and_resume_on_a_second_device_then_sign_out(
+    browser, base_url, server_env, device, page, paged_series
+):
     email, name = f"reader-{uuid.uuid4().hex[:6]}@example.com", "読書 太郎"
-    read_before_signing_in(page, base_url, first["slug"], first["title"], "1", 4)
+    title_url = base_url + manga_url(paged_series)
 
-    # Before signing in, the browser's history shows; follow from it.
-    open_page(page, base_url + HISTORY)
-    item = page.get_by_test_id("history-item")
-    expect(item).to_have_count(1)
-    expect(item.get_by_test_id("history-page")).to_have_text("5ページ目")
-    item.get_by_test_id("follow-button").click()
-    expect(item.get_by_test_id("follow-button")).to_have_text("フォロー中")
-
-    # Google sign-in through the emulator's sign-in page.
+    # Google sign-in from the header of a title page.
+    open_page(page, title_url)
+    signed_out(page)
+    header_menu(page)
     sign_in_with_google(page, email=email, name=name)
-    expect(page.get_by_test_id("account-bar-name")).to_have_text(name)
+    expect(page.get_by_test_id("account-name")).to_have_text(name)
 
-    # The browser's library joined the account and survives a reload.
-    open_page(page, base_url + LIBRARY)
-    expect(page.get_by_test_id("library-item")).to_have_count(1)
+    # Follow from the title page; a reload keeps the sign-in and the follow.
+    follow = page.locator(".title-actions").get_by_test_id("follow-button")
+    expect(follow).to_have_text("フォロー")
+    follow.click()
+    expect(follow).to_have_text("フォロー中")
+    expect(page.locator(".ant-notification-notice").filter(has_text="フォローしました")).to_be_visible()
     page.reload()
     wait_for_hydration(page)
-    expect(page.get_by_test_id("account-bar-name")).to_have_text(name)
-    expect(page.get_by_test_id("library-item")).to_contain_text(first["title"])
-    expect(page.get_by_test_id("follow-button")).to_have_text("フォロー中")
+    expect(page.get_by_test_id("account-name")).to_have_text(name)
+    expect(follow).to_have_text("フォロー中")
 
-    # A second device signs in as the same user: follows and progress are there.
-    other = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
+    # Read a few pages in the real reader.
+    page.get_by_role("link", name="最初から読む").click()
+    counter = page.locator(".reader-counter")
+    expect(counter).to_have_text(re.compile(r"^1 / \d+$"))
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    expect(counter).to_have_text(re.compile(r"^4 / \d+$"))
+    wait_for_server_progress(server_env, email, paged_series, 3)
+
+    # A second device signs in as the same user: the library and the position are there.
+    other = another_device(browser, viewport={"width": 1280, "height": 900})
     try:
-        other.route("**/*", _only_loopback)
-        new_device(other)
         second = other.new_page()
-        open_page(second, base_url + HISTORY)
-        expect(second.get_by_test_id("shelf-empty")).to_be_visible()
+        open_page(second, title_url)
+        signed_out(second)
+        expect(second.get_by_role("link", name=re.compile("続きを読む"))).to_have_count(0)
+        header_menu(second)
         sign_in_with_google(second, email=email, name=name, existing=True)
-        expect(second.get_by_test_id("account-bar-name")).to_have_text(name)
-        history_item = second.get_by_test_id("history-item")
-        expect(history_item).to_have_count(1)
-        expect(history_item.get_by_test_id("history-chapter")).to_have_text("第1話")
-        expect(history_item.get_by_test_id("history-page")).to_have_text("5ページ目")
-        expect(history_item.get_by_test_id("continue-link")).to_have_attribute("href", f"/{first['slug']}-ch-1")
+        expect(second.get_by_test_id("account-name")).to_have_text(name)
+        expect(second.locator(".title-actions").get_by_test_id("follow-button")).to_have_text("フォロー中")
+        expect(second.locator(".chapter-row[data-number='1'] .read-mark")).to_have_text("既読")
+        resume = second.get_by_role("link", name="続きを読む（第1話）")
+        expect(resume).to_be_visible()
+        resume.click()
+        expect(second.locator(".reader-counter")).to_have_text(re.compile(r"^4 / \d+$"))
+        expect(second.locator(".reader-stage img[data-page-index='3']")).to_be_visible()
 
         # Signing out takes the library off the screen.
-        second.get_by_test_id("account-bar-sign-out").click()
-        expect(second.get_by_test_id("sign-in-panel")).to_be_visible()
-        expect(second.get_by_test_id("history-item")).to_have_count(0)
         open_page(second, base_url + LIBRARY)
+        expect(second.get_by_test_id("library-item")).to_have_count(1)
+        header_menu(second)
+        second.get_by_test_id("sign-out").click()
+        signed_out(second)
         expect(second.get_by_test_id("library-item")).to_have_count(0)
+        expect(second.get_by_test_id("sign-in-panel")).to_be_visible()
+        open_page(second, base_url + HISTORY)
         expect(second.get_by_test_id("shelf-empty")).to_be_visible()
+        open_page(second, title_url)
+        expect(second.locator(".title-actions").get_by_test_id("follow-button")).to_have_text("フォロー")
+        expect(second.get_by_role("link", name=re.compile("続きを読む"))).to_have_count(0)
+        assert second.evaluate(f"localStorage.getItem('{HISTORY_KEY}')") in (None, "", "[]")
     finally:
         other.close()
+
+    # The first device is still signed in and still has everything.
+    open_page(page, base_url + LIBRARY)
+    expect(page.get_by_test_id("library-item")).to_have_count(1)
 
 
 def test_a_guest_who_signs_in_with_google_keeps_the_library(base_url, device, page, series):
     second = series[1]
     read_before_signing_in(page, base_url, second["slug"], second["title"], "2", 0)
-    open_page(page, base_url + HISTORY)
-    page.get_by_test_id("sign-in-guest").first.click()
-    expect(page.get_by_test_id("account-bar-name")).to_have_text("ゲスト")
-    item = page.get_by_test_id("history-item")
-    expect(item).to_have_count(1)
-    item.get_by_test_id("follow-button").click()
-    expect(item.get_by_test_id("follow-button")).to_have_text("フォロー中")
+    open_page(page, base_url + manga_url(second["slug"]))
+    header_menu(page)
+    visible(page, "sign-in-guest").click()
+    expect(page.get_by_test_id("account-name")).to_have_text("ゲスト")
+    page.locator(".title-actions").get_by_test_id("follow-button").click()
+    expect(page.locator(".title-actions").get_by_test_id("follow-button")).to_have_text("フォロー中")
 
     name = "ゲスト から"
+    header_menu(page)
     sign_in_with_google(page, email=f"guest-{uuid.uuid4().hex[:6]}@example.com", name=name)
-    expect(page.get_by_test_id("account-bar-name")).to_have_text(name)
+    expect(page.get_by_test_id("account-name")).to_have_text(name)
     open_page(page, base_url + LIBRARY)
     expect(page.get_by_test_id("library-item")).to_contain_text(second["title"])
     open_page(page, base_url + HISTORY)
-    expect(page.get_by_test_id("history-chapter")).to_have_text("第2話")
+    expect(page.get_by_test_id("history-chapter")).to_have_text(re.compile(r"^第2話 .+"))  # with the chapter title
 
 
 def test_a_guest_who_signs_in_to_an_existing_google_account_brings_the_library_along(base_url, device, page, series):
@@ -159,7 +234,7 @@ def test_a_guest_who_signs_in_to_an_existing_google_account_brings_the_library_a
     third = series[2]
     read_before_signing_in(page, base_url, third["slug"], third["title"], "3", 1)
     open_page(page, base_url + HISTORY)
-    page.get_by_test_id("sign-in-guest").first.click()
+    visible(page, "sign-in-guest").click()
     expect(page.get_by_test_id("account-bar-name")).to_have_text("ゲスト")
     page.get_by_test_id("history-item").get_by_test_id("follow-button").click()
     expect(page.get_by_test_id("history-item").get_by_test_id("follow-button")).to_have_text("フォロー中")
@@ -167,11 +242,32 @@ def test_a_guest_who_signs_in_to_an_existing_google_account_brings_the_library_a
     # Linking fails (the credential is in use): sign in to it and merge on the server.
     sign_in_with_google(page, email=email, name=name, existing=True)
     expect(page.get_by_test_id("account-bar-name")).to_have_text(name)
+    expect(page.locator(".ant-notification-notice").filter(has_text="ゲストのライブラリを引き継ぎました")).to_be_visible()
     open_page(page, base_url + LIBRARY)
     expect(page.get_by_test_id("library-item")).to_contain_text(third["title"])
     open_page(page, base_url + HISTORY)
-    expect(page.get_by_test_id("history-chapter")).to_have_text("第3話")
+    expect(page.get_by_test_id("history-chapter")).to_have_text(re.compile(r"^第3話 .+"))
     expect(page.get_by_test_id("history-page")).to_have_text("2ページ目")
+
+
+def test_where_popups_are_blocked_the_guest_upgrade_runs_as_a_redirect_and_merges(base_url, device, page, series):
+    email, name = f"redirect-{uuid.uuid4().hex[:6]}@example.com", "転送 次郎"
+    google_token(email, name=name)
+    fourth = series[3]
+    # A browser that blocks every popup: Firebase falls back to a full-page redirect.
+    page.add_init_script("window.open = () => null;")
+    read_before_signing_in(page, base_url, fourth["slug"], fourth["title"], "1", 0)
+    open_page(page, base_url + LIBRARY)
+    visible(page, "sign-in-guest").click()
+    expect(page.get_by_test_id("account-bar-name")).to_have_text("ゲスト")
+    visible(page, "sign-in-google").click()
+    page.wait_for_url(re.compile(r"/emulator/auth/handler"))
+    page.locator(".js-reuse-account", has_text=email).click()
+    page.wait_for_url(re.compile(re.escape(base_url + LIBRARY)))
+    wait_for_hydration(page)
+    expect(page.get_by_test_id("account-bar-name")).to_have_text(name)
+    open_page(page, base_url + HISTORY)
+    expect(page.get_by_test_id("history-item")).to_contain_text(fourth["title"])
 
 
 def test_history_entries_are_removed_one_by_one_or_all(base_url, device, page, series):
@@ -190,6 +286,7 @@ def test_history_entries_are_removed_one_by_one_or_all(base_url, device, page, s
     expect(items.first).to_contain_text(series[2]["title"])  # most recent first
     items.first.get_by_test_id("history-remove").click()
     expect(items).to_have_count(2)
+    expect(page.locator(".ant-notification-notice").filter(has_text="閲覧履歴から削除しました")).to_be_visible()
     page.get_by_test_id("history-clear-open").click()
     page.get_by_test_id("history-clear").click()
     expect(items).to_have_count(0)
@@ -197,3 +294,24 @@ def test_history_entries_are_removed_one_by_one_or_all(base_url, device, page, s
     page.reload()
     wait_for_hydration(page)
     expect(page.get_by_test_id("shelf-empty")).to_be_visible()
+
+
+def test_the_header_menu_leads_to_the_library_and_closes_like_a_menu(base_url, device, page):
+    open_page(page, base_url + "/genres")
+    signed_out(page)
+    box = page.locator("#sign-in-area").bounding_box()
+    header_menu(page)
+    menu = page.locator("#sign-in-area .account-menu")
+    expect(menu).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    header_menu(page)
+    page.locator("main").click(position={"x": 5, "y": 5})
+    expect(menu).to_be_hidden()
+    header_menu(page)
+    page.get_by_test_id("menu-library").click()
+    page.wait_for_url(re.compile(r"/library$"))
+    expect(page.locator("h1")).to_have_text("ライブラリ")
+    expect(menu).to_be_hidden()
+    # The slot kept its place and size whatever the auth state showed.
+    assert page.locator("#sign-in-area").bounding_box() == box

@@ -1,5 +1,6 @@
 """The title page: head for crawlers, chapters newest first with read marks,
-read/continue links, follow and share; 404s; the sitemap."""
+read/continue links, follow (in the browser for visitors who are not signed
+in; accounts are test_accounts.py) and share; 404s; the sitemap."""
 
 from __future__ import annotations
 
@@ -89,13 +90,34 @@ def test_read_marks_and_continue_come_from_the_reading_history(base_url: str, pa
     expect(continue_link).to_have_attribute("href", read_href)
 
 
-def test_follow_asks_to_sign_in_and_share_copies_the_link(base_url: str, page: Page) -> None:
+def test_a_visitor_who_is_not_signed_in_follows_in_the_browser(base_url: str, page: Page) -> None:
+    page.goto(base_url + routes.manga_url(SLUG))
+    wait_for_hydration(page)
+    follow = page.locator(".title-actions").get_by_test_id("follow-button")
+    expect(page.get_by_test_id("sign-in-open")).to_be_visible()  # nobody is signed in
+    expect(follow).to_have_text("フォロー")
+    follow.click()
+    expect(follow).to_have_text("フォロー中")
+    expect(follow).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".ant-notification-notice").filter(has_text="フォローしました")).to_be_visible()
+    page.reload()
+    wait_for_hydration(page)
+    expect(follow).to_have_text("フォロー中")
+    page.goto(base_url + routes.LIBRARY)
+    wait_for_hydration(page)
+    expect(page.get_by_test_id("library-item")).to_contain_text(TITLE)
+    page.get_by_test_id("library-item").get_by_test_id("follow-button").click()
+    expect(page.get_by_test_id("library-item")).to_have_count(0)
+    page.goto(base_url + routes.manga_url(SLUG))
+    wait_for_hydration(page)
+    expect(follow).to_have_text("フォロー")
+
+
+def test_share_copies_the_link(base_url: str, page: Page) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.add_init_script("delete Navigator.prototype.share; delete navigator.share;")
     page.goto(base_url + routes.manga_url(SLUG))
     wait_for_hydration(page)
-    page.get_by_role("button", name="フォロー").click()
-    expect(page.locator(".ant-notification-notice").filter(has_text="ログインするとフォローできます")).to_be_visible()
     page.get_by_role("button", name="共有").click()
     expect(page.locator(".ant-notification-notice").filter(has_text="リンクをコピーしました")).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()") == base_url + routes.manga_url(SLUG)

@@ -1,29 +1,14 @@
 // The Firebase Auth client of the site (Firebase JS SDK, pinned in Python as
-// firebase@12.19.0). Rendered once as an app wrap: it initialises the app
-// from the config the backend passes, connects to the Auth emulator in local
-// runs, sets local persistence, and reports every auth state to Python with a
+// firebase@12.19.0). Rendered once for the whole app (an app wrap): when it
+// mounts, the backend sends its settings (so no build carries a project or an
+// emulator address), then it connects to the Auth emulator in local runs,
+// sets local persistence, and reports every auth state to Python with a
 // fresh ID token (the backend verifies it; it never trusts the user object).
 // Sign-in actions are exposed as window.mangaAuth.* for rx.call_script.
+// The SDK is loaded only once the settings arrive, after the page is
+// interactive: it stays out of the bundle every first paint waits for.
 import React, { useEffect } from "react";
-import { getApps, initializeApp } from "firebase/app";
-import {
-  GoogleAuthProvider,
-  browserLocalPersistence,
-  connectAuthEmulator,
-  getAuth,
-  getRedirectResult,
-  linkWithPopup,
-  linkWithRedirect,
-  onAuthStateChanged,
-  onIdTokenChanged,
-  setPersistence,
-  signInAnonymously,
-  signInWithCredential,
-  signInWithPopup,
-  signInWithRedirect,
-  signOut,
-  updateProfile,
-} from "firebase/auth";
+import { closeAccountMenus } from "./account_menu.js";
 
 const APP_NAME = "manga-hiroba";
 // Where a popup cannot work, the same sign-in runs as a full-page redirect.
@@ -34,6 +19,7 @@ const USE_REDIRECT = new Set([
 ]);
 // The visitor changed their mind: nothing to report.
 const CANCELLED = new Set(["auth/popup-closed-by-user", "auth/cancelled-popup-request", "auth/user-cancelled"]);
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 // The spec's user object, exactly these fields.
 export function toUser(user) {
@@ -47,33 +33,80 @@ export function toUser(user) {
   };
 }
 
-// One client per page load, whatever mounts it; the mounted components only
-// lend their Python event handlers (the newest mount wins).
-const mounted = [];
-let client = null;
-
-function handlers() {
-  return mounted[mounted.length - 1] || {};
+// The emulator as this browser reaches it. A loopback address in the
+// settings means "the machine serving the site", which a phone on the LAN
+// knows by the host it opened, not as 127.0.0.1.
+export function emulatorUrl(host, pageHostname) {
+  if (!host) return "";
+  const colon = host.lastIndexOf(":");
+  const name = host.slice(0, colon);
+  const port = host.slice(colon + 1);
+  return `http://${LOOPBACK.has(name) && pageHostname ? pageHostname : name}:${port}`;
 }
 
+// One client per page load (null until the SDK is loaded); the mounted root
+// lends its newest Python event handlers on every render.
+let client = null;
+let starting = false;
+let handlers = {};
+let clientReady;
+const ready = new Promise((resolve) => {
+  clientReady = resolve;
+});
+
 function call(name, ...args) {
-  const handler = handlers()[name];
+  const handler = handlers[name];
   if (typeof handler === "function") handler(...args);
 }
 
-function startClient(config, emulatorUrl) {
+let sdkLoading = null;
+function loadSdk() {
+  sdkLoading = sdkLoading || Promise.all([import("firebase/app"), import("firebase/auth")]);
+  return sdkLoading;
+}
+
+async function startClient(settings) {
+  const [{ getApps, initializeApp }, sdk] = await loadSdk();
+  const {
+    GoogleAuthProvider,
+    browserLocalPersistence,
+    connectAuthEmulator,
+    getAuth,
+    getRedirectResult,
+    linkWithPopup,
+    linkWithRedirect,
+    onAuthStateChanged,
+    onIdTokenChanged,
+    setPersistence,
+    signInAnonymously,
+    signInWithCredential,
+    signInWithPopup,
+    signInWithRedirect,
+    signOut,
+    updateProfile,
+  } = sdk;
+  const { emulatorHost, ...config } = settings;
   const app = getApps().find((candidate) => candidate.name === APP_NAME) || initializeApp(config, APP_NAME);
   const auth = getAuth(app);
-  if (emulatorUrl && !auth.emulatorConfig) {
-    connectAuthEmulator(auth, emulatorUrl, { disableWarnings: true });
+  const url = emulatorUrl(emulatorHost, window.location.hostname);
+  if (url && !auth.emulatorConfig) {
+    connectAuthEmulator(auth, url, { disableWarnings: true });
   }
-  let lastToken = "";
+  // "uid token" of the last report ("" for nobody), once the first came.
+  let reported = null;
   let upgrading = false;
 
-  async function report(user) {
-    const token = user ? await user.getIdToken() : "";
-    lastToken = token;
+  function send(user, token) {
+    reported = user ? `${user.uid} ${token}` : "";
     call("onAuthChange", toUser(user), token);
+  }
+
+  // Every path that ends with someone (or nobody) signed in comes here; a
+  // report the backend already has is not sent twice.
+  async function report(user, force = false) {
+    const token = user ? await user.getIdToken() : "";
+    const key = user ? `${user.uid} ${token}` : "";
+    if (force || key !== reported) send(user, token);
   }
 
   function fail(error) {
@@ -82,26 +115,83 @@ function startClient(config, emulatorUrl) {
     call("onError", (error && error.code) || "unknown");
   }
 
+  // Linking keeps the user but not the Google profile on the account (the
+  // SDK only shows it locally): save it so tokens carry name and photo.
+  async function saveGoogleProfile(user) {
+    const google = user.providerData.find((info) => info.providerId === "google.com");
+    const profile = {};
+    const displayName = user.displayName || (google && google.displayName);
+    const photoURL = user.photoURL || (google && google.photoURL);
+    if (displayName) profile.displayName = displayName;
+    if (photoURL) profile.photoURL = photoURL;
+    if (Object.keys(profile).length) {
+      // The link already succeeded; a profile that fails to save only costs the name.
+      await updateProfile(user, profile).catch((error) => console.warn("Profile not saved:", error));
+    }
+  }
+
+  // The guest's uid now carries Google: no auth-state notification follows,
+  // so report the user with a token that has the new claims.
+  async function linked(user) {
+    await saveGoogleProfile(user);
+    send(user, await user.getIdToken(true));
+  }
+
+  // That Google account exists already: sign in to it and let the server
+  // merge the guest's library into it (it verifies both tokens).
+  async function mergeInto(anonymous, error) {
+    const credential = GoogleAuthProvider.credentialFromError(error);
+    if (!credential) throw error;
+    const anonymousToken = await anonymous.getIdToken();
+    const result = await signInWithCredential(auth, credential);
+    call("onMerge", anonymousToken, await result.user.getIdToken());
+  }
+
+  async function upgrade(anonymous, provider) {
+    let result;
+    try {
+      result = await linkWithPopup(anonymous, provider);
+    } catch (error) {
+      if (error.code === "auth/credential-already-in-use") return mergeInto(anonymous, error);
+      if (USE_REDIRECT.has(error.code)) return linkWithRedirect(anonymous, provider);
+      throw error;
+    }
+    return linked(result.user);
+  }
+
+  // Back from a redirect sign-in: the same endings as the popup's.
+  async function finishRedirect() {
+    try {
+      const result = await getRedirectResult(auth);
+      if (result && result.operationType === "link") await linked(result.user);
+      else if (result) await report(result.user);
+    } catch (error) {
+      const current = auth.currentUser;
+      if (error.code === "auth/credential-already-in-use" && current && current.isAnonymous) {
+        await mergeInto(current, error);
+        return;
+      }
+      throw error;
+    }
+  }
+
   setPersistence(auth, browserLocalPersistence)
     .catch((error) => {
-      // The spec: log it and end loading (the visitor is signed out).
+      // The spec: log it and end loading. Sign-in still works for this page.
       console.error("Error setting persistence:", error);
-      call("onAuthChange", null, "");
+      call("onPersistenceError", String((error && (error.code || error.message)) || error));
     })
     .finally(() => {
       onAuthStateChanged(auth, (user) => report(user).catch(fail));
       onIdTokenChanged(auth, async (user) => {
-        if (!user) return;
+        // A new user is the auth-state listener's; an upgrade reports itself.
+        if (!user || upgrading || reported === null || !reported.startsWith(`${user.uid} `)) return;
         const token = await user.getIdToken();
-        // An upgrade reports its own, newest token when it is done.
-        if (upgrading) return;
-        if (token !== lastToken) {
-          lastToken = token;
-          call("onToken", token);
-        }
+        if (`${user.uid} ${token}` === reported) return;
+        reported = `${user.uid} ${token}`;
+        call("onToken", token);
       });
-      // Completes a sign-in that fell back to a redirect.
-      getRedirectResult(auth).catch(fail);
+      finishRedirect().catch(fail);
     });
 
   async function signInWithGoogle() {
@@ -110,75 +200,81 @@ function startClient(config, emulatorUrl) {
     try {
       if (current && current.isAnonymous) {
         upgrading = true;
-        await upgrade(current, provider).finally(() => {
+        try {
+          await upgrade(current, provider);
+        } finally {
           upgrading = false;
-        });
-      } else {
-        await signInWithPopup(auth, provider).catch((error) => {
-          if (USE_REDIRECT.has(error.code)) return signInWithRedirect(auth, provider);
-          throw error;
-        });
+        }
+        return;
       }
+      let result;
+      try {
+        result = await signInWithPopup(auth, provider);
+      } catch (error) {
+        if (USE_REDIRECT.has(error.code)) return signInWithRedirect(auth, provider);
+        throw error;
+      }
+      // The same user signing in again brings no auth-state notification.
+      await report(result.user);
     } catch (error) {
       fail(error);
     }
   }
 
-  // An anonymous visitor keeps everything: the Google credential is linked so
-  // the uid stays. When that Google account already exists, sign in to it and
-  // let the server merge the anonymous library into it (both tokens verified).
-  async function upgrade(anonymous, provider) {
-    try {
-      const result = await linkWithPopup(anonymous, provider);
-      // Linking keeps the user but not the Google profile on the account
-      // (the SDK only shows it locally): save it so tokens carry name and photo.
-      const google = result.user.providerData.find((info) => info.providerId === "google.com");
-      const profile = {};
-      const displayName = result.user.displayName || (google && google.displayName);
-      const photoURL = result.user.photoURL || (google && google.photoURL);
-      if (displayName) profile.displayName = displayName;
-      if (photoURL) profile.photoURL = photoURL;
-      if (Object.keys(profile).length) {
-        // The link already succeeded; a profile that fails to save only costs the name.
-        await updateProfile(result.user, profile).catch((error) => console.warn("Profile not saved:", error));
-      }
-      // Linking keeps the same user, so no auth-state notification follows.
-      const token = await result.user.getIdToken(true);
-      lastToken = token;
-      call("onAuthChange", toUser(result.user), token);
-    } catch (error) {
-      if (error.code === "auth/credential-already-in-use") {
-        const anonymousToken = await anonymous.getIdToken();
-        const credential = GoogleAuthProvider.credentialFromError(error);
-        const result = await signInWithCredential(auth, credential);
-        call("onMerge", anonymousToken, await result.user.getIdToken());
-        return;
-      }
-      if (USE_REDIRECT.has(error.code)) return linkWithRedirect(anonymous, provider);
-      throw error;
-    }
-  }
-
   return {
     signInWithGoogle,
-    signInAnonymously: () => signInAnonymously(auth).catch(fail),
+    signInAnonymously: () =>
+      signInAnonymously(auth)
+        .then((result) => report(result.user))
+        .catch(fail),
     signOut: () => signOut(auth).catch(fail),
+    // The backend lost this tab's session (a restart, an expired state):
+    // tell it again who is signed in.
+    resync: () => {
+      if (reported !== null) report(auth.currentUser, true).catch(fail);
+    },
   };
 }
 
-export function FirebaseAuth({ children, config, emulatorUrl, onAuthChange, onToken, onMerge, onError }) {
+// Buttons call these in the click itself, so a popup counts as a user gesture.
+const actions = {
+  signInWithGoogle: () => run("signInWithGoogle"),
+  signInAnonymously: () => run("signInAnonymously"),
+  signOut: () => run("signOut"),
+};
+
+// A click in the moment before the SDK has loaded waits for it: the
+// browser's user activation outlasts that wait, so a popup still opens.
+function run(action) {
+  closeAccountMenus();
+  if (client) return client[action]();
+  return ready.then((started) => (started ? started[action]() : call("onError", "auth/not-ready")));
+}
+
+export function FirebaseAuth({ config, loading, onAuthChange, onToken, onMerge, onPersistenceError, onError }) {
+  handlers = { onAuthChange, onToken, onMerge, onPersistenceError, onError };
   useEffect(() => {
-    const entry = { onAuthChange, onToken, onMerge, onError };
-    mounted.push(entry);
-    if (!client) {
-      client = startClient(config, emulatorUrl);
-      window.mangaAuth = client;
-    }
-    return () => {
-      mounted.splice(mounted.indexOf(entry), 1);
-    };
-    // The client lives as long as the page; props are fixed per build.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    window.mangaAuth = actions;
+    // Fetched while the settings make their round trip to the backend.
+    loadSdk().catch(() => {});
   }, []);
-  return <>{children}</>;
+  useEffect(() => {
+    if (starting || !config || !config.projectId) return;
+    starting = true;
+    startClient(config)
+      .then((started) => {
+        client = started;
+        clientReady(started);
+      })
+      .catch((error) => {
+        // The SDK did not load (offline): end loading as nobody signed in.
+        console.error("Sign-in unavailable:", error);
+        clientReady(null);
+        call("onAuthChange", null, "");
+      });
+  }, [config]);
+  useEffect(() => {
+    if (loading && client) client.resync();
+  }, [loading]);
+  return null;
 }

@@ -11,9 +11,12 @@ class FirebaseAuth(rx.Component):
     tag = "FirebaseAuth"
     lib_dependencies: list[str] = [FIREBASE_PACKAGE]
 
-    # initializeApp options (public web config) and the emulator URL ("" for a real project).
+    # initializeApp options plus "emulatorHost", sent by the backend when the
+    # client mounts; the client starts once they arrive.
     config: rx.Var[dict]
-    emulator_url: rx.Var[str]
+    # The backend's AuthState.loading: true again after the client reported
+    # means the backend lost this tab's session, so the client reports again.
+    loading: rx.Var[bool]
 
     # (user | null, ID token): the provider's auth-state notification.
     on_auth_change: rx.EventHandler[lambda user, token: [user, token]]
@@ -21,6 +24,8 @@ class FirebaseAuth(rx.Component):
     on_token: rx.EventHandler[lambda token: [token]]
     # (anonymous token, Google token): merge the anonymous library into the Google account.
     on_merge: rx.EventHandler[lambda anonymous_token, token: [anonymous_token, token]]
+    # Local persistence could not be set up (the message of the error).
+    on_persistence_error: rx.EventHandler[lambda message: [message]]
     on_error: rx.EventHandler[lambda code: [code]]
 
 

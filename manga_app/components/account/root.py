@@ -4,20 +4,25 @@ lets LibraryState follow whoever is signed in."""
 
 import reflex as rx
 
-from manga_app.auth.settings import get_firebase_config
 from manga_app.components.account.firebase import FirebaseAuth
 from manga_app.state.auth import AuthState
 from manga_app.state.library import LibraryState
 
 
-def firebase_auth_root(*children: rx.Component) -> rx.Component:
-    config = get_firebase_config()
+def firebase_auth_root() -> rx.Component:
     return FirebaseAuth.create(
-        *children,
-        config=config.web_config(),
-        emulator_url=config.emulator_url,
+        config=AuthState.client_config,
+        loading=AuthState.loading,
+        on_mount=AuthState.start_client,
         on_auth_change=[AuthState.on_auth_change, LibraryState.sync],
-        on_token=AuthState.on_token,
+        on_token=[AuthState.on_token, LibraryState.sync],
         on_merge=[AuthState.on_merge, LibraryState.sync],
+        on_persistence_error=AuthState.on_persistence_error,
         on_error=AuthState.on_error,
     )
+
+
+def firebase_app_wrap(_stateful: bool) -> rx.Component:
+    """For rx.App(extra_app_wraps=...): the root beside the page, not around
+    it, so its state updates never re-render the page."""
+    return rx.fragment(firebase_auth_root())
