@@ -97,7 +97,9 @@ class LibraryState(rx.State):
             notes += await self._merge_guest(uid, history, snapshot)
         rows = await asyncio.to_thread(service.history, uid)
         self.owner, self.follows_json, self._synced_uid = uid, "", uid
-        history.save(mirror.mirror(rows, history.entries(), _looks(snapshot)))
+        mirrored = reading.dump_history(mirror.mirror(rows, history.entries(), _looks(snapshot)))
+        if mirrored != history.history_json:  # an unchanged store is not sent again
+            history.history_json = mirrored
         return notes
 
     async def _push(self, uid: str, history: ReadingState, snapshot: Snapshot) -> list:
