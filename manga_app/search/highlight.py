@@ -3,6 +3,7 @@ from folded keys to the original text. Pure module."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from manga_app.search.normalize import fold, fold_with_map, script_runs, term_variants
@@ -10,23 +11,36 @@ from manga_app.search.normalize import fold, fold_with_map, script_runs, term_va
 Segment = tuple[str, bool]  # (text, is_match)
 
 
+@functools.lru_cache(maxsize=256)
+def _needles(terms: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """What the terms match as (whole words; their script runs, when a
+    word mixes scripts), each with its term_variants. Cached: a page of
+    cards asks this for every title, alias and reading it shows."""
+    whole = frozenset(variant for term in terms for variant in term_variants(term))
+    mixed = any(len(script_runs(term)) > 1 for term in terms)
+    runs = frozenset(variant for term in terms for run in script_runs(term) for variant in term_variants(run))
+    return whole, runs if mixed else frozenset()
+
+
+# Titles, aliases and readings of the series on a page of results; the
+# popular ones come back page after page.
+_folded = functools.lru_cache(maxsize=4096)(fold)
+
+
 def match_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     """Merged spans of `text` matched by any of the folded `terms` (or, as
     the index does when whole terms find nothing, by their script runs)."""
-    needles = [variant for term in terms for piece in (term, *script_runs(term)) for variant in term_variants(piece)]
-    folded = fold(text)
-    if not any(needle in folded for needle in needles):
-        return []  # the common case for aliases and readings: no mapping needed
-    key, origins = fold_with_map(text)
-    spans = _spans(key, origins, terms)
-    if not spans and any(len(script_runs(term)) > 1 for term in terms):
-        spans = _spans(key, origins, [run for term in terms for run in script_runs(term)])
-    return spans
+    whole, runs = _needles(tuple(terms))
+    folded = _folded(text)
+    for needles in (whole, runs):
+        if any(needle in folded for needle in needles):
+            key, origins = fold_with_map(text)
+            return _spans(key, origins, needles)
+    return []  # the common case for aliases and readings: no mapping needed
 
 
-def _spans(key: str, origins: list[tuple[int, int]], terms: Sequence[str]) -> list[tuple[int, int]]:
+def _spans(key: str, origins: list[tuple[int, int]], needles: frozenset[str]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    needles = {variant for term in terms for variant in term_variants(term)}
     for term in needles:
         start = key.find(term) if term else -1
         while start != -1:

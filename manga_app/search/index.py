@@ -14,11 +14,12 @@ binary search. Result items are built from the catalogue for one page only.
 from __future__ import annotations
 
 from array import array
-from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Sequence
+from collections import Counter, OrderedDict, defaultdict, deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from operator import add, itemgetter
+from itertools import chain, filterfalse, islice, repeat
+from functools import reduce
+from operator import add, and_, itemgetter
 from typing import Any
 
 from manga_app.catalogue.compact import STATUSES, Catalogue, MangaItem, Ordering
@@ -27,6 +28,13 @@ from manga_app.search.normalize import fold_many, script_runs, term_variants
 from manga_app.search.paging import clamp_page, page_count
 
 SEP = "\x00"
+_LATIN = 1 << 31  # a _KeyTable position in the Latin text
+# More candidates than this are first narrowed by the needle's other grams
+# (a bitset test, in C) before each is checked (in Python).
+_NARROW_ABOVE = 256
+# Words (three or more characters) whose matches are remembered, per index:
+# at most a bitset each (N/8 bytes), so 256 of them stay under 4 MB.
+RECENT_WORDS = 256
 _EMPTY = array("I")
 
 __all__ = ["STATUSES", "Query", "Result", "SearchIndex"]
@@ -70,16 +78,66 @@ class _Text:
     def __getitem__(self, rank: int) -> str:
         return self.text[self.starts[rank] : self.starts[rank + 1]]
 
+    def having(self, needle: str, candidates: Iterable[int]) -> list[int]:
+        """The candidates whose keys contain `needle` (a bounded find: no
+        slice of the text is copied for the test)."""
+        find, starts = self.text.find, self.starts
+        return [rank for rank in candidates if find(needle, starts[rank], starts[rank + 1]) >= 0]
+
+
+def _bit_ranks(digits: str) -> Iterator[int]:
+    find = digits.find
+    rank = find("1")
+    while rank != -1:
+        yield rank
+        rank = find("1", rank + 1)
+
+
+class _Keys:
+    """Title, alias and reading keys per series, in two _Texts by script:
+    Latin-only keys (romaji: one byte a character) and the rest. Looking for
+    a Latin word in Latin text costs no conversion of either string, where a
+    Latin needle in a kana string is widened on every test."""
+
+    def __init__(self, per_series: list[list[str]]) -> None:
+        self.latin = _Text([SEP.join(key for key in keys if key.isascii()) for keys in per_series])
+        self.wide = _Text([SEP.join(key for key in keys if not key.isascii()) for keys in per_series])
+        self.title_is_latin = bytes(keys[0].isascii() for keys in per_series)
+        # Latin characters that occur in the other keys at all (digits, mostly):
+        # a Latin word with any other character is never looked for there.
+        self.latin_in_wide = frozenset(char for char in set(self.wide.text) if char.isascii())
+
+    def __getitem__(self, rank: int) -> str:
+        return self.latin[rank] + self.wide[rank]
+
+    def keys_of(self, rank: int) -> tuple[str, tuple[str, ...]]:
+        latin = [key for key in self.latin[rank][:-1].split(SEP) if key]
+        wide = [key for key in self.wide[rank][:-1].split(SEP) if key]
+        first, rest = (latin, wide) if self.title_is_latin[rank] else (wide, latin)
+        return first[0], (*first[1:], *rest)
+
+    def having(self, needle: str, candidates: Iterable[int]) -> list[int]:
+        if not needle.isascii():
+            return self.wide.having(needle, candidates)
+        if not self.latin_in_wide.issuperset(needle):
+            return self.latin.having(needle, candidates)
+        latin, wide = self.latin, self.wide
+        in_latin, latin_starts, in_wide, wide_starts = latin.text.find, latin.starts, wide.text.find, wide.starts
+        return [rank for rank in candidates
+                if in_latin(needle, latin_starts[rank], latin_starts[rank + 1]) >= 0
+                or in_wide(needle, wide_starts[rank], wide_starts[rank + 1]) >= 0]
+
 
 class _KeyTable:
     """Every key (as its position in a _Text) in key order, with its series:
     the series of the keys starting with a prefix are one slice."""
 
-    def __init__(self, text: str, entries: list[tuple[str, int, int]], size: int) -> None:
-        # entries: (key, its position in text, rank); a key followed by SEP
-        # sorts before its extensions, as the slices _bound compares do.
+    def __init__(self, keys: _Keys, entries: list[tuple[str, int, int]], size: int) -> None:
+        # entries: (key, its position, rank): a position in keys.latin's text
+        # with _LATIN set, else in keys.wide's. A key followed by SEP sorts
+        # before its extensions, as the slices _bound compares do.
         entries.sort(key=itemgetter(0))
-        self.text, self.size = text, size
+        self.latin, self.wide, self.size = keys.latin.text, keys.wide.text, size
         self.positions = array("I", map(itemgetter(1), entries))
         self.ranks = array("I", map(itemgetter(2), entries))
         # Short prefixes shared by many keys are asked for all the time
@@ -92,12 +150,19 @@ class _KeyTable:
                 if members > dense and len(prefix) == length:
                     self._ready[prefix] = idsets.to_bits(self.ranks[slice(*self._range(prefix))], size)
 
+    def _key_at(self, entry: int, width: int) -> str:
+        position = self.positions[entry]
+        if position & _LATIN:
+            position ^= _LATIN
+            return self.latin[position : position + width]
+        return self.wide[position : position + width]
+
     def _bound(self, probe: str) -> int:
-        text, positions, width = self.text, self.positions, len(probe)
-        low, high = 0, len(positions)
+        key_at, width = self._key_at, len(probe)
+        low, high = 0, len(self.positions)
         while low < high:
             middle = (low + high) // 2
-            if text[positions[middle] : positions[middle] + width] < probe:
+            if key_at(middle, width) < probe:
                 low = middle + 1
             else:
                 high = middle
@@ -126,13 +191,28 @@ def _postings(lists: dict[str, list[int]], size: int) -> dict[str, array | int]:
     }
 
 
-def _index_grams(hay: str, rank: int, lists: defaultdict) -> None:
-    """Add `rank` to the lists of every character and pair of `hay` (pairs
-    across a SEP too: _postings drops those). C-level maps, not a Python
-    loop: this runs for every gram of every series."""
+def _index_grams(hay: str, rank: int, lists: defaultdict, latin: str = "") -> None:
+    """Add `rank` to the lists of every character and pair of `hay`, and
+    every triple of `latin` (pairs and triples across a SEP too: _postings
+    drops those). C-level maps, not a Python loop: this runs for every gram
+    of every series."""
     grams = set(hay)
     grams.update(map(add, hay, hay[1:]))
+    grams.update(_triples(latin))
     deque(map(list.append, map(lists.__getitem__, grams), repeat(rank)), maxlen=0)
+
+
+def _triples(text: str) -> Iterable[str]:
+    """Romaji has 26 letters: its pairs are in most series and narrow a
+    search little (ok and ko are everywhere, okok is not), its triples do."""
+    return map(add, map(add, text, text[1:]), text[2:])
+
+
+def _needle_grams(needle: str) -> set[str]:
+    grams = set(_grams(needle))
+    if needle.isascii():
+        grams.update(_triples(needle))
+    return grams
 
 
 class SearchIndex:
@@ -145,7 +225,7 @@ class SearchIndex:
         self.items = Ordering(catalogue, self.by_rank)
         pieces, shape = self._flat_texts()
         folded = fold_many(pieces)
-        main: list[str] = []
+        main: list[list[str]] = []
         authors: list[str] = []
         title_sort: list[str] = []
         cursor = 0
@@ -156,30 +236,36 @@ class SearchIndex:
             names = folded[cursor + 1 + alias_count + reading_count : cursor + title_count + alias_count + reading_count + author_count]
             cursor += title_count + alias_count + reading_count + author_count
             others = [key for key in dict.fromkeys((*aliases, *readings)) if key and key != title]
-            main.append(SEP.join((title, *others)))
+            main.append([title, *others])
             authors.append(SEP.join(dict.fromkeys(name for name in names if name)))
             # タイトル順 is 50音順: by the title's reading when it has one.
             title_sort.append(next((key for key in readings if key and not key.isascii()), "") or title)
-        self.main, self.authors = _Text(main), _Text(authors)
+        self.main, self.authors = _Keys(main), _Text(authors)
         main_lists: defaultdict[str, list[int]] = defaultdict(list)
         author_lists: defaultdict[str, list[int]] = defaultdict(list)
         title_entries: list[tuple[str, int, int]] = []
         other_entries: list[tuple[str, int, int]] = []
-        for rank, hay in enumerate(main):
-            keys = hay.split(SEP)
-            _index_grams(hay, rank, main_lists)
-            position = self.main.starts[rank]
+        latin_starts, wide_starts = self.main.latin.starts, self.main.wide.starts
+        for rank, keys in enumerate(main):
+            _index_grams(SEP.join(keys), rank, main_lists, self.main.latin[rank])
+            latin, wide = latin_starts[rank] | _LATIN, wide_starts[rank]
             for number, key in enumerate(keys):
-                if key:
-                    (other_entries if number else title_entries).append((key, position, rank))
-                position += len(key) + 1
+                if not key:
+                    continue
+                entries = other_entries if number else title_entries
+                if key.isascii():
+                    entries.append((key, latin, rank))
+                    latin += len(key) + 1
+                else:
+                    entries.append((key, wide, rank))
+                    wide += len(key) + 1
             if authors[rank]:
                 _index_grams(authors[rank], rank, author_lists)
         self.grams = _postings(main_lists, size)
         self.author_grams = _postings(author_lists, size)
         del main_lists, author_lists
-        self.titles = _KeyTable(self.main.text, title_entries, size)
-        self.others = _KeyTable(self.main.text, other_entries, size)
+        self.titles = _KeyTable(self.main, title_entries, size)
+        self.others = _KeyTable(self.main, other_entries, size)
         self._genres = self._genre_sets(catalogue)
         status = catalogue.status
         self._status = {
@@ -194,6 +280,7 @@ class SearchIndex:
             ranking.NEWEST: array("I", sorted(range(size), key=lambda r: -created[by_rank[r]])),
             ranking.TITLE: array("I", sorted(range(size), key=title_sort.__getitem__)),
         }
+        self._recent: OrderedDict[tuple[str, bool], array | int] = OrderedDict()
         self.positions: dict[str, array] = {}
         for sort, order in self.orders.items():
             position = array("I", bytes(4 * size))
@@ -229,33 +316,62 @@ class SearchIndex:
 
     def keys_of(self, rank: int) -> tuple[str, tuple[str, ...]]:
         """(title key, other keys) of a series, as indexed."""
-        title, *others = self.main[rank][:-1].split(SEP)
-        return title, tuple(others)
+        return self.main.keys_of(rank)
 
     # -- matching ---------------------------------------------------------
 
-    def _needle(self, needle: str, grams: dict, text: _Text, within: int | None) -> array | int:
-        """Series whose keys contain `needle` (only those in `within`, a bitset, when given)."""
-        if len(needle) <= 2:
-            return grams.get(needle, _EMPTY)
-        postings = [grams.get(gram) for gram in set(_grams(needle))]
+    def _needle(self, needle: str, grams: dict, text: _Text, within: array | int | None) -> array | int:
+        """Series whose keys contain `needle` (only those in `within`, when given)."""
+        if len(needle) <= 2 or (len(needle) == 3 and needle.isascii()):
+            exact = grams.get(needle, _EMPTY)  # its own gram (Latin triples are indexed)
+            return exact if within is None else idsets.intersect(exact, within, self.size)
+        postings = [grams.get(gram) for gram in _needle_grams(needle)]
         if any(posting is None for posting in postings):
             return _EMPTY
         sparse = [posting for posting in postings if not isinstance(posting, int)]
+        dense = [posting for posting in postings if isinstance(posting, int)]
+        bits = reduce(and_, dense) if dense else None
+        if isinstance(within, int):
+            bits = within if bits is None else bits & within
+        candidates: Sequence[int]
         if sparse:
-            candidates: Sequence[int] = min(sparse, key=len)
+            candidates = min(sparse, key=len)
+        elif within is not None and not isinstance(within, int):
+            candidates, bits = within, bits
         else:
-            bits = postings[0] if within is None else postings[0] & within
-            for posting in postings[1:]:
-                bits &= posting
-            candidates = idsets.ids_of(bits, self.size)
-        hay, starts = text.text, text.starts
-        return array("I", [rank for rank in candidates if needle in hay[starts[rank] : starts[rank + 1]]])
+            return self._verified(needle, text, bits)
+        if bits is not None and len(candidates) > _NARROW_ABOVE:
+            candidates = idsets.intersect(candidates, bits, self.size)
+        return array("I", text.having(needle, candidates))
 
-    def _term(self, term: str, grams: dict, text: _Text, within: int | None) -> array | int:
+    def _verified(self, needle: str, text: _Text | _Keys, bits: int) -> array:
+        """The members of `bits` whose keys contain `needle`."""
+        return array("I", text.having(needle, _bit_ranks(idsets.digits(bits, self.size))))
+
+    def _term(self, term: str, grams: dict, text: _Text | _Keys, within: array | int | None) -> array | int:
         found: array | int = _EMPTY
         for variant in term_variants(term):
-            found = _union(found, self._needle(variant, grams, text, within), self.size)
+            found = _union(found, self._checked(variant, grams, text, within), self.size)
+        return found
+
+    def _checked(self, needle: str, grams: dict, text: _Text | _Keys, within: array | int | None) -> array | int:
+        """_needle, remembering the last words checked one by one. Typing
+        re-sends every finished word with each later keystroke ("monogatari
+        n", "monogatari no", ...), and the words visitors type repeat."""
+        if len(needle) <= 2 or (len(needle) == 3 and needle.isascii()):
+            return self._needle(needle, grams, text, within)  # a posting: nothing to remember
+        key = (needle, text is self.main)
+        found = self._recent.get(key)
+        if found is not None:
+            self._recent.move_to_end(key)
+            return found if within is None else idsets.intersect(found, within, self.size)
+        found = self._needle(needle, grams, text, within)
+        if within is None:
+            if len(found) > idsets.dense_above(self.size):
+                found = idsets.to_bits(found, self.size)
+            self._recent[key] = found
+            while len(self._recent) > RECENT_WORDS:
+                self._recent.popitem(last=False)
         return found
 
     def _matching(self, terms: Sequence[str]) -> tuple[array | int, array | int]:
@@ -267,7 +383,7 @@ class SearchIndex:
         main: array | int | None = None
         every: array | int | None = None
         for term in sorted(terms, key=len):
-            within = None if every is None or not isinstance(every, int) else every
+            within = every
             in_main = self._term(term, self.grams, self.main, within)
             in_any = _union(in_main, self._term(term, self.author_grams, self.authors, within), self.size)
             main = in_main if main is None else idsets.intersect(main, in_main, self.size)
@@ -325,22 +441,32 @@ class SearchIndex:
         size = self.size
         exact = _union(self.titles.equal_to(joined), self.others.equal_to(joined), size)
         tiers = [exact, self.titles.starting_with(joined), self.others.starting_with(joined), main, every]
-        if isinstance(every, int) or idsets.count(every) > idsets.dense_above(size):
+        if isinstance(every, int):
             placed, chosen = 0, []
             for members in tiers:
-                bits = idsets.as_bits(members, size) & idsets.as_bits(every, size) & ~placed
+                bits = idsets.as_bits(members, size) & every & ~placed
                 placed |= bits
                 chosen.append(bits)
             return _page_of(chosen, size, skip, count)
-        placed_set: set[int] = set()
-        ordered: list[int] = []
-        for members in tiers:
-            fresh = sorted(set(idsets.intersect(every, members, size)).difference(placed_set))
-            placed_set.update(fresh)
-            ordered += fresh
-            if len(ordered) >= skip + count:
-                break
-        return ordered[skip : skip + count]
+        # Matches as a sorted array (a word of three or more characters): the
+        # exact and prefix tiers are few; the other matches follow lazily in
+        # popularity order, so a page costs what comes before it, no more.
+        if isinstance(main, int):
+            main = idsets.ids_of(main, size)
+        placed: set[int] = set()
+        head: list[int] = []
+        pool = set(every)
+        for members in tiers[:3]:
+            found = idsets.intersect(every, members, size) if isinstance(members, int) else pool.intersection(members)
+            fresh = sorted(set(found).difference(placed))
+            placed.update(fresh)
+            head += fresh
+        rest = filterfalse(placed.__contains__, main)
+        if len(main) == len(every):  # nobody found by an author's name alone
+            return list(islice(chain(head, rest), skip, skip + count))
+        in_keys = placed.union(main)
+        by_author = filterfalse(in_keys.__contains__, every)
+        return list(islice(chain(head, rest, by_author), skip, skip + count))
 
 
 def _page_of(tiers: list[int], size: int, skip: int, count: int) -> list[int]:
