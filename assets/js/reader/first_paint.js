@@ -2,40 +2,25 @@
 // response: manga_app/seo.py inlines this file into the head and calls
 // readerFirstPaint(data) while the head is parsed, before any of the app's
 // JavaScript has arrived. The page starts downloading at once (a
-// high-priority preload) and is drawn where the reader will draw it as soon
-// as the body exists, until the reader replaces it (reader.jsx removes
-// #reader-first-paint). A plain script: no modules, nothing but the DOM.
+// high-priority preload) and is drawn where the reader will draw it in the
+// first frame that has the styles, until the reader replaces it (reader.jsx
+// removes #reader-first-paint). A plain script: no modules, only the DOM.
 //
-// It reads the same browser storage as the reader: the quality setting (the
-// full or the data-saver image), the reading mode, fit and direction, and
-// the saved positions; a chapter that resumes elsewhere is left to the reader.
+// It follows what the reader will do. The reader's cookie (positions.js
+// rememberFirstPage) tells the quality and the chapter read last; a browser
+// without it has not read here, so the defaults hold and localStorage, whose
+// first use costs a page tens of milliseconds, is left alone. A browser with
+// it has its mode, fit, direction and positions read from localStorage; a
+// chapter that resumes elsewhere is left to the reader.
 function readerFirstPaint(data) {
   "use strict";
   var ID = "reader-first-paint";
   if (!data) return;
 
-  function stored(key) {
-    try {
-      return JSON.parse(localStorage.getItem(key) || "null");
-    } catch (error) {
-      return null;
-    }
-  }
-
-  var settings = stored("manga_reader_settings") || {};
-  var positions = stored("manga_reader_positions");
-  var saved = positions && positions.items && positions.items[data.key];
-  if (Array.isArray(saved) && (saved[0] > 0 || saved[1] > 0)) return;
-  var history = stored("manga_reading_history");
-  if (Array.isArray(history)) {
-    for (var i = 0; i < history.length; i += 1) {
-      var entry = history[i] || {};
-      if (entry.slug === data.slug && String(entry.chapter) === data.number && (entry.page > 0 || entry.offset > 0)) return;
-    }
-  }
-
-  var first = { url: settings.saver === true ? data.saver_url : data.url, width: data.width, height: data.height };
-  // The server may have preloaded it already (it read the reader's cookie).
+  var cookie = /(?:^|;\s*)manga_reader_first=([01]):([^:;]+):(\d+)/.exec(document.cookie);
+  if (cookie && cookie[2] === data.key && Number(cookie[3]) > 0) return;
+  var first = { url: cookie && cookie[1] === "1" ? data.saver_url : data.url, width: data.width, height: data.height };
+  // The server may have preloaded it already (it read the same cookie).
   if (data.preload !== first.url) {
     var link = document.createElement("link");
     link.rel = "preload";
@@ -45,21 +30,48 @@ function readerFirstPaint(data) {
     document.head.appendChild(link);
   }
 
+  function stored(key) {
+    try {
+      return JSON.parse(localStorage.getItem(key) || "null");
+    } catch (error) {
+      return null;
+    }
+  }
+
+  var settings = {};
+  if (cookie) {
+    settings = stored("manga_reader_settings") || {};
+    var positions = stored("manga_reader_positions");
+    var saved = positions && positions.items && positions.items[data.key];
+    if (Array.isArray(saved) && (saved[0] > 0 || saved[1] > 0)) return;
+    var history = stored("manga_reading_history");
+    if (Array.isArray(history)) {
+      for (var i = 0; i < history.length; i += 1) {
+        var entry = history[i] || {};
+        if (entry.slug === data.slug && String(entry.chapter) === data.number && (entry.page > 0 || entry.offset > 0)) return;
+      }
+    }
+  }
+
   var mode = data.webtoon ? settings.webtoon_mode : settings.manga_mode;
   if (mode !== "vertical" && mode !== "paged") mode = data.webtoon ? "vertical" : "paged";
   var fit = ["auto", "width", "height", "original"].indexOf(settings.fit) >= 0 ? settings.fit : "auto";
   var chosen = settings.directions && settings.directions[data.slug];
   var direction = chosen === "rtl" || chosen === "ltr" ? chosen : data.direction;
 
-  function element(tag, className, style) {
+  // Styles as [property, value] pairs, set in order: a value the browser
+  // does not know (dvh in an old one) is skipped, the one before it stays.
+  function element(tag, className, styles) {
     var node = document.createElement(tag);
     if (className) node.className = className;
-    if (style) for (var key in style) node.style[key] = style[key];
+    (styles || []).forEach(function (pair) {
+      node.style[pair[0]] = pair[1];
+    });
     return node;
   }
 
-  function image(style) {
-    var node = element("img", "reader-page", style);
+  function image(styles) {
+    var node = element("img", "reader-page", styles);
     node.alt = "";
     node.width = first.width;
     node.height = first.height;
@@ -72,24 +84,37 @@ function readerFirstPaint(data) {
     return page.width > page.height;
   }
 
-  // layout.js unitSizes: the unit's pages side by side at one common height.
-  function unitSizes(pages) {
-    if (fit === "original") return pages.map(function (page) { return { width: page.width, height: page.height }; });
-    var ratio = pages.reduce(function (sum, page) { return sum + page.width / page.height; }, 0);
-    var byWidth = window.innerWidth / ratio;
-    var height = fit === "width" ? byWidth : fit === "height" ? window.innerHeight : Math.min(window.innerHeight, byWidth);
-    return pages.map(function (page) {
-      return { width: Math.floor((page.width / page.height) * height), height: Math.floor(height) };
-    });
+  // layout.js unitSizes, in CSS: the unit's pages side by side at one common
+  // height, from the viewport's size whenever it is known (this runs before
+  // the page's viewport rules are read). The reader rounds down to whole
+  // pixels, so its page is never larger than this one.
+  function sizeStyles(page, ratio) {
+    var share = page.width / page.height;
+    if (fit === "original") return [["width", page.width + "px"], ["height", page.height + "px"]];
+    if (fit === "height") return [["height", "100vh"], ["height", "100dvh"], ["width", "auto"]];
+    var byWidth = "calc(100vw * " + share / ratio + ")";
+    if (fit === "width") return [["width", byWidth], ["height", "auto"]];
+    return [
+      ["width", "min(" + byWidth + ", calc(100vh * " + share + "))"],
+      ["width", "min(" + byWidth + ", calc(100dvh * " + share + "))"],
+      ["height", "auto"],
+    ];
   }
 
   function paged() {
     var pair = settings.double === true && settings.offset !== true && data.next && !isWide(first) && !isWide(data.next);
-    var sizes = unitSizes(pair ? [first, data.next] : [first]);
-    var stage = element("div", "reader-stage reader-fit-" + fit);
+    var pages = pair ? [first, data.next] : [first];
+    var ratio = pages.reduce(function (sum, page) { return sum + page.width / page.height; }, 0);
+    // A page wider than the screen: the reader opens it scrolled to its
+    // right edge in right-to-left reading; here the unit overflows leftwards.
+    var stage = element("div", "reader-stage reader-fit-" + fit, direction === "rtl" ? [["justifyContent", "flex-end"]] : []);
     var unit = element("div", "reader-unit reader-unit-" + direction);
-    unit.appendChild(image({ width: sizes[0].width + "px", height: sizes[0].height + "px" }));
-    if (pair) unit.appendChild(element("div", "reader-first-paint-blank", { width: sizes[1].width + "px", height: sizes[1].height + "px" }));
+    unit.appendChild(image(sizeStyles(first, ratio)));
+    if (pair) {
+      var blank = element("div", "reader-first-paint-blank", sizeStyles(data.next, ratio));
+      blank.style.aspectRatio = data.next.width + " / " + data.next.height;
+      unit.appendChild(blank);
+    }
     stage.appendChild(unit);
     return stage;
   }
@@ -98,41 +123,28 @@ function readerFirstPaint(data) {
     var holder = element("div");
     holder.appendChild(element("div", "reader-first-paint-bar"));
     var strip = element("div", "reader-strip reader-fit-" + fit);
-    var style = fit === "height" ? null : fit === "original" ? { width: first.width + "px", height: "auto" } : { width: "100%", height: "auto" };
-    strip.appendChild(image(style));
+    var styles = fit === "height" ? [] : [["width", fit === "original" ? first.width + "px" : "100%"], ["height", "auto"]];
+    strip.appendChild(image(styles));
     holder.appendChild(strip);
     return holder;
   }
 
+  var root = element("div", "reader-first-paint");
+  root.id = ID;
+  root.setAttribute("aria-hidden", "true");
+  root.setAttribute("data-mode", mode);
+  root.appendChild(mode === "vertical" ? vertical() : paged());
+  // Now, while the head is still being parsed: the page is drawn in the
+  // first frame that has the styles. After the head, not in the body: React
+  // hydrates the body's children in order, and an element among them would
+  // not be one it rendered.
+  document.documentElement.appendChild(root);
+  // Gone as soon as the visitor is elsewhere or the reader shows an error;
+  // the reader itself removes it once its own first page is ready.
   var path = location.pathname;
-  function paint() {
-    var root = element("div", "reader-first-paint");
-    root.id = ID;
-    root.setAttribute("aria-hidden", "true");
-    root.setAttribute("data-mode", mode);
-    root.appendChild(mode === "vertical" ? vertical() : paged());
-    // Before the body, not in it: React hydrates the body's children in
-    // order, and an element among them would not be one it rendered.
-    document.documentElement.insertBefore(root, document.body);
-    // Gone as soon as the visitor is elsewhere or the reader shows an error;
-    // the reader itself removes it once its own first page is ready.
-    var watch = setInterval(function () {
-      var painted = document.getElementById(ID);
-      if (painted && (location.pathname !== path || document.querySelector(".reader-error"))) painted.remove();
-      if (!painted || !painted.isConnected) clearInterval(watch);
-    }, 200);
-  }
-
-  if (document.body) {
-    paint();
-    return;
-  }
-  // The body is created right after the head: paint into it then, before
-  // the rest of the page is even parsed.
-  var waiting = new MutationObserver(function () {
-    if (!document.body) return;
-    waiting.disconnect();
-    paint();
-  });
-  waiting.observe(document.documentElement, { childList: true });
+  var watch = setInterval(function () {
+    var painted = document.getElementById(ID);
+    if (painted && (location.pathname !== path || document.querySelector(".reader-error"))) painted.remove();
+    if (!painted || !painted.isConnected) clearInterval(watch);
+  }, 200);
 }
