@@ -14,20 +14,17 @@ rest of the backend reads items as before. Pure module: no framework or I/O.
 from __future__ import annotations
 
 from array import array
-from itertools import accumulate, chain, islice
-from operator import add, and_, attrgetter, eq, itemgetter, methodcaller
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import accumulate, chain, islice
+from operator import attrgetter, itemgetter
+
+from manga_app.catalogue.columns import RAW, SAME, SEP, Interned, TextColumn, UrlColumn
 
 STATUSES = ("ongoing", "completed")
 _STATUS_CODES = {name: code for code, name in enumerate(STATUSES)}
 _READING_FORMS = ("hiragana", "katakana", "romaji")
-# Separates the values of a multi-valued field inside its column.
-_SEP = "\x1f"
-# A content-hashed media URL: shared prefix, the hash, shared suffix.
-_RAW = 0xFFFF  # "not a hashed URL": the text is kept whole
-_SAME = 0xFFFE  # the small cover is the cover itself
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,140 +54,6 @@ class MangaItem:
     chapters: int
 
 
-class _TextColumn:
-    """Many short strings as one string and end offsets."""
-
-    __slots__ = ("parts", "ends", "text", "_length")
-
-    def __init__(self) -> None:
-        self.parts: list[str] | None = []
-        self.ends = array("I")
-        self.text = ""
-        self._length = 0
-
-    def extend(self, values: list[str]) -> None:
-        self.parts.append("".join(values))
-        self.ends.extend(islice(accumulate(map(len, values), initial=self._length), 1, None))
-        self._length = self.ends[-1] if self.ends else 0
-
-    def freeze(self) -> None:
-        self.text = "".join(self.parts)
-        self.parts = None
-
-    def __getitem__(self, index: int) -> str:
-        return self.text[self.ends[index - 1] if index else 0 : self.ends[index]]
-
-    def values(self, index: int) -> tuple[str, ...]:
-        joined = self[index]
-        return tuple(joined.split(_SEP)) if joined else ()
-
-    def nbytes(self) -> int:
-        return _str_bytes(self.text) + self.ends.itemsize * len(self.ends)
-
-
-def _str_bytes(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text) * (4 if max(text) > "\uffff" else 2)
-
-
-class _Interned:
-    """Repeated strings (genre names, URL prefixes) stored once, by id."""
-
-    __slots__ = ("names", "ids")
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self.ids: dict[str, int] = {}
-
-    def ids_of(self, names: Iterable[str]) -> Iterator[int]:
-        names = list(names)
-        for name in dict.fromkeys(names):
-            if name not in self.ids:
-                self.ids[name] = len(self.names)
-                self.names.append(name)
-        return map(self.ids.__getitem__, names)
-
-
-def _split_urls(urls: list[str]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
-    """(prefixes, hashes, suffixes) when every URL is `.../<hex hash>-<suffix>`
-    (what the publisher writes), else None. String methods mapped over the
-    page, not a regular expression per URL: this runs for every series."""
-    if not urls:
-        return None
-    folders, slashes, names = zip(*map(methodcaller("rpartition", "/"), urls))
-    hashes, dashes, rests = zip(*map(methodcaller("partition", "-"), names))
-    lengths = set(map(len, hashes))
-    joined = "".join(hashes)
-    if "" in dashes or min(lengths) < 32 or any(length % 2 for length in lengths):
-        return None
-    # Lower-case hex only, so the URL is rebuilt exactly (fromhex also takes
-    # upper case, and skips whitespace: the length check catches that).
-    if not joined.isascii() or any(letter in joined for letter in "ABCDEF"):
-        return None
-    try:
-        if len(bytes.fromhex(joined)) * 2 != len(joined):
-            return None
-    except ValueError:
-        return None
-    return tuple(map(add, folders, slashes)), hashes, tuple(map(add, dashes, rests))
-
-
-class _UrlColumn:
-    """Cover URLs: (prefix id, hash bytes, suffix id); anything else kept whole."""
-
-    __slots__ = ("parts", "prefix", "suffix", "hashes", "ends")
-
-    def __init__(self, parts: _Interned) -> None:
-        self.parts = parts
-        self.prefix = array("H")
-        self.suffix = array("H")
-        # The hash's bytes, or a URL of another shape as UTF-8.
-        self.hashes = bytearray()
-        self.ends = array("I")
-
-    def extend(self, urls: list[str]) -> tuple[tuple, tuple, tuple]:
-        """Add a page's URLs; returns their (prefixes, hashes, suffixes), with
-        None where a URL is not content-hashed (kept whole)."""
-        split = _split_urls(urls)
-        if split is None:  # some URL of another shape (or none): one by one
-            parts = [_split_urls([url]) for url in urls]
-            split = tuple(zip(*((p[0][0], p[1][0], p[2][0]) if p else (None, None, None) for p in parts)))
-        if len(self.parts.names) + 2 * len(urls) >= _SAME:
-            split = ((None,) * len(urls),) * 3  # too many distinct prefixes: keep URLs whole
-        prefixes, hashes, suffixes = split
-        if None not in prefixes:
-            self.prefix.extend(self.parts.ids_of(prefixes))
-            self.suffix.extend(self.parts.ids_of(suffixes))
-            start = len(self.hashes)
-            self.hashes += bytes.fromhex("".join(hashes))
-            self.ends.extend(islice(accumulate((len(h) // 2 for h in hashes), initial=start), 1, None))
-            return split
-        for url, prefix, key, suffix in zip(urls, prefixes, hashes, suffixes):
-            if prefix is None:
-                self.prefix.append(_RAW)
-                self.suffix.append(_RAW)
-                self.hashes += url.encode()
-            else:
-                self.prefix.extend(self.parts.ids_of([prefix]))
-                self.suffix.extend(self.parts.ids_of([suffix]))
-                self.hashes += bytes.fromhex(key)
-            self.ends.append(len(self.hashes))
-        return split
-
-    def url(self, index: int, suffix: int | None = None) -> str:
-        prefix = self.prefix[index]
-        start = self.ends[index - 1] if index else 0
-        if prefix == _RAW:
-            return self.hashes[start : self.ends[index]].decode()
-        names = self.parts.names
-        return f"{names[prefix]}{self.hashes[start : self.ends[index]].hex()}{names[self.suffix[index] if suffix is None else suffix]}"
-
-    def nbytes(self) -> int:
-        arrays = (self.prefix, self.suffix, self.ends)
-        return len(self.hashes) + sum(a.itemsize * len(a) for a in arrays)
-
-
 def _strings(values: list, what: str) -> list:
     if not set(map(type, values)) <= {str}:
         raise TypeError(f"{what} must be text")
@@ -198,11 +61,11 @@ def _strings(values: list, what: str) -> list:
 
 
 def _joined(lists: list, what: str) -> list[str]:
-    """Each item's values of a list-of-text field, joined by _SEP."""
+    """Each item's values of a list-of-text field, joined by SEP."""
     values = _strings(list(chain.from_iterable(lists)), what)
-    if _SEP in "".join(values):
+    if SEP in "".join(values):
         raise ValueError(f"{what} contains a control character")
-    return list(map(_SEP.join, lists))
+    return list(map(SEP.join, lists))
 
 
 def _reading_forms(readings: list) -> list[list[str]]:
@@ -232,12 +95,12 @@ class CatalogueBuilder:
     ValueError/KeyError/TypeError and nothing of its page is kept."""
 
     def __init__(self) -> None:
-        self._interned = _Interned()
-        self._genres = _Interned()
-        self._slug, self._title, self._alts = _TextColumn(), _TextColumn(), _TextColumn()
-        self._readings, self._authors = _TextColumn(), _TextColumn()
+        self._interned = Interned()
+        self._genres = Interned()
+        self._slug, self._title, self._alts = TextColumn(), TextColumn(), TextColumn()
+        self._readings, self._authors = TextColumn(), TextColumn()
         self._genre_ids, self._genre_ends = array("H"), array("I")
-        self._covers = _UrlColumn(self._interned)
+        self._covers = UrlColumn(self._interned)
         self._small_suffix = array("H")
         self._small_raw: dict[int, str] = {}
         self._status = bytearray()
@@ -298,7 +161,7 @@ class CatalogueBuilder:
 
     def _add_small_covers(self, first: int, covers: list[str], smalls: list[str], split) -> None:
         """Each small cover as the suffix that turns its cover into it (most
-        often -cover160 for -cover320), as _SAME, or kept whole."""
+        often -cover160 for -cover320), as SAME, or kept whole."""
         # The cover's prefix and hash, then a suffix of the same shape ("-...").
         heads = [prefix + key + "-" if prefix is not None else "\n" for prefix, key in zip(split[0], split[1])]
         shared = map(str.startswith, smalls, heads)
@@ -307,11 +170,11 @@ class CatalogueBuilder:
         suffix_ids = dict(zip(filter(None, variants), self._interned.ids_of(filter(None, variants))))
         for index, (cover, small, variant) in enumerate(zip(covers, smalls, variants), start=first):
             if small == cover:
-                self._small_suffix.append(_SAME)
+                self._small_suffix.append(SAME)
             elif variant is not None:
                 self._small_suffix.append(suffix_ids[variant])
             else:
-                self._small_suffix.append(_RAW)
+                self._small_suffix.append(RAW)
                 self._small_raw[index] = small
 
     def add_items(self, items: Iterable[MangaItem]) -> None:
@@ -381,9 +244,9 @@ class Catalogue(Sequence[MangaItem]):
 
     def cover_small(self, index: int) -> str:
         suffix = self._small_suffix[index]
-        if suffix == _SAME:
+        if suffix == SAME:
             return self._covers.url(index)
-        return self._small_raw[index] if suffix == _RAW else self._covers.url(index, suffix)
+        return self._small_raw[index] if suffix == RAW else self._covers.url(index, suffix)
 
     def item(self, index: int) -> MangaItem:
         updated = datetime.fromtimestamp(self.updated[index], UTC)
@@ -459,8 +322,3 @@ class SlugIndex:
 
     def __len__(self) -> int:
         return len(self.catalogue)
-
-
-def sorted_ids(keys: Sequence, *, reverse: bool = False) -> array:
-    """Ids ordered by `keys[id]` (stable: equal keys keep id order)."""
-    return array("I", sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse))

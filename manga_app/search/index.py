@@ -2,33 +2,32 @@
 
 Series are numbered by popularity rank (0 = most viewed), so "ties by
 popularity" is id order. Every series' folded keys (title, aliases,
-readings and romaji; authors apart, see normalize.py) are kept in one long
-string. Postings map each character and character pair to the series
-containing it, as sorted arrays or, when common, as bitsets (idsets.py):
-one- and two-character queries, what as-you-type sends first, are answered
-from a posting alone, longer ones verify only the series under all their
-pairs. Keys sorted in a table give the relevance tiers (exact, prefix) by
-binary search. Result items are built from the catalogue for one page only.
+readings and romaji; authors apart, see normalize.py) are kept in long
+strings (keys.py). Postings map each character, pair and Latin triple to the
+series containing it, as sorted arrays or, when common, as bitsets
+(idsets.py): one- and two-character queries, what as-you-type sends first,
+are answered from a posting alone, longer ones check only the series under
+all their grams. Keys sorted in a table give the relevance tiers (exact,
+prefix) by binary search. Result items are built for one page only.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections import Counter, OrderedDict, defaultdict, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections import OrderedDict, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, filterfalse, islice, repeat
 from functools import reduce
-from operator import add, and_, itemgetter
+from itertools import chain, filterfalse, islice
+from operator import and_
 from typing import Any
 
 from manga_app.catalogue.compact import STATUSES, Catalogue, MangaItem, Ordering
 from manga_app.search import idsets, ranking
+from manga_app.search.keys import LATIN, SEP, KeyTable, KeyText, SeriesKeys, bit_ranks, index_grams, needle_grams, postings
 from manga_app.search.normalize import fold_many, script_runs, term_variants
 from manga_app.search.paging import clamp_page, page_count
 
-SEP = "\x00"
-_LATIN = 1 << 31  # a _KeyTable position in the Latin text
 # More candidates than this are first narrowed by the needle's other grams
 # (a bitset test, in C) before each is checked (in Python).
 _NARROW_ABOVE = 256
@@ -62,159 +61,6 @@ class Result:
     sort: str  # the sort actually used
 
 
-def _grams(key: str) -> Iterable[str]:
-    return map(add, key, key[1:])
-
-
-class _Text:
-    """Per-series keys in one string: series r is text[starts[r]:starts[r+1]]."""
-
-    def __init__(self, haystacks: list[str]) -> None:
-        self.text = "".join(hay + SEP for hay in haystacks)
-        self.starts = array("I", [0])
-        for hay in haystacks:
-            self.starts.append(self.starts[-1] + len(hay) + 1)
-
-    def __getitem__(self, rank: int) -> str:
-        return self.text[self.starts[rank] : self.starts[rank + 1]]
-
-    def having(self, needle: str, candidates: Iterable[int]) -> list[int]:
-        """The candidates whose keys contain `needle` (a bounded find: no
-        slice of the text is copied for the test)."""
-        find, starts = self.text.find, self.starts
-        return [rank for rank in candidates if find(needle, starts[rank], starts[rank + 1]) >= 0]
-
-
-def _bit_ranks(digits: str) -> Iterator[int]:
-    find = digits.find
-    rank = find("1")
-    while rank != -1:
-        yield rank
-        rank = find("1", rank + 1)
-
-
-class _Keys:
-    """Title, alias and reading keys per series, in two _Texts by script:
-    Latin-only keys (romaji: one byte a character) and the rest. Looking for
-    a Latin word in Latin text costs no conversion of either string, where a
-    Latin needle in a kana string is widened on every test."""
-
-    def __init__(self, per_series: list[list[str]]) -> None:
-        self.latin = _Text([SEP.join(key for key in keys if key.isascii()) for keys in per_series])
-        self.wide = _Text([SEP.join(key for key in keys if not key.isascii()) for keys in per_series])
-        self.title_is_latin = bytes(keys[0].isascii() for keys in per_series)
-        # Latin characters that occur in the other keys at all (digits, mostly):
-        # a Latin word with any other character is never looked for there.
-        self.latin_in_wide = frozenset(char for char in set(self.wide.text) if char.isascii())
-
-    def __getitem__(self, rank: int) -> str:
-        return self.latin[rank] + self.wide[rank]
-
-    def keys_of(self, rank: int) -> tuple[str, tuple[str, ...]]:
-        latin = [key for key in self.latin[rank][:-1].split(SEP) if key]
-        wide = [key for key in self.wide[rank][:-1].split(SEP) if key]
-        first, rest = (latin, wide) if self.title_is_latin[rank] else (wide, latin)
-        return first[0], (*first[1:], *rest)
-
-    def having(self, needle: str, candidates: Iterable[int]) -> list[int]:
-        if not needle.isascii():
-            return self.wide.having(needle, candidates)
-        if not self.latin_in_wide.issuperset(needle):
-            return self.latin.having(needle, candidates)
-        latin, wide = self.latin, self.wide
-        in_latin, latin_starts, in_wide, wide_starts = latin.text.find, latin.starts, wide.text.find, wide.starts
-        return [rank for rank in candidates
-                if in_latin(needle, latin_starts[rank], latin_starts[rank + 1]) >= 0
-                or in_wide(needle, wide_starts[rank], wide_starts[rank + 1]) >= 0]
-
-
-class _KeyTable:
-    """Every key (as its position in a _Text) in key order, with its series:
-    the series of the keys starting with a prefix are one slice."""
-
-    def __init__(self, keys: _Keys, entries: list[tuple[str, int, int]], size: int) -> None:
-        # entries: (key, its position, rank): a position in keys.latin's text
-        # with _LATIN set, else in keys.wide's. A key followed by SEP sorts
-        # before its extensions, as the slices _bound compares do.
-        entries.sort(key=itemgetter(0))
-        self.latin, self.wide, self.size = keys.latin.text, keys.wide.text, size
-        self.positions = array("I", map(itemgetter(1), entries))
-        self.ranks = array("I", map(itemgetter(2), entries))
-        # Short prefixes shared by many keys are asked for all the time
-        # (as-you-type): their series, as bitsets, ready.
-        self._ready: dict[str, int] = {}
-        dense = idsets.dense_above(size)
-        keys = list(map(itemgetter(0), entries))
-        for length in (1, 2):
-            for prefix, members in Counter(map(itemgetter(slice(0, length)), keys)).items():
-                if members > dense and len(prefix) == length:
-                    self._ready[prefix] = idsets.to_bits(self.ranks[slice(*self._range(prefix))], size)
-
-    def _key_at(self, entry: int, width: int) -> str:
-        position = self.positions[entry]
-        if position & _LATIN:
-            position ^= _LATIN
-            return self.latin[position : position + width]
-        return self.wide[position : position + width]
-
-    def _bound(self, probe: str) -> int:
-        key_at, width = self._key_at, len(probe)
-        low, high = 0, len(self.positions)
-        while low < high:
-            middle = (low + high) // 2
-            if key_at(middle, width) < probe:
-                low = middle + 1
-            else:
-                high = middle
-        return low
-
-    def _range(self, prefix: str) -> tuple[int, int]:
-        return self._bound(prefix), self._bound(prefix + "\U0010ffff")
-
-    def starting_with(self, prefix: str) -> array | int:
-        """Series with a key starting with `prefix` (a bitset or unsorted ranks)."""
-        ready = self._ready.get(prefix)
-        if ready is not None:
-            return ready
-        return self.ranks[slice(*self._range(prefix))]
-
-    def equal_to(self, key: str) -> array:
-        return self.ranks[self._bound(key + SEP) : self._bound(key + "\x01")]
-
-
-def _postings(lists: dict[str, list[int]], size: int) -> dict[str, array | int]:
-    dense = idsets.dense_above(size)
-    return {
-        gram: idsets.to_bits(ranks, size) if len(ranks) > dense else array("I", ranks)
-        for gram, ranks in lists.items()
-        if SEP not in gram
-    }
-
-
-def _index_grams(hay: str, rank: int, lists: defaultdict, latin: str = "") -> None:
-    """Add `rank` to the lists of every character and pair of `hay`, and
-    every triple of `latin` (pairs and triples across a SEP too: _postings
-    drops those). C-level maps, not a Python loop: this runs for every gram
-    of every series."""
-    grams = set(hay)
-    grams.update(map(add, hay, hay[1:]))
-    grams.update(_triples(latin))
-    deque(map(list.append, map(lists.__getitem__, grams), repeat(rank)), maxlen=0)
-
-
-def _triples(text: str) -> Iterable[str]:
-    """Romaji has 26 letters: its pairs are in most series and narrow a
-    search little (ok and ko are everywhere, okok is not), its triples do."""
-    return map(add, map(add, text, text[1:]), text[2:])
-
-
-def _needle_grams(needle: str) -> set[str]:
-    grams = set(_grams(needle))
-    if needle.isascii():
-        grams.update(_triples(needle))
-    return grams
-
-
 class SearchIndex:
     def __init__(self, items: Iterable[MangaItem] | Catalogue) -> None:
         catalogue = items if isinstance(items, Catalogue) else Catalogue.of(items)
@@ -240,15 +86,15 @@ class SearchIndex:
             authors.append(SEP.join(dict.fromkeys(name for name in names if name)))
             # タイトル順 is 50音順: by the title's reading when it has one.
             title_sort.append(next((key for key in readings if key and not key.isascii()), "") or title)
-        self.main, self.authors = _Keys(main), _Text(authors)
+        self.main, self.authors = SeriesKeys(main), KeyText(authors)
         main_lists: defaultdict[str, list[int]] = defaultdict(list)
         author_lists: defaultdict[str, list[int]] = defaultdict(list)
         title_entries: list[tuple[str, int, int]] = []
         other_entries: list[tuple[str, int, int]] = []
         latin_starts, wide_starts = self.main.latin.starts, self.main.wide.starts
         for rank, keys in enumerate(main):
-            _index_grams(SEP.join(keys), rank, main_lists, self.main.latin[rank])
-            latin, wide = latin_starts[rank] | _LATIN, wide_starts[rank]
+            index_grams(SEP.join(keys), rank, main_lists, self.main.latin[rank])
+            latin, wide = latin_starts[rank] | LATIN, wide_starts[rank]
             for number, key in enumerate(keys):
                 if not key:
                     continue
@@ -260,12 +106,12 @@ class SearchIndex:
                     entries.append((key, wide, rank))
                     wide += len(key) + 1
             if authors[rank]:
-                _index_grams(authors[rank], rank, author_lists)
-        self.grams = _postings(main_lists, size)
-        self.author_grams = _postings(author_lists, size)
+                index_grams(authors[rank], rank, author_lists)
+        self.grams = postings(main_lists, size)
+        self.author_grams = postings(author_lists, size)
         del main_lists, author_lists
-        self.titles = _KeyTable(self.main, title_entries, size)
-        self.others = _KeyTable(self.main, other_entries, size)
+        self.titles = KeyTable(self.main, title_entries, size)
+        self.others = KeyTable(self.main, other_entries, size)
         self._genres = self._genre_sets(catalogue)
         status = catalogue.status
         self._status = {
@@ -309,7 +155,7 @@ class SearchIndex:
         for rank, ident in enumerate(self.by_rank):
             for genre in catalogue.genres_of(ident):
                 lists[names[genre]].append(rank)
-        return _postings(lists, self.size)
+        return postings(lists, self.size)
 
     def __len__(self) -> int:
         return self.size
@@ -320,12 +166,12 @@ class SearchIndex:
 
     # -- matching ---------------------------------------------------------
 
-    def _needle(self, needle: str, grams: dict, text: _Text, within: array | int | None) -> array | int:
+    def _needle(self, needle: str, grams: dict, text: KeyText, within: array | int | None) -> array | int:
         """Series whose keys contain `needle` (only those in `within`, when given)."""
         if len(needle) <= 2 or (len(needle) == 3 and needle.isascii()):
             exact = grams.get(needle, _EMPTY)  # its own gram (Latin triples are indexed)
             return exact if within is None else idsets.intersect(exact, within, self.size)
-        postings = [grams.get(gram) for gram in _needle_grams(needle)]
+        postings = [grams.get(gram) for gram in needle_grams(needle)]
         if any(posting is None for posting in postings):
             return _EMPTY
         sparse = [posting for posting in postings if not isinstance(posting, int)]
@@ -344,17 +190,17 @@ class SearchIndex:
             candidates = idsets.intersect(candidates, bits, self.size)
         return array("I", text.having(needle, candidates))
 
-    def _verified(self, needle: str, text: _Text | _Keys, bits: int) -> array:
+    def _verified(self, needle: str, text: KeyText | SeriesKeys, bits: int) -> array:
         """The members of `bits` whose keys contain `needle`."""
-        return array("I", text.having(needle, _bit_ranks(idsets.digits(bits, self.size))))
+        return array("I", text.having(needle, bit_ranks(idsets.digits(bits, self.size))))
 
-    def _term(self, term: str, grams: dict, text: _Text | _Keys, within: array | int | None) -> array | int:
+    def _term(self, term: str, grams: dict, text: KeyText | SeriesKeys, within: array | int | None) -> array | int:
         found: array | int = _EMPTY
         for variant in term_variants(term):
             found = _union(found, self._checked(variant, grams, text, within), self.size)
         return found
 
-    def _checked(self, needle: str, grams: dict, text: _Text | _Keys, within: array | int | None) -> array | int:
+    def _checked(self, needle: str, grams: dict, text: KeyText | SeriesKeys, within: array | int | None) -> array | int:
         """_needle, remembering the last words checked one by one. Typing
         re-sends every finished word with each later keystroke ("monogatari
         n", "monogatari no", ...), and the words visitors type repeat."""
