@@ -22,7 +22,7 @@ import orjson
 
 from manga_app.catalogue.compact import STATUSES, Catalogue, CatalogueBuilder, GenreCount, MangaItem
 
-__all__ = ["STATUSES", "CatalogueLoader", "GenreCount", "MangaItem", "PageNotFound", "keep_genre", "parse_item"]
+__all__ = ["STATUSES", "CatalogueLoader", "GenreCount", "MangaItem", "PageNotFound", "keep_genre"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,13 +50,6 @@ def keep_genre(raw: object) -> GenreCount | None:
     if total <= 0:
         return None
     return GenreCount(name=name.strip(), total=int(total))
-
-
-def parse_item(raw: dict) -> MangaItem:
-    """One list item, typed; raises ValueError/KeyError/TypeError when malformed."""
-    builder = CatalogueBuilder()
-    builder.add(raw)
-    return builder.build()[0]
 
 
 class CatalogueLoader:
