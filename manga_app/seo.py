@@ -15,7 +15,8 @@ from pathlib import Path
 INDEX_FOLLOW = "index, follow"
 NOINDEX_NOFOLLOW = "noindex, nofollow"
 # Marks the tags the server wrote, so the browser can drop them before React
-# renders its own (React adopts <title>, so the title is not marked).
+# renders its own. The title stays a plain <title> for crawlers; it is the
+# only one in the head at that point (the shell's own was replaced).
 SSR_MARKER = "data-ssr-head"
 DEFAULT_IMAGE = "/icons/og-default.png"
 # The reader's first paint (see first_paint_html): a plain script, inlined.
@@ -136,9 +137,13 @@ def render_head_html(head: PageHead, *, origin: str, robots: str, site_name: str
     return "".join(parts)
 
 
-# Removes the server's marked tags while the head is parsed, before React
-# starts: from then on React owns them, so the page never shows two of
-# anything. React renders this script itself (an app head component, after
-# the server's tags): an inline script the server wrote into the head would
-# be a node React does not expect, and hydration would fail (React #418).
-REMOVE_SERVER_HEAD_JS = f"document.querySelectorAll('[{SSR_MARKER}]').forEach(function(e){{e.remove()}})"
+# Removes the server's tags while the head is parsed, before React starts:
+# from then on React owns them, so the page never shows two of anything (on
+# dynamic routes React renders rather than hydrates, and would add a second
+# <title> beside the server's). React renders this script itself (an app head
+# component, after the server's tags): an inline script the server wrote into
+# the head would be a node React does not expect, and hydration would fail
+# (React #418).
+REMOVE_SERVER_HEAD_JS = (
+    f"document.querySelectorAll('head>title,[{SSR_MARKER}]').forEach(function(e){{e.remove()}})"
+)

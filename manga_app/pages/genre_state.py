@@ -46,7 +46,10 @@ class GenreState(rx.State):
         snapshot, index = await current_index()
         self.loaded = False
         if not any(genre.name == name for genre in snapshot.genres):
+            # Unknown here (a client-side navigation the layout answers with its
+            # not-found panel), or not in the index yet: never "loading" for good.
             self.name, self.cards, self.pager, self.sort_links, self.total = name, [], [], [], 0
+            self.loaded = True
             return
         result = index.search(Query(genres=(name,), sort=sort, page=page, per_page=PER_PAGE), [])
         now = datetime.now(UTC)

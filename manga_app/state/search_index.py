@@ -3,7 +3,9 @@ catalogue per process and shared by every visitor (never copied to state).
 
 After a publish, visitors keep searching the previous catalogue and its
 index while the new index is built in a worker thread; the pair is swapped
-in whole when it is ready. Only the very first build is waited for."""
+in whole when it is ready. Only the very first build, and the build of a
+small catalogue (a blink), are waited for: a small site shows an import at
+once, on every page alike."""
 
 from __future__ import annotations
 
@@ -36,6 +38,9 @@ async def current_index() -> tuple[Snapshot, SearchIndex]:
         async with _first:
             if _current is None:
                 _current = (snapshot, await _build(snapshot))
+        return _current
+    if len(snapshot.mangas) <= _THREAD_ABOVE:
+        _current = (snapshot, await _build(snapshot))
         return _current
     _start_build(snapshot)
     return _current

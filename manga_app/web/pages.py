@@ -16,14 +16,19 @@ from manga_app.web.analytics import gtag_snippet
 
 # Static routes are prerendered at build time; the others use the SPA shell.
 _PRERENDERED = {PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRARY, PageKind.HISTORY}
-_HTML_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host"}
+# The head depends on the host (robots, analytics) and, on reader pages, on
+# the reader's quality cookie (the preloaded first page).
+_HTML_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host, Cookie"}
 
 
-async def resolve(path: str) -> tuple[int, seo.PageHead, routes.RouteMatch | None]:
-    """Status and head for a page path."""
+async def resolve(
+    path: str, cookies: dict[str, str] | None = None
+) -> tuple[int, seo.PageHead, routes.RouteMatch | None]:
+    """Status and head for a page path. The visitor's cookies let the reader's
+    head preload the first page in the quality the visitor reads in."""
     settings = get_settings()
     found = routes.match(path)
-    head = await resolve_head(found, path)
+    head = await resolve_head(found, path, cookies=cookies)
     if head is None:
         return 404, heads.not_found_head(path, site_name=settings.site_name), None
     return 200, head, found
@@ -31,7 +36,7 @@ async def resolve(path: str) -> tuple[int, seo.PageHead, routes.RouteMatch | Non
 
 async def page(request: Request) -> HTMLResponse:
     settings = get_settings()
-    status, head, found = await resolve(request.url.path)
+    status, head, found = await resolve(request.url.path, request.cookies)
     host = request.headers.get("host", "")
     robots = seo.robots_for(head, host=host, production_host=settings.production_host)
     head_html = seo.render_head_html(head, origin=settings.origin, robots=robots, site_name=settings.site_name)

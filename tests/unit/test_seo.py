@@ -320,8 +320,8 @@ def test_the_server_writes_no_inline_script_react_would_not_expect():
     assert scripts == [{"type": "application/ld+json", SSR_MARKER: ""}]
 
 
-def test_the_removal_script_removes_exactly_the_marked_tags():
-    assert f"querySelectorAll('[{SSR_MARKER}]')" in REMOVE_SERVER_HEAD_JS
+def test_the_removal_script_removes_the_title_and_the_marked_tags():
+    assert f"querySelectorAll('head>title,[{SSR_MARKER}]')" in REMOVE_SERVER_HEAD_JS
     assert ".remove()" in REMOVE_SERVER_HEAD_JS
 
 

@@ -56,7 +56,8 @@ def titles(pair) -> list[str]:
     return [item.title for item in index.search(Query(sort="title", per_page=50), []).items]
 
 
-def test_the_old_index_answers_until_the_new_one_is_ready(site: Path) -> None:
+def test_a_big_catalogue_keeps_its_old_index_answering_until_the_new_one_is_ready(site: Path, monkeypatch) -> None:
+    monkeypatch.setattr(search_index, "_THREAD_ABOVE", 0)  # every catalogue counts as big
     _publish(site, ["星の街", "猫の森"], when=1_900_000_000)
 
     async def scenario():
@@ -73,3 +74,17 @@ def test_the_old_index_answers_until_the_new_one_is_ready(site: Path) -> None:
     assert during[1] is first[1], "searches are not held up by the rebuild"
     assert sorted(titles(after)) == ["星の街", "海の王国", "猫の森"]
     assert after[0].mangas is after[1].catalogue, "the snapshot and its index go together"
+
+
+def test_a_small_catalogue_shows_a_publish_at_once(site: Path) -> None:
+    _publish(site, ["星の街", "猫の森"], when=1_900_000_000)
+
+    async def scenario():
+        await search_index.current_index()
+        _publish(site, ["星の街", "猫の森", "海の王国"], when=2_000_000_000)
+        await held.held_catalogue().refresh()
+        return await search_index.current_index()
+
+    after = asyncio.run(scenario())
+    assert sorted(titles(after)) == ["星の街", "海の王国", "猫の森"]
+    assert after[0].mangas is after[1].catalogue
