@@ -47,4 +47,6 @@ async def page(request: Request) -> HTMLResponse:
         file = root / shell.NOT_FOUND
     else:
         file = shell.shell_file(root, request.url.path, prerendered=found.kind in _PRERENDERED)
-    return HTMLResponse(shell.render_shell(file, head_html), status_code=status, headers=_HTML_HEADERS)
+    reader = status == 200 and found.kind is PageKind.READER
+    html = shell.render_shell(file, head_html, image_first=reader)
+    return HTMLResponse(html, status_code=status, headers=_HTML_HEADERS)

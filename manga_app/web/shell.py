@@ -57,6 +57,13 @@ def _stripped(file: Path, mtime_ns: int) -> tuple[str, str]:
     return html[:cut], html[cut:]
 
 
-def render_shell(file: Path, head_html: str) -> str:
+_MODULE_PRELOADS = re.compile(r'<link rel="modulepreload"[^>]*>')
+
+
+def render_shell(file: Path, head_html: str, *, image_first: bool = False) -> str:
+    """The shell with `head_html` in its head. `image_first`: without the
+    app's module preloads, so the page's image (the reader's first page)
+    downloads and paints before the JavaScript is fetched and run."""
     before, after = _stripped(file, file.stat().st_mtime_ns)
-    return before + head_html + after
+    html = before + head_html + after
+    return _MODULE_PRELOADS.sub("", html) if image_first else html
