@@ -41,6 +41,7 @@ class SeriesView:
     cover: str
     cover_small: str
     genres: tuple[str, ...]
+    tags: tuple[str, ...]
     views: int
     created_at: datetime
     updated_at: datetime
@@ -88,6 +89,7 @@ def series_view(*, session: Session, series: Series, media_base_url: str) -> Ser
         cover=cover,
         cover_small=small,
         genres=tuple(genres),
+        tags=tuple(series.tags or ()),
         views=series.views,
         created_at=series.created_at,
         updated_at=series.updated_at,

@@ -93,6 +93,14 @@ def _body() -> rx.Component:
             class_name="chip-row title-genres",
             aria_label="ジャンル",
         ),
+        rx.cond(
+            TitleState.tags.length() > 0,
+            rx.el.ul(
+                rx.foreach(TitleState.tags, lambda tag: rx.el.li("#" + tag, class_name="title-tag")),
+                class_name="title-tags",
+                aria_label="タグ",
+            ),
+        ),
         _actions(),
         rx.el.p(TitleState.summary, class_name="title-summary"),
         rx.el.section(

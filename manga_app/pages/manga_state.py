@@ -35,6 +35,7 @@ class TitleState(rx.State):
     aliases: list[str] = []
     authors: list[str] = []
     genres: list[Chip] = []
+    tags: list[str] = []
     status_label: str = ""
     summary: str = ""
     views: str = "0"
@@ -75,6 +76,7 @@ class TitleState(rx.State):
         self.aliases = list(series.alt_titles)
         self.authors = list(dict.fromkeys((*series.authors, *series.artists)))
         self.genres = [Chip(label=name, href=routes.genre_url(name)) for name in series.genres]
+        self.tags = list(series.tags)
         self.status_label = STATUS_LABELS.get(series.status, "")
         self.summary = series.summary
         self.views = format_count(series.views)

@@ -50,6 +50,10 @@ def test_title_page_shows_the_series_and_its_chapters_newest_first(base_url: str
     expect(page.locator(".title-facts")).to_contain_text("連載中")
     expect(page.locator(".title-facts")).to_contain_text("閲覧数")
     expect(page.locator(".title-summary")).not_to_be_empty()
+    # ComicInfo Tags show as the title's tags, apart from its genres.
+    item = next(i for i in httpx.get(base_url + "/mangas_1.json").json()["list"] if i["slug"] == SLUG)
+    assert item["tags"] and not set(item["tags"]) & set(item["genres"])
+    expect(page.locator(".title-tags li")).to_have_text([f"#{tag}" for tag in item["tags"]])
     numbers = chapter_numbers(page)
     assert len(numbers) > 5 and numbers == sorted(numbers, reverse=True)
     for text in page.locator(".chapter-time").all_inner_texts():

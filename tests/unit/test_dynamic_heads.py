@@ -21,7 +21,7 @@ def _series(**changes) -> SeriesView:
     values = dict(
         id=1, slug="hoshi", title="星降る街の配達人", alt_titles=("Hoshifuru",), authors=("青井ミナト",), artists=(),
         summary="夜の街で手紙を届ける少女の物語。", status="ongoing", direction="rtl", cover="/media/ab/x-cover320.webp",
-        cover_small="", genres=("ファンタジー", "日常"), views=10, created_at=WHEN, updated_at=WHEN, url=routes.manga_url("hoshi"),
+        cover_small="", genres=("ファンタジー", "日常"), tags=("配達",), views=10, created_at=WHEN, updated_at=WHEN, url=routes.manga_url("hoshi"),
     )
     values.update(changes)
     return SeriesView(**values)
