@@ -60,6 +60,31 @@ function call(name, ...args) {
 }
 
 let sdkLoading = null;
+let auth = null;
+// Set just before leaving for a redirect sign-in: only then does the page
+// that comes back ask for the redirect's result (which needs the helper).
+const REDIRECT_PENDING = "manga_auth_redirect";
+// A guest's upgrade by redirect needs the helper on the auth instance itself
+// (the SDK keeps the guest for the return there): the page reloads with this
+// set, starts with the helper, and leaves for the redirect.
+const UPGRADE_BY_REDIRECT = "manga_auth_upgrade_redirect";
+
+function sessionFlag(name) {
+  try {
+    return sessionStorage.getItem(name) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function setSessionFlag(name, on) {
+  try {
+    if (on) sessionStorage.setItem(name, "1");
+    else sessionStorage.removeItem(name);
+  } catch {
+    // No session storage: a redirect result is not picked up; the sign-in state still is.
+  }
+}
 function loadSdk() {
   sdkLoading = sdkLoading || Promise.all([import("firebase/app"), import("firebase/auth")]);
   return sdkLoading;
@@ -70,9 +95,10 @@ async function startClient(settings) {
   const {
     GoogleAuthProvider,
     browserLocalPersistence,
+    browserPopupRedirectResolver,
     connectAuthEmulator,
-    getAuth,
     getRedirectResult,
+    initializeAuth,
     linkWithPopup,
     linkWithRedirect,
     onAuthStateChanged,
@@ -87,7 +113,18 @@ async function startClient(settings) {
   } = sdk;
   const { emulatorHost, ...config } = settings;
   const app = getApps().find((candidate) => candidate.name === APP_NAME) || initializeApp(config, APP_NAME);
-  const auth = getAuth(app);
+  // Not getAuth(): it would load the popup/redirect helper (Google's gapi
+  // script and an iframe) on every page for every visitor. The resolver is
+  // handed to the sign-in calls instead, so it loads only when one happens,
+  // and to the instance only around a redirect.
+  const resolver = browserPopupRedirectResolver;
+  const aroundRedirect = sessionFlag(REDIRECT_PENDING) || sessionFlag(UPGRADE_BY_REDIRECT);
+  auth =
+    auth ||
+    initializeAuth(app, {
+      persistence: browserLocalPersistence,
+      ...(aroundRedirect ? { popupRedirectResolver: resolver } : {}),
+    });
   const url = emulatorUrl(emulatorHost, window.location.hostname);
   if (url && !auth.emulatorConfig) {
     connectAuthEmulator(auth, url, { disableWarnings: true });
@@ -150,19 +187,44 @@ async function startClient(settings) {
   async function upgrade(anonymous, provider) {
     let result;
     try {
-      result = await linkWithPopup(anonymous, provider);
+      result = await linkWithPopup(anonymous, provider, resolver);
     } catch (error) {
       if (error.code === "auth/credential-already-in-use") return mergeInto(anonymous, error);
-      if (USE_REDIRECT.has(error.code)) return linkWithRedirect(anonymous, provider);
+      if (USE_REDIRECT.has(error.code)) {
+        if (!aroundRedirect) {
+          setSessionFlag(UPGRADE_BY_REDIRECT, true);
+          window.location.reload();
+          return undefined;
+        }
+        return redirectTo(() => linkWithRedirect(anonymous, provider, resolver));
+      }
       throw error;
     }
     return linked(result.user);
   }
 
+  function redirectTo(leave) {
+    setSessionFlag(REDIRECT_PENDING, true);
+    return leave();
+  }
+
+  // The page reloaded for a guest's upgrade by redirect: leave for it now.
+  async function continueUpgrade() {
+    if (!sessionFlag(UPGRADE_BY_REDIRECT)) return;
+    setSessionFlag(UPGRADE_BY_REDIRECT, false);
+    await auth.authStateReady();
+    const current = auth.currentUser;
+    if (current && current.isAnonymous) {
+      await redirectTo(() => linkWithRedirect(current, new GoogleAuthProvider(), resolver));
+    }
+  }
+
   // Back from a redirect sign-in: the same endings as the popup's.
   async function finishRedirect() {
+    if (!sessionFlag(REDIRECT_PENDING)) return;
+    setSessionFlag(REDIRECT_PENDING, false);
     try {
-      const result = await getRedirectResult(auth);
+      const result = await getRedirectResult(auth, resolver);
       if (result && result.operationType === "link") await linked(result.user);
       else if (result) await report(result.user);
     } catch (error) {
@@ -192,6 +254,7 @@ async function startClient(settings) {
         call("onToken", token);
       });
       finishRedirect().catch(fail);
+      continueUpgrade().catch(fail);
     });
 
   async function signInWithGoogle() {
@@ -209,9 +272,9 @@ async function startClient(settings) {
       }
       let result;
       try {
-        result = await signInWithPopup(auth, provider);
+        result = await signInWithPopup(auth, provider, resolver);
       } catch (error) {
-        if (USE_REDIRECT.has(error.code)) return signInWithRedirect(auth, provider);
+        if (USE_REDIRECT.has(error.code)) return redirectTo(() => signInWithRedirect(auth, provider, resolver));
         throw error;
       }
       // The same user signing in again brings no auth-state notification.
