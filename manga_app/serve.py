@@ -23,6 +23,7 @@ from reflex_base.environment import environment
 
 from manga_app.auth import emulator
 from manga_app.auth.settings import check_firebase_at_startup
+from manga_app.catalogue.db import migrate
 from manga_app.web.shell import static_dir
 
 
@@ -37,6 +38,9 @@ def main() -> None:
     # The build is done; workers must not compile again.
     environment.REFLEX_SKIP_COMPILE.set(True)
     reset_disk_state_manager()
+    # A newer checkout may bring new tables: bring the database up to date
+    # before any worker queries it (alembic upgrade head; a no-op when current).
+    migrate()
     firebase = check_firebase_at_startup()
     auth = (
         emulator.running_emulator(firebase.project_id, firebase.emulator_host)
