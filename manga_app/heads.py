@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from manga_app import routes, seo
-from manga_app.routes import PageKind, RouteMatch
+from manga_app.routes import PageKind
 from manga_app.seo import PageHead
 
 if TYPE_CHECKING:  # read models only; heads stay free of database imports

@@ -19,7 +19,7 @@ def view() -> rx.Component:
             rx.el.h1(rx.cond(GenreState.name != "", GenreState.name + "の漫画", "ジャンル"), class_name="page-title"),
             rx.el.p(
                 rx.cond(GenreState.loaded, GenreState.total.to_string() + "作品", "読み込み中…"),
-                rx.cond(GenreState.pages > 1, rx.el.span(f" ・ ", GenreState.page, " / ", GenreState.pages, "ページ")),
+                rx.cond(GenreState.pages > 1, rx.el.span(" ・ ", GenreState.page, " / ", GenreState.pages, "ページ")),
                 class_name="result-count",
                 aria_live="polite",
             ),

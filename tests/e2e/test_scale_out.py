@@ -13,12 +13,10 @@ import os
 import re
 import subprocess
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
 import redis
 import sqlalchemy as sa
@@ -27,26 +25,19 @@ from playwright.sync_api import Browser, Page, expect
 from manga_app import routes
 from tests.e2e.conftest import DEMO_SERIES, PORT, ROOT, served_app, wait_for_hydration
 from tests.e2e.test_catalogue_http import _write_cbz
+from tests.postgres import scratch_database
 
 SCALE_PORT = PORT + 2
 SCALE_WEB_DIR = os.environ.get("E2E_SCALE_WEB_DIR", ".web-scale")
 WORKERS = 3
-POSTGRES_ADMIN_URL = os.environ.get("MANGA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("MANGA_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")
 PYTHON = str(ROOT / ".venv/bin/python")
 
 
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    name = f"e2e_scale_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=5) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield sa.engine.make_url(POSTGRES_ADMIN_URL).set(
-                drivername="postgresql+psycopg", database=name
-            ).render_as_string(hide_password=False)
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database("e2e_scale") as url:
+        yield sa.engine.make_url(url).set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
 
 
 @pytest.fixture(scope="module")

@@ -4,12 +4,10 @@ again on a new day; an address capped; old marks pruned."""
 
 from __future__ import annotations
 
-import os
 import threading
 import uuid
 from datetime import UTC, date, datetime, timedelta
 
-import psycopg
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
@@ -18,8 +16,8 @@ from manga_app import chapter_views
 from manga_app.catalogue.db import make_engine, migrate
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.reading_models import ChapterViewMark
+from tests.postgres import scratch_database
 
-ADMIN_URL = os.environ.get("MANGA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 TODAY = date(2026, 3, 2)
 SECRET = chapter_views.hashing_secret("0f" * 32)
@@ -32,21 +30,8 @@ def db_url(request, tmp_path_factory):
         migrate(url)
         yield url
         return
-    if os.environ.get("MANGA_SKIP_POSTGRES") == "1":
-        pytest.skip("MANGA_SKIP_POSTGRES=1")
-    name = f"views_test_{uuid.uuid4().hex[:12]}"
-    try:
-        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5)
-    except psycopg.OperationalError as exc:
-        pytest.fail(f"PostgreSQL unreachable at {ADMIN_URL} ({exc}); set MANGA_SKIP_POSTGRES=1 to skip")
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            url = sa.engine.make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-            migrate(url)
-            yield url
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database("views_test") as url:
+        yield url
 
 
 @pytest.fixture

@@ -4,22 +4,18 @@ catalogue of series and chapters."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-import psycopg
-import pytest
-import sqlalchemy as sa
 from sqlmodel import Session
 
 from manga_app.auth import repository
 from manga_app.auth.verify import VerifiedUser
 from manga_app.catalogue.db import migrate
 from manga_app.catalogue.models import Chapter, Series
+from tests.postgres import scratch_database
 
-ADMIN_URL = os.environ.get("MANGA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -31,21 +27,8 @@ def sqlite_url(folder) -> str:
 
 def postgres_url() -> Iterator[str]:
     """A new, migrated PostgreSQL database, dropped afterwards."""
-    if os.environ.get("MANGA_SKIP_POSTGRES") == "1":
-        pytest.skip("MANGA_SKIP_POSTGRES=1")
-    name = f"accounts_test_{uuid.uuid4().hex[:12]}"
-    try:
-        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5)
-    except psycopg.OperationalError as exc:
-        pytest.fail(f"PostgreSQL unreachable at {ADMIN_URL} ({exc}); set MANGA_SKIP_POSTGRES=1 to skip")
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            url = sa.engine.make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-            migrate(url)
-            yield url
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database("accounts_test") as url:
+        yield url
 
 
 def user(uid: str, *, anonymous: bool = False) -> VerifiedUser:

@@ -8,11 +8,8 @@ MANGA_SKIP_POSTGRES=1 is set.
 from __future__ import annotations
 
 import json
-import os
-import uuid
 from datetime import UTC, datetime
 
-import psycopg
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
@@ -25,33 +22,17 @@ from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.publisher import publish_catalogue
 from manga_app.crypto import decrypt_text
 
+from tests.postgres import scratch_database
+
 from .builders import comicinfo_xml, distinct_pages, write_cbz
 from .checks import assert_no_orphan_media, chapter_rows
 
-ADMIN_URL = os.environ.get("MANGA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 @pytest.fixture(scope="module")
 def pg_url():
-    if os.environ.get("MANGA_SKIP_POSTGRES") == "1":
-        pytest.skip("MANGA_SKIP_POSTGRES=1")
-    name = f"catalogue_test_{uuid.uuid4().hex[:12]}"
-    try:
-        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5)
-    except psycopg.OperationalError as exc:
-        pytest.fail(
-            f"PostgreSQL unreachable at {ADMIN_URL} ({exc}); set MANGA_SKIP_POSTGRES=1 to skip"
-        )
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield (
-                sa.engine.make_url(ADMIN_URL)
-                .set(database=name)
-                .render_as_string(hide_password=False)
-            )
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database("catalogue_test", migrated=False) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
