@@ -15,23 +15,16 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import signal
 import statistics
-import subprocess
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks._site import CHROME_ARGS, CHROMIUM, ROOT, served_site
+
 PORT = 3293
 WEB_DIR = ".web-bench-reader"
-CHROMIUM = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
-CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SAMPLES = 9
 LCP_TARGET_RATIO = 1.3
 
@@ -57,45 +50,11 @@ new PerformanceObserver((list) => {
 FLOOR_FILE = "bench-floor.html"
 
 
-def _env(**extra: str) -> dict[str, str]:
-    path = f"{ROOT / 'tools/node_modules/.bin'}:{ROOT / '.venv/bin'}:{os.environ['PATH']}"
-    return {**os.environ, "PATH": path, "REFLEX_USE_SYSTEM_BUN": "1", "PYTHONDONTWRITEBYTECODE": "1", **extra}
-
-
-def _wait(url: str, process: subprocess.Popen, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(url + "/ping", timeout=2).status_code == 200:
-                return
-        time.sleep(0.5)
-    raise RuntimeError(f"no answer from {url}")
-
-
 @contextlib.contextmanager
 def served_demo() -> Iterator[tuple[str, Path]]:
     """The site with the demo library: its URL and its data folder."""
-    with tempfile.TemporaryDirectory(prefix="bench-reader-") as temp:
-        data = Path(temp)
-        env = _env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=f"sqlite:///{data / 'bench.db'}",
-                   REFLEX_WEB_WORKDIR=WEB_DIR, SITE_ORIGIN=f"http://localhost:{PORT}")
-        python = str(ROOT / ".venv/bin/python")
-        subprocess.run([python, "-m", "manga_app.demo", str(data / "demo"), "--series", "8"], cwd=ROOT, env=env, check=True, capture_output=True)
-        subprocess.run([python, "-m", "manga_app.catalogue", "import", str(data / "demo")], cwd=ROOT, env=env, check=True, capture_output=True)
-        subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}", f"WEB_DIR={WEB_DIR}"], cwd=ROOT, env=env, check=True, capture_output=True)
-        with tempfile.TemporaryFile() as log:
-            process = subprocess.Popen([python, "-m", "manga_app.serve", "--port", str(PORT), "--host", "127.0.0.1"],
-                                       cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-            try:
-                url = f"http://localhost:{PORT}"
-                _wait(url, process)
-                yield url, data
-            finally:
-                os.killpg(process.pid, signal.SIGTERM)
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.wait(timeout=15)
+    with served_site(PORT, WEB_DIR) as (url, data):
+        yield url, data
 
 
 @contextlib.contextmanager

@@ -29,17 +29,18 @@ import gc
 import random
 import statistics
 import subprocess
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from benchmarks._site import CHROME_ARGS, CHROMIUM, PYTHON, ROOT, require_chromium, served_site, tool_env
 
 SERIES = 100_000
 QUERIES = 1_000
 BASELINE_QUERIES = 200
 TARGET_P95_MS = 5.0
 CACHE = Path(__file__).resolve().parent / ".cache"
-DEMO_PORT = 3293
+DEMO_PORT = 3294
 DEMO_WEB_DIR = ".web-bench-search"
 KEYSTROKE_QUERIES = ("ほしふる", "hoshifuru", "ヤオヤ", "こうてつ", "amaoto", "おうこく", "まおうじょう", "綾瀬")
 WORDS = [  # (kanji, hiragana, romaji)
@@ -209,11 +210,8 @@ def _demo_library() -> Path:
     """The full demo library's archives, generated once (benchmarks/.cache/demo)."""
     library = CACHE / "demo"
     if not (library / ".complete").exists():
-        from benchmarks.bench_lighthouse import ROOT, _env
-
         CACHE.mkdir(exist_ok=True)
-        subprocess.run([str(ROOT / ".venv/bin/python"), "-m", "manga_app.demo", str(library)], cwd=ROOT,
-                       env=_env(), check=True, capture_output=True)
+        subprocess.run([PYTHON, "-m", "manga_app.demo", str(library)], cwd=ROOT, env=tool_env(), check=True, capture_output=True)
         (library / ".complete").touch()
     return library
 
@@ -222,41 +220,28 @@ def keystroke_to_results() -> list[float]:
     """ms from the last keystroke (its input event) to the first result card showing, per query."""
     from playwright.sync_api import sync_playwright
 
-    from benchmarks.bench_lighthouse import CHROME_FLAGS, CHROMIUM, ROOT, _env, _serve
-
-    if not Path(CHROMIUM).exists():
-        raise RuntimeError(f"no Chromium at {CHROMIUM}: keystroke-to-results cannot be measured")
+    require_chromium("keystroke-to-results")
     library = _demo_library()
     samples: list[float] = []
-    with tempfile.TemporaryDirectory(prefix="bench-search-") as temp:
-        data = Path(temp)
-        env = _env(PORT=str(DEMO_PORT), DATA_DIR=str(data), REFLEX_DB_URL=f"sqlite:///{data / 'bench.db'}",
-                   REFLEX_WEB_WORKDIR=DEMO_WEB_DIR, SITE_ORIGIN=f"http://localhost:{DEMO_PORT}")
-        python = str(ROOT / ".venv/bin/python")
-        subprocess.run([python, "-m", "manga_app.catalogue", "import", str(library)], cwd=ROOT, env=env, check=True,
-                       capture_output=True)
-        subprocess.run(["make", "--no-print-directory", "build", f"PORT={DEMO_PORT}", f"WEB_DIR={DEMO_WEB_DIR}"],
-                       cwd=ROOT, env=env, check=True, capture_output=True)
-        serve = [python, "-m", "manga_app.serve", "--port", str(DEMO_PORT), "--host", "127.0.0.1"]
-        with _serve(serve, ROOT, env, f"http://localhost:{DEMO_PORT}") as url, sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_FLAGS.split()[1:])
-            for query in KEYSTROKE_QUERIES * 2:
-                # A fresh visitor each time: no state left from the previous query.
-                page = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844}).new_page()
-                page.add_init_script("document.addEventListener('input', () => { window.__t0 = performance.now(); }, true)")
-                page.goto(url + "/search")
-                # Typing starts once the page's own on_load is done.
-                page.wait_for_function("() => /件$/.test(document.querySelector('.result-count')?.textContent || '')")
-                page.locator("#search-page-input").press_sequentially(query, delay=60)
-                took = page.wait_for_function(
-                    "h => { const t = document.querySelector('main h1');"
-                    " const card = document.querySelector('main .card-grid .card');"
-                    " return t && t.textContent === h && card ? performance.now() - window.__t0 : null; }",
-                    arg=f"「{query}」の検索結果", polling="raf", timeout=20_000,
-                ).json_value()
-                samples.append(float(took))
-                page.context.close()
-            browser.close()
+    with served_site(DEMO_PORT, DEMO_WEB_DIR, library=library) as (url, _data), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+        for query in KEYSTROKE_QUERIES * 2:
+            # A fresh visitor each time: no state left from the previous query.
+            page = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844}).new_page()
+            page.add_init_script("document.addEventListener('input', () => { window.__t0 = performance.now(); }, true)")
+            page.goto(url + "/search")
+            # Typing starts once the page's own on_load is done.
+            page.wait_for_function("() => /件$/.test(document.querySelector('.result-count')?.textContent || '')")
+            page.locator("#search-page-input").press_sequentially(query, delay=60)
+            took = page.wait_for_function(
+                "h => { const t = document.querySelector('main h1');"
+                " const card = document.querySelector('main .card-grid .card');"
+                " return t && t.textContent === h && card ? performance.now() - window.__t0 : null; }",
+                arg=f"「{query}」の検索結果", polling="raf", timeout=20_000,
+            ).json_value()
+            samples.append(float(took))
+            page.context.close()
+        browser.close()
     return samples
 
 
