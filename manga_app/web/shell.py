@@ -6,7 +6,6 @@ title or the visitor's host. The server replaces the head tags instead."""
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -58,56 +57,13 @@ def _stripped(file: Path, mtime_ns: int) -> tuple[str, str]:
     return html[:cut], html[cut:]
 
 
-_MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/?>')
-# React Router's inline module that starts the app, and its static imports.
-_APP_START = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOTALL)
-_STATIC_IMPORT = re.compile(r'^import (?:\* as (\w+) from )?("[^"\\]+");[ \t]*$', re.MULTILINE)
-_ANY_STATIC_IMPORT = re.compile(r"^\s*import\s*[^(\s]", re.MULTILINE)
-# Set by assets/js/reader/first_paint.js: settles once the first page is
-# painted (or could not be); absent when there is no first paint.
-FIRST_PAINT_GATE = "window.__readerFirstPaint"
-
-
-def _gated_start(body: str, preloads: list[str]) -> str | None:
-    """The app's start module, waiting for FIRST_PAINT_GATE before it loads
-    anything: its static imports become awaited dynamic ones (same order),
-    and the module preloads left out of the head are added at that moment.
-    None when the module has an import this does not know how to rewrite."""
-
-    def dynamic(found: re.Match) -> str:
-        name, specifier = found.groups()
-        return f"const {name} = await import({specifier});" if name else f"await import({specifier});"
-
-    rewritten = _STATIC_IMPORT.sub(dynamic, body)
-    if _ANY_STATIC_IMPORT.search(rewritten):
-        return None
-    hrefs = json.dumps(preloads)
-    return (
-        f"await {FIRST_PAINT_GATE};\n"
-        f"for (const href of {hrefs}) {{ const link = document.createElement(\"link\"); "
-        "link.rel = \"modulepreload\"; link.href = href; document.head.appendChild(link); }\n"
-        + rewritten
-    )
-
-
-def _image_first(html: str) -> str:
-    """The reader's shell: the app's JavaScript neither downloads nor runs
-    before the first page is painted. Its module preloads would share the
-    connection with the page's image, and its start (parsing and running a
-    few hundred kilobytes) would hold the main thread while the image waits
-    for a frame."""
-    preloads = _MODULE_PRELOAD.findall(html)
-    start = _APP_START.search(html)
-    gated = None if start is None else _gated_start(start.group(2), preloads)
-    if gated is not None:
-        html = html[: start.start(2)] + gated + html[start.end(2) :]
-    return _MODULE_PRELOAD.sub("", html)
+_MODULE_PRELOADS = re.compile(r'<link rel="modulepreload"[^>]*>')
 
 
 def render_shell(file: Path, head_html: str, *, image_first: bool = False) -> str:
-    """The shell with `head_html` in its head. `image_first`: the page's
-    image (the reader's first page) downloads and paints before the app's
-    JavaScript is fetched and run."""
+    """The shell with `head_html` in its head. `image_first`: without the
+    app's module preloads, so the page's image (the reader's first page)
+    downloads and paints before the JavaScript is fetched and run."""
     before, after = _stripped(file, file.stat().st_mtime_ns)
     html = before + head_html + after
-    return _image_first(html) if image_first else html
+    return _MODULE_PRELOADS.sub("", html) if image_first else html

@@ -139,28 +139,6 @@ function readerFirstPaint(data) {
   // hydrates the body's children in order, and an element among them would
   // not be one it rendered.
   document.documentElement.appendChild(root);
-  // The app waits for this before it loads (manga_app/web/shell.py gates its
-  // start module on it): its JavaScript would otherwise hold the main thread
-  // while the page waits for a frame. Settles a frame after the page is
-  // decoded, when it could not be, or after a few seconds whatever happened.
-  var img = root.querySelector("img");
-  window.__readerFirstPaint = new Promise(function (resolve) {
-    var settled = false;
-    function afterPaint() {
-      if (settled) return;
-      settled = true;
-      requestAnimationFrame(function () {
-        setTimeout(resolve, 0);
-      });
-    }
-    setTimeout(resolve, 3000);
-    if (img.decode) {
-      img.decode().then(afterPaint, afterPaint);
-    } else {
-      img.addEventListener("load", afterPaint);
-      img.addEventListener("error", afterPaint);
-    }
-  });
   // Gone as soon as the visitor is elsewhere or the reader shows an error;
   // the reader itself removes it once its own first page is ready.
   var path = location.pathname;

@@ -77,6 +77,9 @@ export function useStripTracking({ active, imageRefs, total, onPosition, onMoved
     };
     window.addEventListener("scroll", onScroll, { passive: true });
     window.addEventListener("resize", onResize);
+    // A scroll before this ran (a quick visitor on a busy phone) was heard by
+    // nobody: read the position once now.
+    if (window.scrollY > 0) onScroll();
     return () => {
       window.removeEventListener("scroll", onScroll);
       window.removeEventListener("resize", onResize);
