@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import wait_for_hydration
 from tests.e2e.reader_helpers import (
@@ -147,13 +148,22 @@ def test_a_resize_keeps_the_page_and_the_place_in_it(base_url: str, server_env, 
         third.element_handle(),
     )
     expect(page.locator(".reader-root")).to_have_attribute("data-page", "2")
-    page.set_viewport_size({"width": 700, "height": 500})  # a phone turned sideways, or a wider window
-    expect(page.locator(".reader-root")).to_have_attribute("data-page", "2")
-    line = third.evaluate("e => (2 - e.getBoundingClientRect().top) / e.getBoundingClientRect().height")
-    assert abs(line - 0.5) < 0.01
-    page.set_viewport_size({"width": 390, "height": 844})
-    expect(page.locator(".reader-root")).to_have_attribute("data-page", "2")
-    assert abs(third.evaluate("e => (2 - e.getBoundingClientRect().top) / e.getBoundingClientRect().height") - 0.5) < 0.01
+    for size in ({"width": 700, "height": 500}, {"width": 390, "height": 844}):  # turned sideways, and back
+        page.set_viewport_size(size)
+        # The browser fires `resize` in its next frame, after the pages were
+        # already laid out at the new width: wait for the reader to answer.
+        expect(page.locator(".reader-root")).to_have_attribute("data-page", "2")
+        _wait_for_reading_line(page, third, 0.5)
+
+
+def _wait_for_reading_line(page: Page, image, share: float) -> None:
+    """Until the reading line crosses `image` at `share` of its height."""
+    script = "([e, share]) => Math.abs((2 - e.getBoundingClientRect().top) / e.getBoundingClientRect().height - share) < 0.01"
+    try:
+        page.wait_for_function(script, arg=[image.element_handle(), share], timeout=5000)
+    except PlaywrightTimeout:
+        line = image.evaluate("e => (2 - e.getBoundingClientRect().top) / e.getBoundingClientRect().height")
+        raise AssertionError(f"the reading line is at {line:.3f} of the page, not {share}") from None
 
 
 # ---- loading where the visitor is ----------------------------------------------
