@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app import reading, routes
-from manga_app.display import format_count, relative_time_ja
 from manga_app.page_heads import load_title
-from manga_app.state.browse import STATUS_LABELS, ChapterRow, Chip, chapter_label
+from manga_app.title_page import title_page
+from manga_app.state.browse import ChapterRow, Chip
 from manga_app.state.reading import ReadingState
 
 
@@ -69,30 +69,6 @@ class TitleState(rx.State):
         if loaded is None:
             self.slug, self.title, self.chapters = slug, "", []
             return
-        series, chapters = loaded
-        now = datetime.now(UTC)
-        self.slug = slug
-        self.title = series.title
-        self.aliases = list(series.alt_titles)
-        self.authors = list(dict.fromkeys((*series.authors, *series.artists)))
-        self.genres = [Chip(label=name, href=routes.genre_url(name)) for name in series.genres]
-        self.tags = list(series.tags)
-        self.status_label = STATUS_LABELS.get(series.status, "")
-        self.summary = series.summary
-        self.views = format_count(series.views)
-        self.cover = series.cover_small or series.cover
-        self.cover_srcset = f"{series.cover_small} 160w, {series.cover} 320w" if series.cover_small else ""
-        self.updated = relative_time_ja(series.updated_at, now=now)
-        self.chapters = [
-            ChapterRow(
-                number=chapter.number,
-                label=chapter_label(chapter.number),
-                title=chapter.title,
-                url=chapter.url,
-                time=relative_time_ja(chapter.published_at, now=now),
-                iso=chapter.published_at.isoformat(),
-            )
-            for chapter in reversed(chapters)
-        ]
-        self.first_url = chapters[0].url
+        for name, value in vars(title_page(*loaded, now=datetime.now(UTC))).items():
+            setattr(self, name, value)
         self.loaded = True

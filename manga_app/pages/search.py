@@ -91,5 +91,6 @@ def view() -> rx.Component:
             link_tabs(SearchState.sort_links, label="並び替え"),
             class_name="result-bar",
         ),
-        rx.el.div(rx.cond(SearchState.loaded, _results(), placeholder_grid(12)), class_name="browse-results"),
+        # data-loaded: the server's first paint of the page goes once it is true.
+        rx.el.div(rx.cond(SearchState.loaded, _results(), placeholder_grid(12)), class_name="browse-results", data_loaded=SearchState.loaded),
     )

@@ -4,14 +4,22 @@ Graph and JSON-LD before any JavaScript runs."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from datetime import UTC, datetime
+from pathlib import Path
+
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from manga_app import heads, routes, seo
-from manga_app.page_heads import resolve_head
+from manga_app.page_heads import load_title, resolve_head
 from manga_app.config import get_settings
 from manga_app.routes import PageKind
-from manga_app.web import shell
+from manga_app.search.params import parse_search_params
+from manga_app.search_page import search_page
+from manga_app.state.search_index import current_index
+from manga_app.web import first_paint, shell
 from manga_app.web.analytics import gtag_snippet
 
 # Static routes are prerendered at build time; the others use the SPA shell.
@@ -19,6 +27,7 @@ _PRERENDERED = {PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRAR
 # The head depends on the host (robots, analytics) and, on reader pages, on
 # the reader's quality cookie (the preloaded first page).
 _HTML_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host, Cookie"}
+log = logging.getLogger(__name__)
 
 
 async def resolve(
@@ -48,5 +57,34 @@ async def page(request: Request) -> HTMLResponse:
     else:
         file = shell.shell_file(root, request.url.path, prerendered=found.kind in _PRERENDERED)
     reader = status == 200 and found.kind is PageKind.READER
-    html = shell.render_shell(file, head_html, image_first=reader)
+    # The app starts after the page's first frame when there is one to wait
+    # for: title and search pages paint their content first, the other
+    # prerendered pages have theirs in the HTML. The reader paints its first
+    # page itself (seo.first_paint_html); genre pages have nothing before
+    # the app (the SPA shell), so their app starts at once.
+    painted = await _content_first_paint(found, request.url.query, root) if status == 200 and not reader else None
+    if painted is None and file.name != shell.SPA_FALLBACK and not reader:
+        painted = first_paint.paint_script()
+    html = shell.render_shell(file, head_html + (painted or ""), image_first=reader, after_paint=painted is not None)
     return HTMLResponse(html, status_code=status, headers=_HTML_HEADERS)
+
+
+async def _content_first_paint(found: routes.RouteMatch, query: str, root: Path) -> str | None:
+    """The head script that paints a title or search page's content before
+    the app has loaded (web/first_paint.py); None for other pages."""
+    if found.kind not in (PageKind.MANGA, PageKind.SEARCH):
+        return None
+    try:
+        frame = first_paint.site_frame(root)
+    except (OSError, ValueError):
+        log.exception("Pages paint without their first paint: the build's site frame is unreadable")
+        return None
+    if found.kind is PageKind.MANGA:
+        title = await asyncio.to_thread(load_title, found.params["slug"])
+        if title is None:  # removed since the head was written: the app will say not found
+            return None
+        return first_paint.paint_script(first_paint.title_html(*title), frame=frame, ready=first_paint.TITLE_READY)
+    snapshot, index = await current_index()
+    params = parse_search_params(query, known_genres=frozenset(genre.name for genre in snapshot.genres))
+    page = search_page(params, snapshot=snapshot, index=index, now=datetime.now(UTC))
+    return first_paint.paint_script(first_paint.search_html(page, query=params.q), frame=frame, ready=first_paint.SEARCH_READY)

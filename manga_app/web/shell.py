@@ -6,6 +6,7 @@ title or the visitor's host. The server replaces the head tags instead."""
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -57,13 +58,64 @@ def _stripped(file: Path, mtime_ns: int) -> tuple[str, str]:
     return html[:cut], html[cut:]
 
 
-_MODULE_PRELOADS = re.compile(r'<link rel="modulepreload"[^>]*>')
+_MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/?>')
+# React Router's inline module that starts the app, and its static imports.
+_APP_START = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOTALL)
+_STATIC_IMPORT = re.compile(r'^import (?:\* as (\w+) from )?("[^"\\]+");[ \t]*$', re.MULTILINE)
+_ANY_STATIC_IMPORT = re.compile(r"^\s*import\s*[^(\s]", re.MULTILINE)
+# What the app waits for: the promise of the page's head script
+# (assets/js/paint_gate.js, inlined by web/pages.py), else the frame after
+# the one that shows the HTML (at once in a hidden tab, which paints none).
+PAINT_GATE = (
+    "window.__firstPaint || new Promise((go) => document.visibilityState === \"hidden\" ? go()"
+    " : requestAnimationFrame(() => setTimeout(go, 0)))"
+)
 
 
-def render_shell(file: Path, head_html: str, *, image_first: bool = False) -> str:
+def _gated_start(body: str, preloads: list[str]) -> str | None:
+    """The app's start module, waiting for PAINT_GATE before it loads
+    anything: its static imports become awaited dynamic ones (same order),
+    and the module preloads left out of the head are added at that moment.
+    None when the module has an import this does not know how to rewrite."""
+
+    def dynamic(found: re.Match) -> str:
+        name, specifier = found.groups()
+        return f"const {name} = await import({specifier});" if name else f"await import({specifier});"
+
+    rewritten = _STATIC_IMPORT.sub(dynamic, body)
+    if _ANY_STATIC_IMPORT.search(rewritten):
+        return None
+    hrefs = json.dumps(preloads)
+    return (
+        f"await ({PAINT_GATE});\n"
+        f"for (const href of {hrefs}) {{ const link = document.createElement(\"link\"); "
+        "link.rel = \"modulepreload\"; link.href = href; document.head.appendChild(link); }\n"
+        + rewritten
+    )
+
+
+def _after_first_paint(html: str) -> str:
+    """The app's JavaScript is neither fetched nor run before the page's
+    first frame: a few hundred kilobytes of it would share the connection
+    with the page's stylesheet and images, and running it holds the main
+    thread while the first frame waits. On a phone on a slow network the
+    page shows a second or more sooner; the app starts one frame later."""
+    preloads = _MODULE_PRELOAD.findall(html)
+    start = _APP_START.search(html)
+    gated = None if start is None else _gated_start(start.group(2), preloads)
+    if gated is None:
+        return html  # a start module this does not know: leave it as built
+    html = html[: start.start(2)] + gated + html[start.end(2) :]
+    return _MODULE_PRELOAD.sub("", html)
+
+
+def render_shell(file: Path, head_html: str, *, image_first: bool = False, after_paint: bool = False) -> str:
     """The shell with `head_html` in its head. `image_first`: without the
     app's module preloads, so the page's image (the reader's first page)
-    downloads and paints before the JavaScript is fetched and run."""
+    downloads and paints before the JavaScript is fetched and run.
+    `after_paint`: the app starts after the first frame (_after_first_paint)."""
     before, after = _stripped(file, file.stat().st_mtime_ns)
     html = before + head_html + after
-    return _MODULE_PRELOADS.sub("", html) if image_first else html
+    if after_paint:
+        return _after_first_paint(html)
+    return _MODULE_PRELOAD.sub("", html) if image_first else html

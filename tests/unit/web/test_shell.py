@@ -256,3 +256,51 @@ def test_an_image_first_shell_leaves_out_only_the_module_preloads(static_root):
         if name != "modulepreload":
             assert html.count(tag) == 1, name
     assert '<script type="module">import("/assets/a.js")</script>' in html  # the app still starts
+
+
+# React Router's start module, as the build writes it.
+APP_START = (
+    '<script type="module" async="">import "/assets/manifest-1.js";\n'
+    'import * as route0 from "/assets/root-2.js";\n  \n'
+    '  window.__reactRouterRouteModules = {"root":route0};\n\n'
+    'import("/assets/entry.client-3.js");</script>'
+)
+
+
+def _built_shell(tmp_path: Path, start: str = APP_START) -> Path:
+    file = tmp_path / shell.SPA_FALLBACK
+    file.write_text(
+        f'<!DOCTYPE html><html><head>{CHARSET}<link rel="modulepreload" href="/assets/root-2.js"/></head>'
+        f"<body>{start}</body></html>",
+        encoding="utf-8",
+    )
+    return file
+
+
+def test_after_paint_the_app_starts_after_the_gate_with_the_same_imports_in_the_same_order(tmp_path):
+    html = shell.render_shell(_built_shell(tmp_path), "", after_paint=True)
+    assert "modulepreload" not in head_section(html)
+    module = re.search(r"<script[^>]*>(.*?)</script>", html, re.DOTALL).group(1)
+    lines = [line.strip() for line in module.splitlines() if line.strip()]
+    assert lines[0] == f"await ({shell.PAINT_GATE});"
+    # The module preloads left out of the head are asked for at that moment.
+    assert '["/assets/root-2.js"]' in lines[1] and 'link.rel = "modulepreload"' in lines[1]
+    assert lines[2:] == [
+        'await import("/assets/manifest-1.js");',
+        'const route0 = await import("/assets/root-2.js");',
+        'window.__reactRouterRouteModules = {"root":route0};',
+        'import("/assets/entry.client-3.js");',
+    ]
+
+
+def test_without_after_paint_the_app_starts_as_built(tmp_path):
+    html = shell.render_shell(_built_shell(tmp_path), "")
+    assert APP_START in html
+    assert '<link rel="modulepreload" href="/assets/root-2.js"/>' in head_section(html)
+
+
+def test_an_app_start_it_cannot_rewrite_is_left_as_built_with_its_preloads(tmp_path):
+    odd = '<script type="module">import { a } from "/assets/a.js";\na();</script>'
+    html = shell.render_shell(_built_shell(tmp_path, odd), "", after_paint=True)
+    assert odd in html
+    assert '<link rel="modulepreload" href="/assets/root-2.js"/>' in head_section(html)

@@ -1,0 +1,136 @@
+"""Pages show their content before the app's JavaScript has run: a phone on
+a slow network sees the title page or its search results as soon as the
+HTML and stylesheet are in, and nothing on it moves when the app takes over."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from manga_app import routes
+from tests.e2e.conftest import wait_for_hydration
+
+PHONE = {"width": 390, "height": 844}
+# What a visitor's eye follows from the first paint to the app's page.
+TITLE_LANDMARKS = (".title-cover", ".title-name", ".read-first", ".follow-button", ".chapter-row:first-child")
+SEARCH_LANDMARKS = (".page-title", ".search-field", ".filters-summary", ".result-count", ".result-bar .tab.is-current",
+                    ".card:first-child .cover", ".card:first-child .card-title", ".card:last-child .card-meta")
+QUERY = "の"
+
+
+def _first_title(base_url: str) -> dict:
+    return httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"][0]
+
+
+def _boxes(page: Page, landmarks: tuple[str, ...]) -> dict[str, dict]:
+    """Where each landmark the visitor sees is (hidden copies do not count)."""
+    return {selector: page.locator(selector).filter(visible=True).first.bounding_box() for selector in landmarks}
+
+
+def _without_the_app(browser: Browser):
+    """A visitor whose JavaScript bundle has not arrived (yet)."""
+    context = browser.new_context(locale="ja-JP", viewport=PHONE)
+    context.route("**/*", lambda route: route.abort() if "/assets/" in route.request.url and route.request.url.endswith(".js") else route.continue_())
+    return context
+
+
+def test_a_title_page_shows_its_content_before_the_app_runs(base_url: str, browser: Browser) -> None:
+    title = _first_title(base_url)
+    context = _without_the_app(browser)
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}/manga/{title['slug']}")
+        expect(page.get_by_role("heading", level=1)).to_have_text(title["title"])
+        cover = page.locator(".title-cover")
+        expect(cover).to_be_visible()
+        page.wait_for_function("() => document.querySelector('.title-cover').naturalWidth > 0")
+        expect(page.locator(".chapter-row").first).to_be_visible()
+        assert page.locator(".chapter-link").first.get_attribute("href").startswith(f"/{title['slug']}-ch-")
+        expect(page.get_by_role("link", name="最初から読む")).to_be_visible()
+        # The site's header is there too: searching works without the app.
+        page.locator(".header-search input[name=q]").fill("ほし")
+        page.locator(".header-search input[name=q]").press("Enter")
+        expect(page).to_have_url(f"{base_url}/search?q=%E3%81%BB%E3%81%97")
+    finally:
+        context.close()
+
+
+def test_search_results_show_before_the_app_runs(base_url: str, browser: Browser) -> None:
+    found = httpx.get(f"{base_url}/mangas_1.json", timeout=10).json()["list"]
+    expected = sum(QUERY in item["title"] or any(QUERY in alias for alias in item["alt_titles"]) for item in found)
+    context = _without_the_app(browser)
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}/search?q={QUERY}")
+        expect(page.get_by_role("heading", level=1)).to_have_text(f"「{QUERY}」の検索結果")
+        expect(page.get_by_role("searchbox", name="検索キーワード")).to_have_value(QUERY)
+        count = int(page.locator(".result-count").filter(visible=True).inner_text().removesuffix("件"))
+        assert count >= expected > 0
+        expect(page.locator(".card-grid .card").filter(visible=True).first).to_be_visible()
+        expect(page.locator(".card-title mark").filter(visible=True).first).to_have_text(QUERY)
+        page.wait_for_function("() => document.querySelector('.card .cover').naturalWidth > 0")
+        # Sorting is a plain link: it works without the app.
+        page.get_by_role("link", name="人気順").click()
+        expect(page).to_have_url(re.compile(r"sort=popular"))
+        expect(page.locator(".result-bar .tab.is-current").filter(visible=True)).to_have_text("人気順")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "landmarks", "ready"),
+    [
+        pytest.param("title", TITLE_LANDMARKS, ".title-page:not(.is-placeholder)", id="title"),
+        pytest.param(f"/search?q={QUERY}", SEARCH_LANDMARKS, ".browse-results[data-loaded=true]", id="search"),
+    ],
+)
+def test_nothing_moves_when_the_app_takes_over(base_url: str, browser: Browser, page: Page, path: str, landmarks, ready) -> None:
+    if path == "title":
+        path = f"/manga/{_first_title(base_url)['slug']}"
+    context = _without_the_app(browser)
+    try:
+        before = context.new_page()
+        before.goto(base_url + path)
+        expect(before.locator(landmarks[0]).first).to_be_visible()
+        painted = _boxes(before, landmarks)
+    finally:
+        context.close()
+    page.goto(base_url + path)
+    wait_for_hydration(page)
+    expect(page.locator(ready)).to_be_visible()
+    # The copy is gone once the app shows the page: one of everything.
+    expect(page.locator("#page-first-paint")).to_have_count(0)
+    expect(page.locator("h1")).to_have_count(1)
+    app = _boxes(page, landmarks)
+    for selector, box in painted.items():
+        assert box is not None and app[selector] is not None, selector
+        for side in ("x", "y", "width", "height"):
+            assert abs(box[side] - app[selector][side]) <= 1, (selector, side, box, app[selector])
+
+
+def test_an_unknown_title_has_no_first_paint(base_url: str, page: Page) -> None:
+    response = page.goto(f"{base_url}/manga/no-such-title")
+    assert response is not None and response.status == 404
+    expect(page.get_by_text("ページが見つかりません").first).to_be_visible()
+    expect(page.locator("#page-first-paint")).to_have_count(0)
+
+
+def test_the_app_waits_for_a_first_frame_only_where_the_html_paints_one(base_url: str) -> None:
+    title = _first_title(base_url)
+    genre = next(g["name"] for g in httpx.get(f"{base_url}/genres.json", timeout=10).json() if g.get("name") and g["total"] > 0)
+    pages = {
+        f"/manga/{title['slug']}": True,  # its content, painted from the head
+        f"/search?q={QUERY}": True,
+        "/": True,  # prerendered
+        "/no-such-page": True,  # the prerendered not-found page
+        routes.genre_url(genre): False,  # the empty SPA shell
+    }
+    for path, gated in pages.items():
+        html = httpx.get(base_url + path, timeout=10).text
+        head = html[: html.index("</head>")]
+        assert ("window.__firstPaint = paintGate(" in head) is gated, path
+        # Without a first frame to wait for, the app's modules load at once.
+        assert ('rel="modulepreload"' in head) is not gated, path
