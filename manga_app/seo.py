@@ -21,6 +21,8 @@ SSR_MARKER = "data-ssr-head"
 DEFAULT_IMAGE = "/icons/og-default.png"
 # The reader's first paint (see first_paint_html): a plain script, inlined.
 FIRST_PAINT_SCRIPT = Path(__file__).resolve().parents[1] / "assets" / "js" / "reader" / "first_paint.js"
+# When the app may start: once that first page is painted (see web/shell.py).
+PAINT_GATE_SCRIPT = Path(__file__).resolve().parents[1] / "assets" / "js" / "paint_gate.js"
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,9 @@ def json_ld_text(blocks: tuple[dict, ...] | list[dict]) -> str:
 
 @cache
 def _first_paint_script() -> str:
-    script = FIRST_PAINT_SCRIPT.read_text(encoding="utf-8")
+    script = "\n".join(file.read_text(encoding="utf-8") for file in (PAINT_GATE_SCRIPT, FIRST_PAINT_SCRIPT))
     if "</script" in script.lower() or "<!--" in script:
-        raise ValueError(f"{FIRST_PAINT_SCRIPT} cannot be inlined in a <script>")
+        raise ValueError(f"{FIRST_PAINT_SCRIPT} or {PAINT_GATE_SCRIPT} cannot be inlined in a <script>")
     return script
 
 
@@ -95,7 +97,8 @@ def first_paint_html(data: dict) -> str:
     script still there would break hydration, React #418)."""
     return (
         "<script>(function(self){try{"
-        f"{_first_paint_script()}\nreaderFirstPaint({script_json(data)})"
+        f"{_first_paint_script()}\nvar images = readerFirstPaint({script_json(data)});"
+        "if (images) window.__firstPaint = paintGate(images)"
         "}finally{self.remove()}})(document.currentScript)</script>"
     )
 

@@ -58,14 +58,14 @@ async def page(request: Request) -> HTMLResponse:
         file = shell.shell_file(root, request.url.path, prerendered=found.kind in _PRERENDERED)
     reader = status == 200 and found.kind is PageKind.READER
     # The app starts after the page's first frame when there is one to wait
-    # for: title and search pages paint their content first, the other
-    # prerendered pages have theirs in the HTML. The reader paints its first
-    # page itself (seo.first_paint_html); genre pages have nothing before
-    # the app (the SPA shell), so their app starts at once.
+    # for: title and search pages paint their content first, the reader its
+    # first page (seo.first_paint_html), the other prerendered pages have
+    # theirs in the HTML. Genre pages have nothing before the app (the SPA
+    # shell), so their app starts at once.
     painted = await _content_first_paint(found, request.url.query, root) if status == 200 and not reader else None
     if painted is None and file.name != shell.SPA_FALLBACK and not reader:
         painted = first_paint.paint_script()
-    html = shell.render_shell(file, head_html + (painted or ""), image_first=reader, after_paint=painted is not None)
+    html = shell.render_shell(file, head_html + (painted or ""), after_paint=painted is not None or reader)
     return HTMLResponse(html, status_code=status, headers=_HTML_HEADERS)
 
 

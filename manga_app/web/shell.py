@@ -109,13 +109,9 @@ def _after_first_paint(html: str) -> str:
     return _MODULE_PRELOAD.sub("", html)
 
 
-def render_shell(file: Path, head_html: str, *, image_first: bool = False, after_paint: bool = False) -> str:
-    """The shell with `head_html` in its head. `image_first`: without the
-    app's module preloads, so the page's image (the reader's first page)
-    downloads and paints before the JavaScript is fetched and run.
-    `after_paint`: the app starts after the first frame (_after_first_paint)."""
+def render_shell(file: Path, head_html: str, *, after_paint: bool = False) -> str:
+    """The shell with `head_html` in its head. `after_paint`: the app starts
+    after the page's first frame (_after_first_paint)."""
     before, after = _stripped(file, file.stat().st_mtime_ns)
     html = before + head_html + after
-    if after_paint:
-        return _after_first_paint(html)
-    return _MODULE_PRELOAD.sub("", html) if image_first else html
+    return _after_first_paint(html) if after_paint else html

@@ -379,9 +379,11 @@ def test_a_chapter_head_paints_its_first_page_with_a_script_that_removes_itself(
     # It is gone before React hydrates the head (an inline script still there
     # would not be one React rendered: React #418).
     assert script.startswith("(function(self){try{") and script.endswith("}finally{self.remove()}})(document.currentScript)")
-    assert "function readerFirstPaint(data)" in script
-    call = script[script.rindex("readerFirstPaint(") + len("readerFirstPaint("): script.rindex(")}finally")]
+    assert "function readerFirstPaint(data)" in script and "function paintGate(images)" in script
+    call = script[script.rindex("readerFirstPaint(") + len("readerFirstPaint("): script.rindex(");if (images)")]
     assert json.loads(call) == FIRST_PAGE
+    # The app's start waits for the page it painted, when it painted one.
+    assert script.endswith("if (images) window.__firstPaint = paintGate(images)}finally{self.remove()}})(document.currentScript)")
 
 
 def test_a_first_page_value_cannot_close_the_script():

@@ -12,13 +12,16 @@
 // first use costs a page tens of milliseconds, is left alone. A browser with
 // it has its mode, fit, direction and positions read from localStorage; a
 // chapter that resumes elsewhere is left to the reader.
+//
+// Returns the images the app's start waits for (paint_gate.js), or null
+// when it painted nothing.
 function readerFirstPaint(data) {
   "use strict";
   var ID = "reader-first-paint";
-  if (!data) return;
+  if (!data) return null;
 
   var cookie = /(?:^|;\s*)manga_reader_first=([01]):([^:;]+):(\d+)/.exec(document.cookie);
-  if (cookie && cookie[2] === data.key && Number(cookie[3]) > 0) return;
+  if (cookie && cookie[2] === data.key && Number(cookie[3]) > 0) return null;
   var first = { url: cookie && cookie[1] === "1" ? data.saver_url : data.url, width: data.width, height: data.height };
   // The server may have preloaded it already (it read the same cookie).
   if (data.preload !== first.url) {
@@ -43,12 +46,12 @@ function readerFirstPaint(data) {
     settings = stored("manga_reader_settings") || {};
     var positions = stored("manga_reader_positions");
     var saved = positions && positions.items && positions.items[data.key];
-    if (Array.isArray(saved) && (saved[0] > 0 || saved[1] > 0)) return;
+    if (Array.isArray(saved) && (saved[0] > 0 || saved[1] > 0)) return null;
     var history = stored("manga_reading_history");
     if (Array.isArray(history)) {
       for (var i = 0; i < history.length; i += 1) {
         var entry = history[i] || {};
-        if (entry.slug === data.slug && String(entry.chapter) === data.number && (entry.page > 0 || entry.offset > 0)) return;
+        if (entry.slug === data.slug && String(entry.chapter) === data.number && (entry.page > 0 || entry.offset > 0)) return null;
       }
     }
   }
@@ -76,6 +79,7 @@ function readerFirstPaint(data) {
     node.width = first.width;
     node.height = first.height;
     node.setAttribute("fetchpriority", "high");
+    node.setAttribute("elementtiming", "first-paint");
     node.src = first.url;
     return node;
   }
@@ -147,4 +151,6 @@ function readerFirstPaint(data) {
     if (painted && (location.pathname !== path || document.querySelector(".reader-error"))) painted.remove();
     if (!painted || !painted.isConnected) clearInterval(watch);
   }, 200);
+  // The app starts once this page is painted (assets/js/paint_gate.js).
+  return [root.querySelector("img")];
 }

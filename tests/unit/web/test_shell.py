@@ -248,16 +248,6 @@ def test_the_shell_is_read_again_when_its_mtime_changes(static_root):
     assert head_section(second).startswith(CHARSET + NEW_HEAD)
 
 
-def test_an_image_first_shell_leaves_out_only_the_module_preloads(static_root):
-    # The reader: its first page downloads before the app's JavaScript.
-    html = shell.render_shell(static_root / shell.SPA_FALLBACK, NEW_HEAD, image_first=True)
-    assert "modulepreload" not in html
-    for name, tag in KEPT.items():
-        if name != "modulepreload":
-            assert html.count(tag) == 1, name
-    assert '<script type="module">import("/assets/a.js")</script>' in html  # the app still starts
-
-
 # React Router's start module, as the build writes it.
 APP_START = (
     '<script type="module" async="">import "/assets/manifest-1.js";\n'
