@@ -7,6 +7,7 @@ Lighthouse runs Debian's Chromium headless with the e2e suite's
 network-closing flags. PRODUCTION_HOST is the served host, so pages are
 indexable as on the real site (no analytics id is set). Targets: SEO,
 accessibility and best practices 100; performance at least the blank app's.
+Each page runs RUNS times; the median run is reported.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ PORT, BLANK_PORT = 3291, 3292
 WEB_DIR = ".web-bench-browse"
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+# Runs per page; the run with the median performance score is reported, as
+# Lighthouse's own guidance on variability advises (one run moved by 2-3
+# points on this shared machine, mostly in TBT).
+RUNS = 3
 METRICS = {"largest-contentful-paint": "LCP ms", "cumulative-layout-shift": "CLS", "total-blocking-time": "TBT ms", "total-byte-weight": "bytes"}
 BLANK_APP = '''import reflex as rx
 
@@ -72,6 +77,13 @@ def served_blank_app() -> Iterator[str]:
             yield url
 
 
+def median_run(url: str, out: Path) -> dict:
+    """The run with the median performance score of RUNS, with every run's score."""
+    runs = sorted((lighthouse(url, out) for _ in range(RUNS)), key=lambda report: report["scores"]["performance"])
+    chosen = runs[len(runs) // 2]
+    return {**chosen, "performance_runs": [report["scores"]["performance"] for report in runs]}
+
+
 def lighthouse(url: str, out: Path) -> dict:
     binary = ROOT / "tools/node_modules/.bin/lighthouse"
     subprocess.run(
@@ -97,10 +109,10 @@ def run(results_dir: Path) -> dict:
     reports: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as temp:
         with served_blank_app() as url:
-            reports["blank Reflex app /"] = lighthouse(url + "/", Path(temp) / "blank.json")
+            reports["blank Reflex app /"] = median_run(url + "/", Path(temp) / "blank.json")
         with served_demo() as url:
             for name, path in (("/", "/"), ("/search?q=", "/search?q=%E3%81%BB%E3%81%97"), ("title page", "/manga/yaoya-no-yuusha")):
-                reports[name] = lighthouse(url + path, Path(temp) / f"{len(reports)}.json")
+                reports[name] = median_run(url + path, Path(temp) / f"{len(reports)}.json")
     (results_dir / "lighthouse_reports.json").write_text(json.dumps(reports, ensure_ascii=False, indent=2) + "\n")
     floor = reports["blank Reflex app /"]["scores"]["performance"]
     figures = []
