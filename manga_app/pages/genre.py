@@ -30,5 +30,7 @@ def view() -> rx.Component:
             rx.cond(GenreState.loaded, card_grid(GenreState.cards, label="作品一覧"), placeholder_grid(12)),
             pager(GenreState.pager),
             class_name="browse-results",
+            # The server's first paint of the page goes once this is true.
+            data_loaded=GenreState.loaded,
         ),
     )

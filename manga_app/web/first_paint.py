@@ -1,8 +1,9 @@
 """The first paint of pages whose content comes from the catalogue.
 
-Reflex 0.10 serves dynamic routes (title pages) from an empty SPA shell, so
-before this they showed nothing until the app's JavaScript had loaded, run
-and asked the server for the page. The server now renders the page's
+Reflex 0.10 serves dynamic routes (title and genre pages) from an empty SPA
+shell, and the search page's results come over the websocket, so before
+this they showed nothing (or placeholders) until the app's JavaScript had
+loaded, run and asked the server for the page. The server now renders the page's
 content as the app will (templates/, with the same classes) inside the site
 frame the build prerendered (header, back button, footer), and
 assets/js/page_first_paint.js puts it on screen while the head is parsed.
@@ -18,6 +19,7 @@ from pathlib import Path
 import jinja2
 
 from manga_app.catalogue.views import ChapterView, SeriesView
+from manga_app.genre_page import GenrePage
 from manga_app.search.normalize import MAX_QUERY_CHARS
 from manga_app.search_page import SearchPage
 from manga_app.title_page import title_page
@@ -34,8 +36,8 @@ FRAME_PAGE = "genres"
 CHAPTER_ROWS = 60
 # What the app shows once a title page is loaded (pages/manga.py).
 TITLE_READY = ".title-page:not(.is-placeholder)"
-# ...and once the search page has its results (pages/search.py).
-SEARCH_READY = ".browse-results[data-loaded=true]"
+# ...and once the search or a genre's page has its cards (pages/search.py, pages/genre.py).
+GRID_READY = ".browse-results[data-loaded=true]"
 # Search result covers painted before the app starts: the first row on a phone.
 EAGER_CARDS = 3
 
@@ -97,6 +99,13 @@ def search_html(page: SearchPage, *, query: str) -> str:
     return _ENVIRONMENT.get_template("search.html").render(
         page=page, query=query, max_query=MAX_QUERY_CHARS, eager_cards=EAGER_CARDS,
         cover_width=COVER_WIDTH, cover_height=COVER_HEIGHT,
+    )
+
+
+def genre_html(page: GenrePage) -> str:
+    """A genre's page, as pages/genre.py renders it once loaded."""
+    return _ENVIRONMENT.get_template("genre.html").render(
+        page=page, eager_cards=EAGER_CARDS, cover_width=COVER_WIDTH, cover_height=COVER_HEIGHT
     )
 
 

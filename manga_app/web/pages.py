@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse
 from manga_app import heads, routes, seo
 from manga_app.page_heads import load_title, resolve_head
 from manga_app.config import get_settings
+from manga_app.genre_page import genre_page
 from manga_app.routes import PageKind
 from manga_app.search.params import parse_search_params
 from manga_app.search_page import search_page
@@ -57,11 +58,11 @@ async def page(request: Request) -> HTMLResponse:
     else:
         file = shell.shell_file(root, request.url.path, prerendered=found.kind in _PRERENDERED)
     reader = status == 200 and found.kind is PageKind.READER
-    # The app starts after the page's first frame when there is one to wait
-    # for: title and search pages paint their content first, the reader its
-    # first page (seo.first_paint_html), the other prerendered pages have
-    # theirs in the HTML. Genre pages have nothing before the app (the SPA
-    # shell), so their app starts at once.
+    # The app starts after the page's first frame: title, genre and search
+    # pages paint their content first, the reader its first page
+    # (seo.first_paint_html), the other prerendered pages have theirs in the
+    # HTML. Where nothing paints before the app (a dynamic page whose first
+    # paint failed), it starts at once.
     painted = await _content_first_paint(found, request.url.query, root) if status == 200 and not reader else None
     if painted is None and file.name != shell.SPA_FALLBACK and not reader:
         painted = first_paint.paint_script()
@@ -70,9 +71,9 @@ async def page(request: Request) -> HTMLResponse:
 
 
 async def _content_first_paint(found: routes.RouteMatch, query: str, root: Path) -> str | None:
-    """The head script that paints a title or search page's content before
-    the app has loaded (web/first_paint.py); None for other pages."""
-    if found.kind not in (PageKind.MANGA, PageKind.SEARCH):
+    """The head script that paints a title, genre or search page's content
+    before the app has loaded (web/first_paint.py); None for other pages."""
+    if found.kind not in (PageKind.MANGA, PageKind.GENRE, PageKind.SEARCH):
         return None
     try:
         frame = first_paint.site_frame(root)
@@ -85,6 +86,10 @@ async def _content_first_paint(found: routes.RouteMatch, query: str, root: Path)
             return None
         return first_paint.paint_script(first_paint.title_html(*title), frame=frame, ready=first_paint.TITLE_READY)
     snapshot, index = await current_index()
+    now = datetime.now(UTC)
+    if found.kind is PageKind.GENRE:  # known: the head said so
+        page = genre_page(found.params["name"], query, index=index, now=now)
+        return first_paint.paint_script(first_paint.genre_html(page), frame=frame, ready=first_paint.GRID_READY)
     params = parse_search_params(query, known_genres=frozenset(genre.name for genre in snapshot.genres))
-    page = search_page(params, snapshot=snapshot, index=index, now=datetime.now(UTC))
-    return first_paint.paint_script(first_paint.search_html(page, query=params.q), frame=frame, ready=first_paint.SEARCH_READY)
+    results = search_page(params, snapshot=snapshot, index=index, now=now)
+    return first_paint.paint_script(first_paint.search_html(results, query=params.q), frame=frame, ready=first_paint.GRID_READY)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from manga_app.catalogue.views import ChapterView, SeriesView
+from manga_app.genre_page import GenrePage
 from manga_app.search_page import SearchPage
 from manga_app.state.browse import Card, Chip, PageLink, Part, TabLink
 from manga_app.title_page import title_page
@@ -166,3 +167,18 @@ def test_an_empty_search_suggests_titles():
 def test_a_query_cannot_break_out_of_the_search_field():
     html = first_paint.search_html(SearchPage(), query='"><script>alert(1)</script>')
     assert "<script>" not in html and 'value="&#34;&gt;&lt;script&gt;' in html
+
+
+def test_a_genre_page_shows_its_cards_count_and_pages():
+    page = GenrePage(name="日常", total=30, cards=[_card(n, parts=[Part(f"星{n}")]) for n in range(1, 4)], page=2, pages=3,
+                     sort_links=[TabLink("更新順", "/genre/x", True)], pager=[PageLink("1", "/genre/x"), PageLink("2", "", current=True)])
+    html = first_paint.genre_html(page)
+    assert '<h1 class="page-title">日常の漫画</h1>' in html
+    assert '<p aria-live="polite" class="result-count">30作品<span> ・ 2 / 3ページ</span></p>' in html
+    assert '<ul aria-label="作品一覧" class="card-grid">' in html and html.count('<li class="card">') == 3
+    assert '<span class="card-title">星1</span>' in html
+    assert '<a aria-current="true" class="tab is-current" href="/genre/x">更新順</a>' in html
+    assert '<a class="pager-link" href="/genre/x">1</a>' in html
+    assert re.search(r">\s+<", html) is None
+    single = first_paint.genre_html(GenrePage(name="SF", total=2, pages=1))
+    assert '<p aria-live="polite" class="result-count">2作品</p>' in single and "pager" not in single
