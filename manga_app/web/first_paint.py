@@ -3,9 +3,9 @@
 Reflex 0.10 serves dynamic routes (title and genre pages) from an empty SPA
 shell, and the search page's results come over the websocket, so before
 this they showed nothing (or placeholders) until the app's JavaScript had
-loaded, run and asked the server for the page. The server now renders the page's
-content as the app will (templates/, with the same classes) inside the site
-frame the build prerendered (header, back button, footer), and
+loaded, run and asked the server for the page. The server now renders the
+page's content as the app will (templates/, with the same classes) inside
+the site frame the build prerendered (header, back button, footer), and
 assets/js/page_first_paint.js puts it on screen while the head is parsed.
 """
 
@@ -38,7 +38,7 @@ CHAPTER_ROWS = 60
 TITLE_READY = ".title-page:not(.is-placeholder)"
 # ...and once the search or a genre's page has its cards (pages/search.py, pages/genre.py).
 GRID_READY = ".browse-results[data-loaded=true]"
-# Search result covers painted before the app starts: the first row on a phone.
+# Search and genre covers painted before the app starts: the first row on a phone.
 EAGER_CARDS = 3
 
 _FRAME = re.compile(
