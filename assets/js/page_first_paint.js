@@ -30,8 +30,45 @@ function pageFirstPaint(data) {
   var appSeen = false;
   function remove() {
     var painted = document.getElementById(ID);
-    if (painted) painted.remove();
+    if (painted) {
+      var typed = typedInto(painted);
+      painted.remove();
+      typed.forEach(carry);
+    }
     observer.disconnect();
+  }
+  // What the visitor typed into the copy's search boxes before the app
+  // arrived goes into the app's own, as typing (the app hears it), and the
+  // box keeps the focus. After the copy is gone: the body is hidden until then.
+  function typedInto(painted) {
+    return Array.prototype.filter
+      .call(painted.querySelectorAll("input[name=q]"), function (field) {
+        return field.value !== field.defaultValue;
+      })
+      .map(function (field) {
+        var form = field.closest(".header-search") ? ".header-search" : ".search-form";
+        return { selector: form + " input[name=q]", value: field.value, focused: document.activeElement === field };
+      });
+  }
+  // The app's box may still be hidden for a moment (antd shows its input a
+  // frame or two after mounting it): try again a few times, unless the
+  // visitor has focused something else meanwhile.
+  function focusWhenShown(target, caret, tries) {
+    target.focus();
+    if (document.activeElement === target) {
+      target.setSelectionRange(caret, caret);
+    } else if (tries > 0) {
+      setTimeout(function () {
+        if (document.activeElement === document.body || !document.activeElement) focusWhenShown(target, caret, tries - 1);
+      }, 50);
+    }
+  }
+  function carry(typed) {
+    var target = document.body && document.body.querySelector(typed.selector);
+    if (!target) return;
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(target, typed.value);
+    target.dispatchEvent(new Event("input", { bubbles: true }));
+    if (typed.focused) focusWhenShown(target, typed.value.length, 10);
   }
   function check() {
     var body = document.body;

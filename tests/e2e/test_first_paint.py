@@ -153,3 +153,34 @@ def test_the_app_waits_for_the_first_frame_of_every_page_that_paints_one(base_ur
         # The modules are asked for once the frame is there, not before.
         assert 'rel="modulepreload"' not in head, path
         assert "await (window.__firstPaint ||" in html, path
+
+
+@pytest.mark.parametrize(
+    ("path", "box"),
+    [
+        pytest.param("title", ".header-search input[name=q]", id="header-box-on-a-title-page"),
+        pytest.param("/search", ".search-form input[name=q]", id="search-page-box"),
+    ],
+)
+def test_what_a_visitor_types_before_the_app_arrives_is_kept(base_url: str, context, path: str, box: str) -> None:
+    if path == "title":
+        path = f"/manga/{_first_title(base_url)['slug']}"
+    held = []
+
+    def hold(route) -> None:  # the app's scripts, still on their way
+        held.append(route)
+
+    context.route("**/assets/*.js", hold)
+    page = context.new_page()
+    page.goto(base_url + path, wait_until="domcontentloaded")
+    page.locator(f"#page-first-paint {box}").fill("ほし")
+    for route in held:
+        route.continue_()
+    context.unroute("**/assets/*.js", hold)
+    wait_for_hydration(page)
+    field = page.locator(box)
+    expect(field).to_have_value("ほし")
+    expect(field).to_be_focused()
+    if path == "/search":  # the app heard it as typing: it searched
+        expect(page.locator("h1")).to_have_text("「ほし」の検索結果")
+        expect(page.locator("main .card-grid .card-title").first).to_contain_text("星")
