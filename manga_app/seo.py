@@ -19,10 +19,9 @@ NOINDEX_NOFOLLOW = "noindex, nofollow"
 # only one in the head at that point (the shell's own was replaced).
 SSR_MARKER = "data-ssr-head"
 DEFAULT_IMAGE = "/icons/og-default.png"
-# The reader's first paint (see first_paint_html): a plain script, inlined.
-FIRST_PAINT_SCRIPT = Path(__file__).resolve().parents[1] / "assets" / "js" / "reader" / "first_paint.js"
-# When the app may start: once that first page is painted (see web/shell.py).
-PAINT_GATE_SCRIPT = Path(__file__).resolve().parents[1] / "assets" / "js" / "paint_gate.js"
+# Plain scripts the server inlines into heads (see inline_script): the
+# reader's first paint, the site pages' first paint, the paint gate.
+SCRIPTS = Path(__file__).resolve().parents[1] / "assets" / "js"
 
 
 @dataclass(frozen=True)
@@ -75,11 +74,20 @@ def json_ld_text(blocks: tuple[dict, ...] | list[dict]) -> str:
 
 
 @cache
-def _first_paint_script() -> str:
-    script = "\n".join(file.read_text(encoding="utf-8") for file in (PAINT_GATE_SCRIPT, FIRST_PAINT_SCRIPT))
+def inline_script(name: str) -> str:
+    """assets/js/<name>, checked to be safe inside an inline <script>."""
+    file = SCRIPTS / name
+    script = file.read_text(encoding="utf-8")
     if "</script" in script.lower() or "<!--" in script:
-        raise ValueError(f"{FIRST_PAINT_SCRIPT} or {PAINT_GATE_SCRIPT} cannot be inlined in a <script>")
+        raise ValueError(f"{file} cannot be inlined in a <script>")
     return script
+
+
+def self_removing_script(code: str) -> str:
+    """An inline head script that removes itself once it has run, so React
+    never meets it when it hydrates the head (an inline script still there
+    would break hydration, React #418)."""
+    return f"<script>(function(self){{try{{{code}}}finally{{self.remove()}}}})(document.currentScript)</script>"
 
 
 def script_json(value: object) -> str:
@@ -90,16 +98,12 @@ def script_json(value: object) -> str:
 
 def first_paint_html(data: dict) -> str:
     """A chapter's first page, preloaded and painted while the head is still
-    being parsed (assets/js/reader/first_paint.js defines `readerFirstPaint`).
-
-    Inline, so nothing waits for another request; and it removes itself at
-    once, so React never meets it when it hydrates the head (an inline
-    script still there would break hydration, React #418)."""
-    return (
-        "<script>(function(self){try{"
-        f"{_first_paint_script()}\nvar images = readerFirstPaint({script_json(data)});"
-        "if (images) window.__firstPaint = paintGate(images)"
-        "}finally{self.remove()}})(document.currentScript)</script>"
+    being parsed (assets/js/reader/first_paint.js defines `readerFirstPaint`),
+    and the paint gate the app's start waits for (paint_gate.js). Inline, so
+    nothing waits for another request."""
+    return self_removing_script(
+        f"{inline_script('paint_gate.js')}\n{inline_script('reader/first_paint.js')}\n"
+        f"var images = readerFirstPaint({script_json(data)});if (images) window.__firstPaint = paintGate(images)"
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -23,10 +23,9 @@ from manga_app.genre_page import GenrePage
 from manga_app.search.normalize import MAX_QUERY_CHARS
 from manga_app.search_page import SearchPage
 from manga_app.title_page import title_page
-from manga_app.seo import script_json
+from manga_app.seo import inline_script, script_json, self_removing_script
 from manga_app.state.browse import COVER_HEIGHT, COVER_WIDTH
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "assets" / "js"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # The prerendered page whose frame (header, back button, footer) is reused:
 # any site page with a back button.
@@ -109,23 +108,14 @@ def genre_html(page: GenrePage) -> str:
     )
 
 
-@cache
-def _script(name: str) -> str:
-    file = SCRIPTS / name
-    script = file.read_text(encoding="utf-8")
-    if "</script" in script.lower() or "<!--" in script:
-        raise ValueError(f"{file} cannot be inlined in a <script>")
-    return script
-
-
 def paint_script(content: str = "", *, frame: tuple[str, str] = ("", ""), ready: str = "") -> str:
     """The inline head script of a site page: paints `content` (if any) in
     the site frame (assets/js/page_first_paint.js) and sets the promise the
-    app's start waits for (assets/js/paint_gate.js, web/shell.py). It
-    removes itself at once, so React never meets it when it hydrates the head."""
-    if content:
-        data = {"html": frame[0] + content + frame[1], "ready": ready}
-        code = f"{_script('paint_gate.js')}\n{_script('page_first_paint.js')}\nwindow.__firstPaint = paintGate(pageFirstPaint({script_json(data)}))"
-    else:
-        code = f"{_script('paint_gate.js')}\nwindow.__firstPaint = paintGate([])"
-    return f"<script>(function(self){{try{{{code}}}finally{{self.remove()}}}})(document.currentScript)</script>"
+    app's start waits for (assets/js/paint_gate.js, web/shell.py)."""
+    if not content:
+        return self_removing_script(f"{inline_script('paint_gate.js')}\nwindow.__firstPaint = paintGate([])")
+    data = {"html": frame[0] + content + frame[1], "ready": ready}
+    return self_removing_script(
+        f"{inline_script('paint_gate.js')}\n{inline_script('page_first_paint.js')}\n"
+        f"window.__firstPaint = paintGate(pageFirstPaint({script_json(data)}))"
+    )
