@@ -17,7 +17,14 @@ check_firebase_at_startup()
 
 app = rx.App(
     html_lang="ja",
-    stylesheets=["/css/antd.css", "/css/site.css", "/css/browse.css", "/css/reader.css", "/css/account.css"],
+    stylesheets=[
+        "/css/antd.css",
+        "/css/site.css",
+        "/css/browse.css",
+        "/css/reader_pages.css",
+        "/css/reader.css",
+        "/css/account.css",
+    ],
     head_components=[
         # First: the server writes each page's head tags right after <meta
         # charset>, and they must be gone before React hydrates the head.

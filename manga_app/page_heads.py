@@ -61,6 +61,7 @@ def load_reader(
         direction=reader_rules.series_default_direction(series.direction, webtoon),
         second_page=pages[1] if len(pages) > 1 else None,
         preload=reader_rules.preload_url(pages, f"{series.slug}/{chapter.number}", hint),
+        visitor=hint,
     )
     return context, paint
 

@@ -85,10 +85,13 @@ def first_paint(
     direction: str,
     second_page: dict | None,
     preload: str | None = None,
+    visitor: FirstPageHint | None = None,
 ) -> dict:
     """What the head's first-paint script needs: the first page (both
     qualities, its size), the kind and default direction of the chapter;
-    and, when the server knows it, the image to preload from the HTML."""
+    when the server knows it, the image to preload from the HTML; and what
+    the reader's cookie says (`visitor`, None for a browser that has not
+    read here), so the script need not read the cookie itself."""
     data = {
         "key": f"{slug}/{number}",
         "slug": slug,
@@ -105,4 +108,6 @@ def first_paint(
         data["next"] = {"width": second_page["width"], "height": second_page["height"]}
     if preload:
         data["preload"] = preload
+    known = visitor is not None and visitor != NEW_VISITOR
+    data["visitor"] = {"saver": visitor.saver, "key": visitor.key, "page": visitor.page} if known else None
     return data

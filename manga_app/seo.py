@@ -20,8 +20,10 @@ NOINDEX_NOFOLLOW = "noindex, nofollow"
 SSR_MARKER = "data-ssr-head"
 DEFAULT_IMAGE = "/icons/og-default.png"
 # Plain scripts the server inlines into heads (see inline_script): the
-# reader's first paint, the site pages' first paint, the paint gate.
+# reader's first paint, the site pages' first paint, the paint gate; and the
+# stylesheet of the reader's first paint (inline_style).
 SCRIPTS = Path(__file__).resolve().parents[1] / "assets" / "js"
+STYLES = Path(__file__).resolve().parents[1] / "assets" / "css"
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,12 @@ def inline_script(name: str) -> str:
     return script
 
 
+@cache
+def inline_style(name: str) -> str:
+    """assets/css/<name>, to be handed to a head script as a string (script_json)."""
+    return (STYLES / name).read_text(encoding="utf-8")
+
+
 def self_removing_script(code: str) -> str:
     """An inline head script that removes itself once it has run, so React
     never meets it when it hydrates the head (an inline script still there
@@ -97,13 +105,14 @@ def script_json(value: object) -> str:
 
 
 def first_paint_html(data: dict) -> str:
-    """A chapter's first page, preloaded and painted while the head is still
-    being parsed (assets/js/reader/first_paint.js defines `readerFirstPaint`),
-    and the paint gate the app's start waits for (paint_gate.js). Inline, so
-    nothing waits for another request."""
+    """A chapter's first page, painted while the head is still being parsed
+    (assets/js/reader/first_paint.js defines `readerFirstPaint`) with the
+    styles of the reader's pages, and the paint gate the app's start waits
+    for (paint_gate.js). Inline, so nothing waits for another request."""
+    arguments = f"{script_json(data)}, {script_json(inline_style('reader_pages.css'))}"
     return self_removing_script(
         f"{inline_script('paint_gate.js')}\n{inline_script('reader/first_paint.js')}\n"
-        f"var images = readerFirstPaint({script_json(data)});if (images) window.__firstPaint = paintGate(images)"
+        f"var images = readerFirstPaint({arguments});if (images) window.__firstPaint = paintGate(images)"
     )
 
 

@@ -1,7 +1,8 @@
 """Draws the app icons (PNG, ICO, SVG) and the default share image.
 
 Run by hand when the brand changes (`python scripts/make_icons.py`); the
-outputs under assets/icons/ are committed. Needs Debian's fonts-noto-cjk."""
+outputs under assets/icons/ are committed. Needs Debian's fonts-noto-cjk and,
+for the SVG icon's glyph outline, fontTools (`pip install fonttools`)."""
 
 from pathlib import Path
 
@@ -41,6 +42,30 @@ def draw_share_image() -> Image.Image:
     return image
 
 
+def glyph_path(char: str, size: float, center: tuple[float, float]) -> str:
+    """The glyph's outline as SVG path data, `size` units to the em, its
+    bounding box centred on `center`. An outline, not <text>: the icon looks
+    the same whatever fonts the viewer has, and the browser lays out no text
+    (with a font search for a CJK glyph) to draw it."""
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.pens.svgPathPen import SVGPathPen
+    from fontTools.pens.transformPen import TransformPen
+    from fontTools.ttLib import TTCollection
+
+    font = TTCollection(FONT)[0]
+    glyphs = font.getGlyphSet()
+    glyph = glyphs[font.getBestCmap()[ord(char)]]
+    bounds = BoundsPen(glyphs)
+    glyph.draw(bounds)
+    x0, y0, x1, y1 = bounds.bounds
+    scale = size / font["head"].unitsPerEm
+    # Font units grow upwards, SVG's downwards.
+    dx, dy = center[0] - (x0 + x1) / 2 * scale, center[1] + (y0 + y1) / 2 * scale
+    pen = SVGPathPen(glyphs, ntos=lambda value: f"{value:.2f}".rstrip("0").rstrip("."))
+    glyph.draw(TransformPen(pen, (scale, 0, 0, -scale, dx, dy)))
+    return pen.getCommands()
+
+
 def main() -> None:
     ICONS.mkdir(parents=True, exist_ok=True)
     for size in (192, 512):
@@ -52,8 +77,7 @@ def main() -> None:
     (ICONS / "icon.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
         '<rect width="64" height="64" rx="13" fill="#f8413b"/>'
-        '<text x="32" y="45" font-size="40" text-anchor="middle" fill="#fff" font-weight="700" '
-        'font-family="Hiragino Sans, Noto Sans CJK JP, sans-serif">漫</text></svg>\n',
+        f'<path fill="#fff" d="{glyph_path(GLYPH, 42, (32, 32))}"/></svg>\n',
         encoding="utf-8",
     )
 

@@ -66,7 +66,15 @@ async def page(request: Request) -> HTMLResponse:
     painted = await _content_first_paint(found, request.url.query, root) if status == 200 and not reader else None
     if painted is None and file.name != shell.SPA_FALLBACK and not reader:
         painted = first_paint.paint_script()
-    html = shell.render_shell(file, head_html + (painted or ""), after_paint=painted is not None or reader)
+    # The reader's first page brings its own styles (seo.first_paint_html):
+    # the site's stylesheet loads after that frame.
+    own_styles = reader and head.first_paint is not None
+    html = shell.render_shell(
+        file,
+        head_html + (painted or ""),
+        after_paint=painted is not None or reader,
+        styles_after_paint=own_styles,
+    )
     return HTMLResponse(html, status_code=status, headers=_HTML_HEADERS)
 
 

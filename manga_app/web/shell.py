@@ -72,10 +72,25 @@ PAINT_GATE = (
 )
 
 
-def _gated_start(body: str, preloads: list[str]) -> str | None:
+# Stylesheets the server held back until the first frame (_styles_after_paint).
+_HELD = "data-after-paint"
+_STYLESHEET = re.compile(r'<link\b(?=[^>]*\brel="stylesheet")[^>]*?(?=/?>)')
+_STYLE_PRELOAD = re.compile(r'<link\b(?=[^>]*\brel="preload")(?=[^>]*\bas="style")[^>]*?(?=/?>)')
+# Loads them, and waits until they apply (or fail): the app must not render
+# unstyled. A browser that loaded one anyway has its `sheet` already.
+_LOAD_HELD_STYLES = (
+    f"await Promise.all([...document.querySelectorAll(\"link[{_HELD}]\")]"
+    ".map((link) => new Promise((done) => { "
+    "link.addEventListener(\"load\", done); link.addEventListener(\"error\", done); "
+    "link.removeAttribute(\"disabled\"); if (link.sheet) done(); })));\n"
+)
+
+
+def _gated_start(body: str, preloads: list[str], *, held_styles: bool = False) -> str | None:
     """The app's start module, waiting for PAINT_GATE before it loads
     anything: its static imports become awaited dynamic ones (same order),
-    and the module preloads left out of the head are added at that moment.
+    and the module preloads left out of the head are added at that moment;
+    `held_styles`: then the held-back stylesheets load before anything runs.
     None when the module has an import this does not know how to rewrite."""
 
     def dynamic(found: re.Match) -> str:
@@ -90,28 +105,50 @@ def _gated_start(body: str, preloads: list[str]) -> str | None:
         f"await ({PAINT_GATE});\n"
         f"for (const href of {hrefs}) {{ const link = document.createElement(\"link\"); "
         "link.rel = \"modulepreload\"; link.href = href; document.head.appendChild(link); }\n"
+        + (_LOAD_HELD_STYLES if held_styles else "")
         + rewritten
     )
 
 
-def _after_first_paint(html: str) -> str:
+def _styles_after_paint(html: str) -> str:
+    """The head's stylesheets neither block nor share the page's first frame:
+    each is disabled (so not even fetched) and marked for the start module,
+    their preloads match no media. For a page whose first frame needs only
+    styles of its own (the reader's first page): its image gets the
+    connection to itself, and the frame waits for neither the download nor
+    the parsing of the site's stylesheet. React hydrates past the extra
+    attributes (they are not content)."""
+    head_end = html.find("</head>")
+    head = _STYLESHEET.sub(lambda found: f'{found.group(0)} disabled="" {_HELD}=""', html[:head_end])
+    head = _STYLE_PRELOAD.sub(lambda found: f'{found.group(0)} media="not all"', head)
+    return head + html[head_end:]
+
+
+def _after_first_paint(html: str, *, styles: bool = False) -> str:
     """The app's JavaScript is neither fetched nor run before the page's
     first frame: a few hundred kilobytes of it would share the connection
     with the page's stylesheet and images, and running it holds the main
     thread while the first frame waits. On a phone on a slow network the
-    page shows a second or more sooner; the app starts one frame later."""
+    page shows a second or more sooner; the app starts one frame later.
+    `styles`: the site's stylesheets wait for that frame too
+    (_styles_after_paint)."""
     preloads = _MODULE_PRELOAD.findall(html)
     start = _APP_START.search(html)
-    gated = None if start is None else _gated_start(start.group(2), preloads)
+    gated = None if start is None else _gated_start(start.group(2), preloads, held_styles=styles)
     if gated is None:
         return html  # a start module this does not know: leave it as built
     html = html[: start.start(2)] + gated + html[start.end(2) :]
-    return _MODULE_PRELOAD.sub("", html)
+    html = _MODULE_PRELOAD.sub("", html)
+    return _styles_after_paint(html) if styles else html
 
 
-def render_shell(file: Path, head_html: str, *, after_paint: bool = False) -> str:
+def render_shell(
+    file: Path, head_html: str, *, after_paint: bool = False, styles_after_paint: bool = False
+) -> str:
     """The shell with `head_html` in its head. `after_paint`: the app starts
-    after the page's first frame (_after_first_paint)."""
+    after the page's first frame (_after_first_paint); `styles_after_paint`:
+    and the site's stylesheets load only then, for a first frame that
+    brings its own styles."""
     before, after = _stripped(file, file.stat().st_mtime_ns)
     html = before + head_html + after
-    return _after_first_paint(html) if after_paint else html
+    return _after_first_paint(html, styles=styles_after_paint) if after_paint else html

@@ -424,6 +424,39 @@ def test_the_first_page_is_preloaded_and_painted_from_the_first_html_response(ba
     assert all(abs(a - b) <= 1 for a, b in zip(box, painted, strict=True)), (box, painted)
 
 
+def test_the_first_page_is_painted_before_the_site_stylesheet_and_the_reader_only_with_it(
+    base_url: str, server_env, page: Page
+) -> None:
+    """The first page needs no stylesheet download: it shows while the site's
+    stylesheet is held back, and the reader does not draw itself unstyled
+    meanwhile; once the stylesheet arrives the reader takes over, styled."""
+    slug = series(server_env, "rtl")
+    held = []
+    stylesheet = re.compile(r".*/assets/[^/]+\.css(\?.*)?$")
+    page.route(stylesheet, lambda route: held.append(route))
+    page.goto(f"{base_url}/{slug}-ch-1", wait_until="commit")
+    image_decoded(page, "#reader-first-paint img")
+    box = page.locator("#reader-first-paint img").bounding_box()
+    assert box is not None and box["width"] > 300 and box["y"] > 0  # full width, centred as the reader draws it
+    # Painted, the page asks for the stylesheet; the reader waits for it.
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the site's stylesheet was never asked for"
+    page.wait_for_timeout(1500)
+    expect(page.locator(".reader-root")).to_have_count(0)
+    expect(page.locator("#reader-first-paint")).to_have_count(1)
+    for route in held:
+        route.continue_()
+    page.unroute(stylesheet)
+    expect(page.locator(".reader-root")).to_have_attribute("data-mode", "paged")
+    image_decoded(page, ".reader-stage img")
+    expect(page.locator("#reader-first-paint")).to_have_count(0)
+    # Styled: the paged stage fills the screen from the site's stylesheet.
+    assert page.locator(".reader-root .reader-stage").evaluate("e => getComputedStyle(e).position") == "fixed"
+
+
 def test_the_first_paint_follows_the_data_saver_choice(base_url: str, server_env, page: Page) -> None:
     slug = series(server_env, "vertical")
     first = manifest(server_env, slug, "1")[0]

@@ -302,9 +302,28 @@ def test_the_first_paint_names_the_chapter_its_first_page_and_the_next_pages_siz
         "webtoon": False,
         "direction": "rtl",
         "next": {"width": 700, "height": 1000},
+        "visitor": None,
     }
     alone = reader_rules.first_paint(slug="s", number="1", first_page=PAGE, webtoon=True, direction="ltr", second_page=None)
     assert "next" not in alone and alone["webtoon"] is True
+
+
+@pytest.mark.parametrize(
+    ("cookies", "visitor"),
+    [
+        (None, None),
+        ({}, None),  # a browser that has not read here: the defaults hold
+        ({reader_rules.FIRST_PAGE_COOKIE: "garbage"}, None),
+        ({reader_rules.FIRST_PAGE_COOKIE: "1:s/1:3"}, {"saver": True, "key": "s/1", "page": 3}),
+        ({reader_rules.FIRST_PAGE_COOKIE: "0:t/2:0"}, {"saver": False, "key": "t/2", "page": 0}),
+    ],
+)
+def test_the_first_paint_is_told_what_the_readers_cookie_says(cookies: dict | None, visitor: dict | None) -> None:
+    hint = reader_rules.first_page_hint(cookies)
+    data = reader_rules.first_paint(
+        slug="s", number="1", first_page=PAGE, webtoon=False, direction="rtl", second_page=None, visitor=hint
+    )
+    assert data["visitor"] == visitor
 
 
 # ---- the first page the server can preload (reader_rules) -----------------------

@@ -13,6 +13,7 @@ from manga_app.seo import (
     NOINDEX_NOFOLLOW,
     REMOVE_SERVER_HEAD_JS,
     SSR_MARKER,
+    STYLES,
     PageHead,
     absolute_url,
     host_name,
@@ -379,9 +380,13 @@ def test_a_chapter_head_paints_its_first_page_with_a_script_that_removes_itself(
     # It is gone before React hydrates the head (an inline script still there
     # would not be one React rendered: React #418).
     assert script.startswith("(function(self){try{") and script.endswith("}finally{self.remove()}})(document.currentScript)")
-    assert "function readerFirstPaint(data)" in script and "function paintGate(images)" in script
+    assert "function readerFirstPaint(data, css)" in script and "function paintGate(images)" in script
     call = script[script.rindex("readerFirstPaint(") + len("readerFirstPaint("): script.rindex(");if (images)")]
-    assert json.loads(call) == FIRST_PAGE
+    data, css = json.loads(f"[{call}]")
+    assert data == FIRST_PAGE
+    # With the styles of the reader's pages: the only ones its first frame has.
+    assert css == (STYLES / "reader_pages.css").read_text(encoding="utf-8")
+    assert ".reader-first-paint {" in css
     # The app's start waits for the page it painted, when it painted one.
     assert script.endswith("if (images) window.__firstPaint = paintGate(images)}finally{self.remove()}})(document.currentScript)")
 

@@ -1,37 +1,32 @@
 // A chapter's first page, downloading and painted from the first HTML
 // response: manga_app/seo.py inlines this file into the head and calls
-// readerFirstPaint(data) while the head is parsed, before any of the app's
-// JavaScript has arrived. The page starts downloading at once (a
+// readerFirstPaint(data, css) while the head is parsed, before any of the
+// app's JavaScript has arrived. The page is already downloading (the head's
 // high-priority preload) and is drawn where the reader will draw it in the
-// first frame that has the styles, until the reader replaces it (reader.jsx
-// removes #reader-first-paint). A plain script: no modules, only the DOM.
+// first frame, until the reader replaces it (reader.jsx removes
+// #reader-first-paint). `css` (assets/css/reader_pages.css) is all the
+// styling that frame has: the site's stylesheet loads after it
+// (manga_app/web/shell.py). A plain script: no modules, only the DOM.
 //
 // It follows what the reader will do. The reader's cookie (positions.js
-// rememberFirstPage) tells the quality and the chapter read last; a browser
-// without it has not read here, so the defaults hold and localStorage, whose
-// first use costs a page tens of milliseconds, is left alone. A browser with
-// it has its mode, fit, direction and positions read from localStorage; a
-// chapter that resumes elsewhere is left to the reader.
+// rememberFirstPage), as the server read it (data.visitor), tells the
+// quality and the chapter read last; a browser without it has not read
+// here, so the defaults hold and localStorage, whose first use costs a page
+// tens of milliseconds, is left alone. A browser with it has its mode, fit,
+// direction and positions read from localStorage; a chapter that resumes
+// elsewhere is left to the reader.
 //
 // Returns the images the app's start waits for (paint_gate.js), or null
 // when it painted nothing.
-function readerFirstPaint(data) {
+function readerFirstPaint(data, css) {
   "use strict";
   var ID = "reader-first-paint";
   if (!data) return null;
 
-  var cookie = /(?:^|;\s*)manga_reader_first=([01]):([^:;]+):(\d+)/.exec(document.cookie);
-  if (cookie && cookie[2] === data.key && Number(cookie[3]) > 0) return null;
-  var first = { url: cookie && cookie[1] === "1" ? data.saver_url : data.url, width: data.width, height: data.height };
-  // The server may have preloaded it already (it read the same cookie).
-  if (data.preload !== first.url) {
-    var link = document.createElement("link");
-    link.rel = "preload";
-    link.as = "image";
-    link.href = first.url;
-    link.setAttribute("fetchpriority", "high");
-    document.head.appendChild(link);
-  }
+  // Reading the cookie here would cost the head a few milliseconds more.
+  var visitor = data.visitor;
+  if (visitor && visitor.key === data.key && visitor.page > 0) return null;
+  var first = { url: visitor && visitor.saver ? data.saver_url : data.url, width: data.width, height: data.height };
 
   function stored(key) {
     try {
@@ -42,7 +37,7 @@ function readerFirstPaint(data) {
   }
 
   var settings = {};
-  if (cookie) {
+  if (visitor) {
     settings = stored("manga_reader_settings") || {};
     var positions = stored("manga_reader_positions");
     var saved = positions && positions.items && positions.items[data.key];
@@ -135,6 +130,11 @@ function readerFirstPaint(data) {
 
   var root = element("div", "reader-first-paint");
   root.id = ID;
+  if (css) {
+    var style = element("style");
+    style.textContent = css;
+    root.appendChild(style);
+  }
   root.setAttribute("aria-hidden", "true");
   root.setAttribute("data-mode", mode);
   root.appendChild(mode === "vertical" ? vertical() : paged());

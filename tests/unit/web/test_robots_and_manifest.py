@@ -150,3 +150,14 @@ def test_every_png_icon_is_a_png_of_the_declared_size(icon):
     width = int.from_bytes(data[16:20], "big")
     height = int.from_bytes(data[20:24], "big")
     assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_the_svg_icon_draws_its_glyph_as_an_outline():
+    """No <text>: the icon looks the same on a device without a Japanese
+    font, and the browser lays out no text to draw it."""
+    from xml.etree import ElementTree
+
+    svg = ElementTree.parse(ASSETS / "icons" / "icon.svg").getroot()
+    names = [element.tag.rsplit("}", 1)[-1] for element in svg.iter()]
+    assert "text" not in names
+    assert names.count("path") == 1 and svg.find("{http://www.w3.org/2000/svg}path").get("d").startswith("M")

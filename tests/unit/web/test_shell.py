@@ -257,10 +257,18 @@ APP_START = (
 )
 
 
+# The site's stylesheet, as the build links it.
+STYLES = (
+    '<link as="style" href="/assets/styles-4.css" rel="preload"/>'
+    '<link href="/icons/icon.svg" rel="icon" type="image/svg+xml"/>'
+    '<link href="/assets/styles-4.css" rel="stylesheet" type="text/css"/>'
+)
+
+
 def _built_shell(tmp_path: Path, start: str = APP_START) -> Path:
     file = tmp_path / shell.SPA_FALLBACK
     file.write_text(
-        f'<!DOCTYPE html><html><head>{CHARSET}<link rel="modulepreload" href="/assets/root-2.js"/></head>'
+        f'<!DOCTYPE html><html><head>{CHARSET}<link rel="modulepreload" href="/assets/root-2.js"/>{STYLES}</head>'
         f"<body>{start}</body></html>",
         encoding="utf-8",
     )
@@ -294,3 +302,31 @@ def test_an_app_start_it_cannot_rewrite_is_left_as_built_with_its_preloads(tmp_p
     html = shell.render_shell(_built_shell(tmp_path, odd), "", after_paint=True)
     assert odd in html
     assert '<link rel="modulepreload" href="/assets/root-2.js"/>' in head_section(html)
+
+
+def test_styles_after_paint_hold_the_stylesheets_back_until_the_gate_and_load_them_before_the_app(tmp_path):
+    html = shell.render_shell(_built_shell(tmp_path), "", after_paint=True, styles_after_paint=True)
+    head = head_section(html)
+    # Neither fetched nor render-blocking: disabled, and the preload matches no media.
+    assert '<link href="/assets/styles-4.css" rel="stylesheet" type="text/css" disabled="" data-after-paint=""/>' in head
+    assert '<link as="style" href="/assets/styles-4.css" rel="preload" media="not all"/>' in head
+    assert '<link href="/icons/icon.svg" rel="icon" type="image/svg+xml"/>' in head
+    module = re.search(r"<script[^>]*>(.*?)</script>", html, re.DOTALL).group(1)
+    lines = [line.strip() for line in module.splitlines() if line.strip()]
+    assert lines[0] == f"await ({shell.PAINT_GATE});"
+    # After the gate they load, and the app's modules run once they apply.
+    assert "link[data-after-paint]" in lines[2] and 'removeAttribute("disabled")' in lines[2]
+    assert lines[2].startswith("await Promise.all(")
+    assert lines[3] == 'await import("/assets/manifest-1.js");'
+
+
+def test_without_styles_after_paint_the_stylesheets_are_left_as_built(tmp_path):
+    html = shell.render_shell(_built_shell(tmp_path), "", after_paint=True)
+    assert STYLES in head_section(html)
+    assert "data-after-paint" not in html
+
+
+def test_stylesheets_are_never_held_back_when_the_app_start_cannot_load_them(tmp_path):
+    odd = '<script type="module">import { a } from "/assets/a.js";\na();</script>'
+    html = shell.render_shell(_built_shell(tmp_path, odd), "", after_paint=True, styles_after_paint=True)
+    assert STYLES in head_section(html)
