@@ -7,6 +7,7 @@ framework imports."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
@@ -75,20 +76,31 @@ def json_ld_text(blocks: tuple[dict, ...] | list[dict]) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+# A line that is only a comment. These scripts hold no template literal
+# (backquoted, multi-line string) in which such a line would be text.
+_COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
+
+
 @cache
 def inline_script(name: str) -> str:
-    """assets/js/<name>, checked to be safe inside an inline <script>."""
+    """assets/js/<name>, checked to be safe inside an inline <script>, its
+    comment lines left out: they are a third of the bytes every page's head
+    carries and the browser parses before its first frame."""
     file = SCRIPTS / name
-    script = file.read_text(encoding="utf-8")
-    if "</script" in script.lower() or "<!--" in script:
+    script = _COMMENT_LINE.sub("", file.read_text(encoding="utf-8"))
+    if "</script" in script.lower() or "<!--" in script or "`" in script:
         raise ValueError(f"{file} cannot be inlined in a <script>")
     return script
 
 
+_CSS_COMMENT = re.compile(r"/\*.*?\*/\s*", re.DOTALL)
+
+
 @cache
 def inline_style(name: str) -> str:
-    """assets/css/<name>, to be handed to a head script as a string (script_json)."""
-    return (STYLES / name).read_text(encoding="utf-8")
+    """assets/css/<name> without its comments, to be handed to a head script
+    as a string (script_json)."""
+    return _CSS_COMMENT.sub("", (STYLES / name).read_text(encoding="utf-8"))
 
 
 def self_removing_script(code: str) -> str:

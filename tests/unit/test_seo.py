@@ -12,11 +12,13 @@ from manga_app.seo import (
     INDEX_FOLLOW,
     NOINDEX_NOFOLLOW,
     REMOVE_SERVER_HEAD_JS,
+    SCRIPTS,
     SSR_MARKER,
     STYLES,
     PageHead,
     absolute_url,
     host_name,
+    inline_script,
     is_production_host,
     json_ld_text,
     render_head_html,
@@ -385,8 +387,10 @@ def test_a_chapter_head_paints_its_first_page_with_a_script_that_removes_itself(
     data, css = json.loads(f"[{call}]")
     assert data == FIRST_PAGE
     # With the styles of the reader's pages: the only ones its first frame has.
-    assert css == (STYLES / "reader_pages.css").read_text(encoding="utf-8")
-    assert ".reader-first-paint {" in css
+    source = (STYLES / "reader_pages.css").read_text(encoding="utf-8")
+    rules = [line for line in source.splitlines() if line.startswith(".")]
+    assert rules and all(rule in css for rule in rules)
+    assert "/*" not in css and ".reader-first-paint {" in css
     # The app's start waits for the page it painted, when it painted one.
     assert script.endswith("if (images) window.__firstPaint = paintGate(images)}finally{self.remove()}})(document.currentScript)")
 
@@ -406,3 +410,23 @@ def test_a_first_page_the_server_knows_is_preloaded_before_anything_else():
     assert attrs == {"rel": "preload", "as": "image", "fetchpriority": "high", "href": "/media/ab/cd-w720.webp"}
     assert [tag for tag, _ in parsed.tags].count("link") == 2  # the preload and the canonical link
     assert "rel=\"preload\"" not in render(PageHead(title="t", description="d", path="/s-ch-1", first_paint=FIRST_PAGE))
+
+
+def test_inlined_scripts_leave_their_comment_lines_out_and_keep_their_code():
+    source = (SCRIPTS / "paint_gate.js").read_text(encoding="utf-8")
+    inlined = inline_script("paint_gate.js")
+    assert not any(line.lstrip().startswith("//") for line in inlined.splitlines())
+    code = [line for line in source.splitlines() if not line.lstrip().startswith("//")]
+    assert inlined.splitlines() == code
+
+
+def test_a_script_with_a_template_literal_is_not_inlined(tmp_path, monkeypatch):
+    # A comment-like line inside a backquoted string would be cut out.
+    (tmp_path / "odd.js").write_text("var s = `\n// text, not a comment\n`;\n", encoding="utf-8")
+    monkeypatch.setattr("manga_app.seo.SCRIPTS", tmp_path)
+    inline_script.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="cannot be inlined"):
+            inline_script("odd.js")
+    finally:
+        inline_script.cache_clear()
