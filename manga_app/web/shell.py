@@ -77,12 +77,13 @@ _HELD = "data-after-paint"
 _STYLESHEET = re.compile(r'<link\b(?=[^>]*\brel="stylesheet")[^>]*?(?=/?>)')
 _STYLE_PRELOAD = re.compile(r'<link\b(?=[^>]*\brel="preload")(?=[^>]*\bas="style")[^>]*?(?=/?>)')
 # Loads them, and waits until they apply (or fail): the app must not render
-# unstyled. A browser that loaded one anyway has its `sheet` already.
+# unstyled. A browser that loaded one anyway has its `sheet` already; one
+# that never says is given a few seconds (an unstyled app beats none).
 _LOAD_HELD_STYLES = (
     f"await Promise.all([...document.querySelectorAll(\"link[{_HELD}]\")]"
     ".map((link) => new Promise((done) => { "
     "link.addEventListener(\"load\", done); link.addEventListener(\"error\", done); "
-    "link.removeAttribute(\"disabled\"); if (link.sheet) done(); })));\n"
+    "link.removeAttribute(\"disabled\"); if (link.sheet) done(); else setTimeout(done, 5000); })));\n"
 )
 
 
