@@ -150,6 +150,14 @@ def render_shell(
     after the page's first frame (_after_first_paint); `styles_after_paint`:
     and the site's stylesheets load only then, for a first frame that
     brings its own styles."""
-    before, after = _stripped(file, file.stat().st_mtime_ns)
-    html = before + head_html + after
-    return _after_first_paint(html, styles=styles_after_paint) if after_paint else html
+    before, after = _shell_parts(file, file.stat().st_mtime_ns, after_paint, styles_after_paint)
+    return before + head_html + after
+
+
+@lru_cache(maxsize=64)
+def _shell_parts(file: Path, mtime_ns: int, after_paint: bool, styles: bool) -> tuple[str, str]:
+    """The stripped shell with the start-module and stylesheet rewrites done,
+    once per build rather than per request. They apply to the built part
+    after the cut (head rest and body), never to the page's own head tags."""
+    before, after = _stripped(file, mtime_ns)
+    return before, _after_first_paint(after, styles=styles) if after_paint else after
