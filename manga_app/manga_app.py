@@ -5,6 +5,7 @@ import reflex as rx
 from manga_app.auth.settings import check_firebase_at_startup
 from manga_app.components import antd
 from manga_app.components.account.root import firebase_app_wrap
+from manga_app.components.color_mode import leave_out_color_mode_script
 from manga_app.config import content_key, get_settings
 from manga_app.pages import register_pages
 from manga_app.seo import REMOVE_SERVER_HEAD_JS
@@ -14,6 +15,7 @@ from manga_app.web.middleware import site_http_layer
 # against a real Firebase project, before serving anything.
 content_key(get_settings())
 check_firebase_at_startup()
+leave_out_color_mode_script()
 
 app = rx.App(
     html_lang="ja",
