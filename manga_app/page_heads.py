@@ -27,26 +27,31 @@ def load_title(slug: str) -> tuple[views.SeriesView, tuple[views.ChapterView, ..
         return views.load_title(session=session, slug=slug, media_base_url=get_settings().media_base_url)
 
 
-def load_chapter(params: dict[str, str]) -> views.ChapterContext | None:
-    """The chapter a reader path names; a chapter slug, when given, must be the chapter's."""
-    with Session(shared_engine()) as session:
-        context = views.load_chapter(
-            session=session, slug=params["slug"], number=params["number"], media_base_url=get_settings().media_base_url
-        )
+def _chapter(session: Session, params: dict[str, str]) -> views.ChapterContext | None:
+    context = views.load_chapter(
+        session=session, slug=params["slug"], number=params["number"], media_base_url=get_settings().media_base_url
+    )
     if context is None or params.get("chapter_slug") not in ("", context.chapter.slug):
         return None
     return context
 
 
+def load_chapter(params: dict[str, str]) -> views.ChapterContext | None:
+    """The chapter a reader path names; a chapter slug, when given, must be the chapter's."""
+    with Session(shared_engine()) as session:
+        return _chapter(session, params)
+
+
 def load_reader(
     params: dict[str, str], hint: reader_rules.FirstPageHint | None = None
 ) -> tuple[views.ChapterContext, dict | None] | None:
-    """A reader path's chapter, and its first page for the head's first paint."""
-    context = load_chapter(params)
-    if context is None:
-        return None
-    series, chapter = context.series, context.chapter
+    """A reader path's chapter, and its first page for the head's first
+    paint. One session: this is on the way to every reader page's first byte."""
     with Session(shared_engine()) as session:
+        context = _chapter(session, params)
+        if context is None:
+            return None
+        series, chapter = context.series, context.chapter
         pages = reader_pages.chapter_pages(
             session=session, series_slug=series.slug, number=chapter.number, media_base_url=get_settings().media_base_url
         )

@@ -111,3 +111,12 @@ def first_paint(
     known = visitor is not None and visitor != NEW_VISITOR
     data["visitor"] = {"saver": visitor.saver, "key": visitor.key, "page": visitor.page} if known else None
     return data
+
+
+def first_paint_in_html(first_paint: Mapping) -> bool:
+    """Whether the server writes the first paint as HTML: for a browser the
+    reader's cookie does not know there are no settings or positions to
+    read, so the reader opens with the chapter's defaults, known here. For
+    any other, its stored settings decide and the head's script draws it
+    (assets/js/reader/first_paint.js): a script the first frame would wait for."""
+    return first_paint.get("visitor") is None

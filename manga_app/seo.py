@@ -13,6 +13,8 @@ from functools import cache
 from html import escape
 from pathlib import Path
 
+from manga_app.reader_rules import first_paint_in_html
+
 INDEX_FOLLOW = "index, follow"
 NOINDEX_NOFOLLOW = "noindex, nofollow"
 # Marks the tags the server wrote, so the browser can drop them before React
@@ -117,13 +119,16 @@ def script_json(value: object) -> str:
 
 
 def first_paint_html(data: dict) -> str:
-    """A chapter's first page, painted while the head is still being parsed
-    (assets/js/reader/first_paint.js defines `readerFirstPaint`) with the
-    styles of the reader's pages, and the paint gate the app's start waits
-    for (paint_gate.js). Inline, so nothing waits for another request."""
+    """A chapter's first page for a browser whose stored settings decide it,
+    painted while the head is still being parsed (assets/js/reader/
+    first_paint.js defines `readerFirstPaint`) with the styles of the
+    reader's pages, and the paint gate the app's start waits for
+    (paint_gate.js). Inline, so nothing waits for another request. (Other
+    browsers get it as HTML: web/first_paint.reader_html.)"""
     arguments = f"{script_json(data)}, {script_json(inline_style('reader_pages.css'))}"
     return self_removing_script(
-        f"{inline_script('paint_gate.js')}\n{inline_script('reader/first_paint.js')}\n"
+        f"{inline_script('paint_gate.js')}\n{inline_script('reader/first_paint_watch.js')}\n"
+        f"{inline_script('reader/first_paint.js')}\n"
         f"var images = readerFirstPaint({arguments});if (images) window.__firstPaint = paintGate(images)"
     )
 
@@ -160,7 +165,7 @@ def render_head_html(head: PageHead, *, origin: str, robots: str, site_name: str
     parts.append(f'<link rel="canonical" href="{canonical}" {SSR_MARKER}="">')
     if ld := json_ld_text(head.json_ld):
         parts.append(f'<script type="application/ld+json" {SSR_MARKER}="">{ld}</script>')
-    if head.first_paint:
+    if head.first_paint and not first_paint_in_html(head.first_paint):
         parts.append(first_paint_html(head.first_paint))
     return "".join(parts)
 

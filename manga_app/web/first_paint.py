@@ -17,13 +17,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from manga_app.catalogue.views import ChapterView, SeriesView
 from manga_app.genre_page import GenrePage
 from manga_app.search.normalize import MAX_QUERY_CHARS
 from manga_app.search_page import SearchPage
 from manga_app.title_page import title_page
-from manga_app.seo import inline_script, script_json, self_removing_script
+from manga_app.seo import inline_script, inline_style, script_json, self_removing_script
 from manga_app.state.browse import COVER_HEIGHT, COVER_WIDTH
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -118,4 +119,29 @@ def paint_script(content: str = "", *, frame: tuple[str, str] = ("", ""), ready:
     return self_removing_script(
         f"{inline_script('paint_gate.js')}\n{inline_script('page_first_paint.js')}\n"
         f"window.__firstPaint = paintGate(pageFirstPaint({script_json(data)}))"
+    )
+
+
+def reader_html(data: dict) -> str:
+    """A chapter's first page as HTML, first in the body, for a browser that
+    has not read here (reader_rules.first_paint_in_html): as the reader will
+    open it, styled by the reader's page rules alone (the site's stylesheet
+    loads after this frame), with the paint gate the app's start waits for.
+    Nothing of it runs before the frame but the parser: the head's script
+    (seo.first_paint_html) cost a fresh page's main thread several
+    milliseconds on the way to its first frame."""
+    css = inline_style("reader_pages.css")
+    if "</" in css:
+        raise ValueError("reader_pages.css cannot be inlined into a <style> element")
+    script = self_removing_script(
+        f"{inline_script('paint_gate.js')}\n{inline_script('reader/first_paint_watch.js')}\n"
+        "window.__firstPaint = paintGate(watchReaderFirstPaint(self.parentNode))"
+    )
+    return _ENVIRONMENT.get_template("reader_first_paint.html").render(
+        page=data,
+        mode="vertical" if data["webtoon"] else "paged",
+        direction=data["direction"],
+        share=data["width"] / data["height"],
+        css=Markup(css),
+        script=Markup(script),
     )

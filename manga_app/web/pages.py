@@ -12,7 +12,7 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from manga_app import heads, routes, seo
+from manga_app import heads, reader_rules, routes, seo
 from manga_app.page_heads import load_title, resolve_head
 from manga_app.config import get_settings
 from manga_app.genre_page import genre_page
@@ -69,9 +69,12 @@ async def page(request: Request) -> HTMLResponse:
     # The reader's first page brings its own styles (seo.first_paint_html):
     # the site's stylesheet loads after that frame.
     own_styles = reader and head.first_paint is not None
+    # ...written as HTML when no stored setting of the browser changes it.
+    in_html = own_styles and reader_rules.first_paint_in_html(head.first_paint)
     html = shell.render_shell(
         file,
         head_html + (painted or ""),
+        body_html=first_paint.reader_html(head.first_paint) if in_html else "",
         after_paint=painted is not None or reader,
         styles_after_paint=own_styles,
     )

@@ -26,6 +26,7 @@ _MANAGED_TAGS = re.compile(
     re.DOTALL,
 )
 _HEAD_OPEN = re.compile(r"<head[^>]*>", re.IGNORECASE)
+_BODY_OPEN = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 _CHARSET = re.compile(r"<meta\b[^>]*\bcharset=[^>]*>", re.IGNORECASE)
 
 
@@ -144,20 +145,33 @@ def _after_first_paint(html: str, *, styles: bool = False) -> str:
 
 
 def render_shell(
-    file: Path, head_html: str, *, after_paint: bool = False, styles_after_paint: bool = False
+    file: Path,
+    head_html: str,
+    *,
+    body_html: str = "",
+    after_paint: bool = False,
+    styles_after_paint: bool = False,
 ) -> str:
-    """The shell with `head_html` in its head. `after_paint`: the app starts
-    after the page's first frame (_after_first_paint); `styles_after_paint`:
-    and the site's stylesheets load only then, for a first frame that
-    brings its own styles."""
-    before, after = _shell_parts(file, file.stat().st_mtime_ns, after_paint, styles_after_paint)
-    return before + head_html + after
+    """The shell with `head_html` in its head and `body_html` first in its
+    body (before anything React renders there, which it hydrates past as
+    long as it is no tag React renders). `after_paint`: the app starts after
+    the page's first frame (_after_first_paint); `styles_after_paint`: and
+    the site's stylesheets load only then, for a first frame that brings
+    its own styles."""
+    before, head_rest, body = _shell_parts(file, file.stat().st_mtime_ns, after_paint, styles_after_paint)
+    return before + head_html + head_rest + body_html + body
 
 
 @lru_cache(maxsize=64)
-def _shell_parts(file: Path, mtime_ns: int, after_paint: bool, styles: bool) -> tuple[str, str]:
+def _shell_parts(file: Path, mtime_ns: int, after_paint: bool, styles: bool) -> tuple[str, str, str]:
     """The stripped shell with the start-module and stylesheet rewrites done,
-    once per build rather than per request. They apply to the built part
-    after the cut (head rest and body), never to the page's own head tags."""
+    once per build rather than per request, cut where the page's head tags
+    and body content go. The rewrites apply to the built part after the
+    head's cut (head rest and body), never to the page's own tags."""
     before, after = _stripped(file, mtime_ns)
-    return before, _after_first_paint(after, styles=styles) if after_paint else after
+    if after_paint:
+        after = _after_first_paint(after, styles=styles)
+    # No <body> tag (a hand-written page): the parser opens the body for what follows the head.
+    body = _BODY_OPEN.search(after)
+    cut = body.end() if body else len(after)
+    return before, after[:cut], after[cut:]

@@ -404,7 +404,8 @@ def test_the_first_page_is_preloaded_and_painted_from_the_first_html_response(ba
     slug = series(server_env, "rtl")
     first = manifest(server_env, slug, "1")[0]
     html = httpx.get(f"{base_url}/{slug}-ch-1", timeout=10).text
-    assert first["url"] in html and first["saver_url"] in html
+    # A browser that has not read here reads in full quality: only that image is named.
+    assert first["url"] in html and first["saver_url"] not in html
     # With the app's JavaScript held back, the first page is already there.
     page.route("**/assets/*.js", lambda route: route.abort())
     page.goto(f"{base_url}/{slug}-ch-1")
@@ -422,6 +423,33 @@ def test_the_first_page_is_preloaded_and_painted_from_the_first_html_response(ba
     box = drawn.evaluate("e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height] }")
     # Whole pixels in the reader, exact CSS sizes in the first paint: never a pixel apart.
     assert all(abs(a - b) <= 1 for a, b in zip(box, painted, strict=True)), (box, painted)
+
+
+@pytest.mark.parametrize("direction", ["rtl", "vertical"])  # the demo library has no ltr series
+def test_a_new_visitor_and_a_returning_one_see_the_same_first_paint(
+    base_url: str, server_env, page: Page, direction: str
+) -> None:
+    """A browser that has not read here gets the first page written as HTML
+    by the server; one that has (the reader's cookie) gets it drawn by the
+    head's script from its stored settings. With the default settings both
+    must draw the same page in the same place."""
+    slug = series(server_env, direction)
+    url = f"{base_url}/{slug}-ch-1"
+    page.route("**/assets/*.js", lambda route: route.abort())
+    drawn = {}
+    for visitor in ("new", "returning"):
+        if visitor == "returning":  # it read chapter 2 last, from its first page
+            page.context.add_cookies([{"name": "manga_reader_first", "value": f"0:{slug}/2:0", "url": base_url}])
+        page.goto(url)
+        image_decoded(page, "#reader-first-paint img")
+        drawn[visitor] = page.locator("#reader-first-paint").evaluate(
+            "root => { const r = root.querySelector('img').getBoundingClientRect();"
+            " return [root.tagName, root.dataset.mode, r.x, r.y, r.width, r.height] }"
+        )
+    # Written by the server (an element React never renders), then by the script.
+    assert drawn["new"][0] == "READER-FIRST-PAINT" and drawn["returning"][0] == "DIV"
+    assert drawn["new"][1] == drawn["returning"][1] == ("vertical" if direction == "vertical" else "paged")
+    assert all(abs(a - b) < 0.5 for a, b in zip(drawn["new"][2:], drawn["returning"][2:], strict=True)), drawn
 
 
 def test_the_first_page_is_painted_before_the_site_stylesheet_and_the_reader_only_with_it(

@@ -367,14 +367,24 @@ FIRST_PAGE = {
     "webtoon": False,
     "direction": "rtl",
 }
+# What the reader's cookie told the server: a browser that has read here, so
+# its stored settings decide the first paint (the head's script draws it).
+RETURNING = {"saver": False, "key": "s/2", "page": 3}
 
 
 def test_a_head_without_a_first_page_has_no_first_paint():
     assert "readerFirstPaint" not in render(a_head())
 
 
-def test_a_chapter_head_paints_its_first_page_with_a_script_that_removes_itself():
-    html = render(PageHead(title="t", description="d", path="/s-ch-1", first_paint=FIRST_PAGE))
+def test_a_new_visitors_chapter_head_has_no_first_paint_script():
+    # The server writes that first paint as HTML in the body (web/first_paint.reader_html).
+    html = render(PageHead(title="t", description="d", path="/s-ch-1", first_paint={**FIRST_PAGE, "visitor": None}))
+    assert "<script>" not in html and "readerFirstPaint" not in html
+
+
+def test_a_returning_visitors_chapter_head_paints_its_first_page_with_a_script_that_removes_itself():
+    first_page = {**FIRST_PAGE, "visitor": RETURNING}
+    html = render(PageHead(title="t", description="d", path="/s-ch-1", first_paint=first_page))
     parsed = parse(html)
     inline = [parsed.text[index] for index, (tag, attrs) in enumerate(parsed.tags) if tag == "script" and not attrs]
     assert len(inline) == 1
@@ -385,7 +395,8 @@ def test_a_chapter_head_paints_its_first_page_with_a_script_that_removes_itself(
     assert "function readerFirstPaint(data, css)" in script and "function paintGate(images)" in script
     call = script[script.rindex("readerFirstPaint(") + len("readerFirstPaint("): script.rindex(");if (images)")]
     data, css = json.loads(f"[{call}]")
-    assert data == FIRST_PAGE
+    assert data == first_page
+    assert "function watchReaderFirstPaint(root)" in script
     # With the styles of the reader's pages: the only ones its first frame has.
     source = (STYLES / "reader_pages.css").read_text(encoding="utf-8")
     rules = [line for line in source.splitlines() if line.startswith(".")]
@@ -396,7 +407,7 @@ def test_a_chapter_head_paints_its_first_page_with_a_script_that_removes_itself(
 
 
 def test_a_first_page_value_cannot_close_the_script():
-    nasty = {**FIRST_PAGE, "url": f"/media/{BREAKOUT}"}
+    nasty = {**FIRST_PAGE, "url": f"/media/{BREAKOUT}", "visitor": RETURNING}
     html = render(PageHead(title="t", description="d", path="/s-ch-1", first_paint=nasty))
     assert html.lower().count("</script>") == 1
     assert BREAKOUT not in html

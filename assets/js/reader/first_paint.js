@@ -1,5 +1,9 @@
 // A chapter's first page, downloading and painted from the first HTML
-// response: manga_app/seo.py inlines this file into the head and calls
+// response, for a browser that has read here before (the reader's cookie):
+// its settings and positions, in localStorage, decide what the reader opens
+// with. (For any other browser the server writes the same markup itself:
+// manga_app/web/templates/reader_first_paint.html.) manga_app/seo.py inlines
+// this file and first_paint_watch.js into the head and calls
 // readerFirstPaint(data, css) while the head is parsed, before any of the
 // app's JavaScript has arrived. The page is already downloading (the head's
 // high-priority preload) and is drawn where the reader will draw it in the
@@ -143,14 +147,6 @@ function readerFirstPaint(data, css) {
   // hydrates the body's children in order, and an element among them would
   // not be one it rendered.
   document.documentElement.appendChild(root);
-  // Gone as soon as the visitor is elsewhere or the reader shows an error;
-  // the reader itself removes it once its own first page is ready.
-  var path = location.pathname;
-  var watch = setInterval(function () {
-    var painted = document.getElementById(ID);
-    if (painted && (location.pathname !== path || document.querySelector(".reader-error"))) painted.remove();
-    if (!painted || !painted.isConnected) clearInterval(watch);
-  }, 200);
   // The app starts once this page is painted (assets/js/paint_gate.js).
-  return [root.querySelector("img")];
+  return watchReaderFirstPaint(root);
 }

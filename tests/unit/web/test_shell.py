@@ -211,6 +211,16 @@ def test_a_shell_without_a_head_is_refused(tmp_path):
         shell.render_shell(file, NEW_HEAD)
 
 
+@pytest.mark.parametrize("name", SHELL_NAMES)
+def test_body_html_goes_first_in_the_body_and_nothing_else_moves(static_root, name):
+    painted = "<reader-first-paint>page</reader-first-paint>"
+    plain = shell.render_shell(static_root / name, NEW_HEAD)
+    html = shell.render_shell(static_root / name, NEW_HEAD, body_html=painted)
+    body = html.index("<body")
+    assert html.index(painted) == html.index(">", body) + 1
+    assert html.replace(painted, "", 1) == plain
+
+
 def test_the_new_head_is_inserted_verbatim_every_call(static_root):
     file = static_root / "index.html"
     first = shell.render_shell(file, "<title>A</title>")
