@@ -100,9 +100,13 @@ _CSS_COMMENT = re.compile(r"/\*.*?\*/\s*", re.DOTALL)
 
 @cache
 def inline_style(name: str) -> str:
-    """assets/css/<name> without its comments, to be handed to a head script
-    as a string (script_json)."""
-    return _CSS_COMMENT.sub("", (STYLES / name).read_text(encoding="utf-8"))
+    """assets/css/<name> without its comments, checked to be safe inside an
+    inline <style> (or handed to a head script as a string, script_json)."""
+    file = STYLES / name
+    css = _CSS_COMMENT.sub("", file.read_text(encoding="utf-8"))
+    if "</" in css:
+        raise ValueError(f"{file} cannot be inlined in a <style>")
+    return css
 
 
 def self_removing_script(code: str) -> str:

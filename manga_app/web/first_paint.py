@@ -130,9 +130,6 @@ def reader_html(data: dict) -> str:
     Nothing of it runs before the frame but the parser: the head's script
     (seo.first_paint_html) cost a fresh page's main thread several
     milliseconds on the way to its first frame."""
-    css = inline_style("reader_pages.css")
-    if "</" in css:
-        raise ValueError("reader_pages.css cannot be inlined into a <style> element")
     script = self_removing_script(
         f"{inline_script('paint_gate.js')}\n{inline_script('reader/first_paint_watch.js')}\n"
         "window.__firstPaint = paintGate(watchReaderFirstPaint(self.parentNode))"
@@ -142,6 +139,6 @@ def reader_html(data: dict) -> str:
         mode="vertical" if data["webtoon"] else "paged",
         direction=data["direction"],
         share=data["width"] / data["height"],
-        css=Markup(css),
+        css=Markup(inline_style("reader_pages.css")),
         script=Markup(script),
     )

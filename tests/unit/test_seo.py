@@ -19,6 +19,7 @@ from manga_app.seo import (
     absolute_url,
     host_name,
     inline_script,
+    inline_style,
     is_production_host,
     json_ld_text,
     render_head_html,
@@ -441,3 +442,14 @@ def test_a_script_with_a_template_literal_is_not_inlined(tmp_path, monkeypatch):
             inline_script("odd.js")
     finally:
         inline_script.cache_clear()
+
+
+def test_a_stylesheet_that_could_close_its_style_element_is_not_inlined(tmp_path, monkeypatch):
+    (tmp_path / "odd.css").write_text('.a::after { content: "</style><script>x</script>"; }\n', encoding="utf-8")
+    monkeypatch.setattr("manga_app.seo.STYLES", tmp_path)
+    inline_style.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="cannot be inlined"):
+            inline_style("odd.css")
+    finally:
+        inline_style.cache_clear()
