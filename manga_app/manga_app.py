@@ -6,9 +6,9 @@ from manga_app.auth.settings import check_firebase_at_startup
 from manga_app.components import antd
 from manga_app.components.account.root import firebase_app_wrap
 from manga_app.components.color_mode import leave_out_color_mode_script
+from manga_app.components.page_state import page_state_wrap
 from manga_app.config import content_key, get_settings
 from manga_app.pages import register_pages
-from manga_app.seo import REMOVE_SERVER_HEAD_JS
 from manga_app.web.middleware import site_http_layer
 
 # Fail fast on a placeholder or malformed CONTENT_KEY, or on emulator mode
@@ -28,9 +28,6 @@ app = rx.App(
         "/css/account.css",
     ],
     head_components=[
-        # First: the server writes each page's head tags right after <meta
-        # charset>, and they must be gone before React hydrates the head.
-        rx.el.script(REMOVE_SERVER_HEAD_JS),
         rx.el.meta(name="theme-color", content="#f8413b"),
         rx.el.link(rel="manifest", href="/manifest.json"),
         rx.el.link(rel="icon", href="/favicon.ico", sizes="any"),
@@ -43,6 +40,8 @@ app = rx.App(
         ),
         # Once for every page: who is signed in, wherever the visitor is.
         (45, "FirebaseAuth"): firebase_app_wrap,
+        # The states the server rendered the page with (manga_app/ssr).
+        (40, "PageState"): page_state_wrap,
     },
     api_transformer=site_http_layer,
 )

@@ -13,6 +13,12 @@ PAGES = (home, genres, genre, search, manga, reader, library, history)
 _ON_LOAD_COMMON = [NavigationState.track, HeadState.load]
 
 
+def load_events(kind: routes.PageKind | None) -> list:
+    """The on_load handlers of the page of `kind` (None: the 404 page)."""
+    page = next((page for page in PAGES if page.KIND is kind), None)
+    return [*_ON_LOAD_COMMON, *(page.ON_LOAD if page else [])]
+
+
 def register_pages(app: rx.App) -> None:
     for page in PAGES:
         app.add_page(
@@ -22,7 +28,7 @@ def register_pages(app: rx.App) -> None:
             description=HeadState.description,
             image=HeadState.og_image,
             meta=page_meta(),
-            on_load=[*_ON_LOAD_COMMON, *page.ON_LOAD],
+            on_load=load_events(page.KIND),
         )
     app.add_page(
         not_found.view,

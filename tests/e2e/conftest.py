@@ -160,8 +160,8 @@ def page(context: BrowserContext) -> Page:
 
 
 def wait_for_hydration(page: Page) -> None:
-    """The page is interactive and its on_load has run (HeadState applied),
-    and the app shows the page itself (the server's first paint is gone)."""
+    """The app has started (its modules ran) and the page's on_load has run
+    (HeadState applied)."""
     page.wait_for_function(
-        "() => document.querySelector('link[rel=canonical]') !== null && !document.getElementById('page-first-paint')"
+        "() => window.__reflex !== undefined && document.querySelector('link[rel=canonical]') !== null"
     )

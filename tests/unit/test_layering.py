@@ -229,13 +229,17 @@ def test_backend_packages_never_import_the_ui_or_the_web_layer(source_imports, p
     assert found == [], report(f"manga_app/{package} must not import " + ", ".join(UI_AND_WEB), found)
 
 
-def test_only_the_app_module_imports_the_pages(source_imports):
+# The server renderer runs each page's on_load from the same registry the app wires in.
+SERVER_RENDERING = "manga_app/ssr/"
+
+
+def test_only_the_app_module_and_the_server_renderer_import_the_pages(source_imports):
     found = violations(
         source_imports,
-        lambda path: not path.startswith("manga_app/pages/") and path != PAGES_WIRING,
+        lambda path: not path.startswith(("manga_app/pages/", SERVER_RENDERING)) and path != PAGES_WIRING,
         (PAGES,),
     )
-    assert found == [], report(f"only {PAGES_WIRING} may import {PAGES}", found)
+    assert found == [], report(f"only {PAGES_WIRING} and {SERVER_RENDERING} may import {PAGES}", found)
 
 
 def test_the_app_module_does_wire_in_the_pages(source_imports):

@@ -1,0 +1,65 @@
+"""A page's first HTML: its states (states.py) rendered by the renderer,
+cached per catalogue version, since the server renders what every visitor
+first sees."""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from manga_app import routes
+from manga_app.pages import load_events
+from manga_app.ssr import states
+from manga_app.ssr.renderer import Rendered, RendererClient
+from manga_app.state.head import HeadState
+from manga_app.web.shell import static_dir
+
+log = logging.getLogger(__name__)
+_CACHE_PAGES = 2_000
+_FOUND = "found" + states.FIELD_MARKER
+_NOT_FOUND_ROUTE = "/404"
+
+
+@dataclass(frozen=True)
+class _Key:
+    version: str
+    production: bool
+    host: str
+    path: str
+    query: str
+
+
+_cache: OrderedDict[_Key, Rendered] = OrderedDict()
+_client: RendererClient | None = None
+
+
+def _renderer() -> RendererClient:
+    global _client
+    if _client is None:
+        _client = RendererClient(static_dir().parent.parent)
+    return _client
+
+
+async def render_page(path: str, query: str, *, host: str, scheme: str, production: bool, version: str) -> Rendered:
+    key = _Key(version, production, host, path, query)
+    cached = _cache.get(key)
+    if cached is not None:
+        _cache.move_to_end(key)
+        return cached
+    result = await _render(path, query, host=host, scheme=scheme)
+    _cache[key] = result
+    if len(_cache) > _CACHE_PAGES:
+        _cache.popitem(last=False)
+    return result
+
+
+async def _render(path: str, query: str, *, host: str, scheme: str) -> Rendered:
+    found = routes.match(path)
+    template = routes.ROUTE_TEMPLATES[found.kind] if found else _NOT_FOUND_ROUTE
+    data = states.router_data(path, query, host=host, scheme=scheme, template=template)
+    seed = await states.page_states(load_events(found.kind if found else None), data)
+    status = 404 if found is None or seed.get(HeadState.get_full_name(), {}).get(_FOUND) is False else 200
+    url = path + (f"?{query}" if query else "")
+    rendered = await _renderer().render(url, states.seed_json(seed))
+    return Rendered(status, rendered.html)

@@ -1,0 +1,128 @@
+"""A page's states as its on_load handlers leave them, computed on the server.
+
+The same Python handlers the browser's hydrate runs are run here against a
+fresh state tree, for a visitor the server knows nothing about (no cookies,
+no browser storage, not signed in): the page as every visitor first sees
+it. Per-visitor parts (who is signed in, follows, read marks) arrive with
+the app."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import parse_qsl, unquote
+
+import orjson
+import reflex as rx
+from reflex.state import State, _resolve_delta
+from reflex_base import constants
+from reflex_base.constants.state import FIELD_MARKER
+from reflex_base.utils import format
+
+from manga_app import routes
+
+# Connection data the browser's own hydrate fills in; never part of a page.
+_ROUTER_VARS = frozenset(
+    name + FIELD_MARKER
+    for name in ("rx_router_session", "rx_router_headers", "rx_router_page", "rx_router_url", "rx_router_route_id")
+)
+_default_snapshot: dict[str, dict[str, str]] | None = None
+
+
+def route_params(template: str, path: str) -> dict[str, str]:
+    """Reflex's route arguments (`[slug]` and the like) for a matched path."""
+    names = template.strip("/").split("/")
+    values = path.split("?", 1)[0].strip("/").split("/")
+    return {
+        name[1:-1]: unquote(value)
+        for name, value in zip(names, values, strict=False)
+        if name.startswith("[") and name.endswith("]")
+    }
+
+
+def router_data(path: str, query: str, *, host: str, scheme: str, template: str) -> dict[str, Any]:
+    """What the browser's events carry as router data for this URL."""
+    params = {**dict(parse_qsl(query, keep_blank_values=True)), **route_params(template, path)}
+    return {
+        constants.RouteVar.PATH: path,
+        constants.RouteVar.ORIGIN: path + (f"?{query}" if query else ""),
+        constants.RouteVar.QUERY: params,
+        constants.RouteVar.HEADERS: {"host": host, "origin": f"{scheme}://{host}"},
+    }
+
+
+async def page_states(on_load: Sequence[Any], data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Run `on_load` on a fresh state tree; the states that differ from the
+    compiled defaults, in the frontend's format ({state: {var_rx_state_: value}})."""
+    root = State(_reflex_internal_init=True)
+    root.router_data = root._update_router_vars(data, {})
+    pending = list(on_load)
+    while pending:
+        pending.extend(await _run(root, pending.pop(0)))
+    return _changed(await _resolve_delta(root.dict()), await _defaults())
+
+
+def seed_json(states: dict[str, dict[str, Any]]) -> str:
+    """The states as JSON that is safe inside an HTML <script> element."""
+    text = orjson.dumps(states).decode()
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+async def _run(root: State, event: Any) -> list[Any]:
+    """Run one on_load handler; the backend events it chains to (browser-side
+    effects such as scripts and redirects are for the live app)."""
+    if isinstance(event, rx.event.EventSpec):
+        handler, args = event.handler, {name._js_expr: value._decode() for name, value in event.args}
+    elif isinstance(event, rx.event.EventHandler):
+        handler, args = event, {}
+    else:
+        return []
+    if handler.state is None or not issubclass(handler.state, State):
+        return []
+    state = await root.get_state(handler.state)
+    result = handler.fn(state, **args)
+    chained: list[Any] = []
+    if inspect.isasyncgen(result):
+        async for item in result:
+            chained.extend(_events(item))
+        return chained
+    if inspect.isgenerator(result):
+        for item in result:
+            chained.extend(_events(item))
+        return chained
+    if inspect.isawaitable(result):
+        result = await result
+    return _events(result)
+
+
+def _events(result: Any) -> list[Any]:
+    if result is None:
+        return []
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+async def _defaults() -> dict[str, dict[str, str]]:
+    global _default_snapshot
+    if _default_snapshot is None:
+        snapshot = await _resolve_delta(State(_reflex_internal_init=True).dict(initial=True))
+        _default_snapshot = {
+            name: {var: orjson.dumps(value).decode() for var, value in values.items()}
+            for name, values in orjson.loads(format.json_dumps(snapshot)).items()
+        }
+    return _default_snapshot
+
+
+def _changed(snapshot: dict[str, dict[str, Any]], defaults: dict[str, dict[str, str]]) -> dict[str, dict[str, Any]]:
+    plain = orjson.loads(format.json_dumps(snapshot))
+    changed: dict[str, dict[str, Any]] = {}
+    for name, values in plain.items():
+        default = defaults.get(name, {})
+        diff = {
+            var: value
+            for var, value in values.items()
+            if var not in _ROUTER_VARS and orjson.dumps(value).decode() != default.get(var)
+        }
+        if diff:
+            changed[name] = diff
+    return changed

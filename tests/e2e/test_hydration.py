@@ -1,0 +1,122 @@
+"""One markup source: every site page's first HTML is rendered by the app's
+own components, and the app takes it over in place: the very elements the
+visitor first saw stay, nothing is swapped, and typing never loses a key."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import wait_for_hydration
+
+PHONE = {"width": 390, "height": 844}
+# Marks elements of the first HTML as soon as the parser has them, before any
+# script of the app runs; a node React replaced would lose the mark.
+MARK_FIRST_HTML = """
+document.addEventListener("DOMContentLoaded", () => {
+  window.__firstHtml = [...document.querySelectorAll(%s)];
+  window.__firstHtml.forEach((element) => { element.__fromFirstHtml = true; });
+});
+"""
+HYDRATION_ERRORS = ("Minified React error #418", "Minified React error #423", "Minified React error #425", "Hydration")
+TRIES = 20
+WORD = "しんげき"
+
+
+def _title(base_url: str) -> dict:
+    return httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"][0]
+
+
+def _genre(base_url: str) -> str:
+    return httpx.get(base_url + "/genres.json", timeout=10).json()[0]["name"]
+
+
+def _site_pages(base_url: str) -> list[tuple[str, str]]:
+    """(path, an element of the page's own content) for every site page kind."""
+    title = _title(base_url)
+    return [
+        ("/", "main .card"),
+        ("/genres", "main .chip"),
+        (f"/genre/{_genre(base_url)}", "main .card"),
+        ("/search", "main"),
+        ("/search?q=%E3%81%AE&sort=views", "main .card"),
+        (f"/manga/{title['slug']}", ".title-name"),
+        ("/library", "main h1"),
+        ("/history", "main h1"),
+        ("/no-such-page", "main .ant-result-title"),
+    ]
+
+
+@pytest.mark.parametrize("host", ["base_url", "production_url"])
+def test_the_first_html_is_the_page_and_the_app_keeps_its_elements(
+    request: pytest.FixtureRequest, browser: Browser, base_url: str, host: str
+) -> None:
+    origin = request.getfixturevalue(host)
+    for path, content in _site_pages(base_url):
+        first_html = httpx.get(base_url + path, timeout=10).text
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.on("console", lambda message: problems.append(message.text) if message.type == "error" and
+                any(marker in message.text for marker in HYDRATION_ERRORS) else None)
+        page.add_init_script(MARK_FIRST_HTML % repr(f"{content}, .site-header, .header-search input"))
+        page.goto(origin + path)
+        wait_for_hydration(page)
+        page.wait_for_timeout(500)
+        kept = page.evaluate(
+            "() => (window.__firstHtml || []).map((e) => e.isConnected && e.__fromFirstHtml)"
+        )
+        shown = page.locator(content).first.inner_text()
+        context.close()
+        assert kept and all(kept), f"{path}: the app replaced elements of the first HTML"
+        assert problems == [], f"{path}: {problems}"
+        # The content the visitor sees was in the first HTML, not added by the app.
+        assert shown.split("\n")[0] in first_html, path
+
+
+def test_the_first_html_of_genres_names_every_genre(base_url: str) -> None:
+    html = httpx.get(base_url + "/genres", timeout=10).text
+    for genre in httpx.get(base_url + "/genres.json", timeout=10).json():
+        assert genre["name"] in html
+
+
+def test_an_unknown_title_is_a_404_rendered_by_the_app(base_url: str) -> None:
+    response = httpx.get(base_url + "/manga/no-such-title", timeout=10)
+    assert response.status_code == 404
+    assert "ページが見つかりません" in response.text
+
+
+@pytest.mark.parametrize(
+    ("path", "box"),
+    [
+        pytest.param("/", ".header-search input[name=q]", id="home-header"),
+        pytest.param("title", ".header-search input[name=q]", id="title-page-header"),
+        pytest.param("/search", "#search-page-input", id="search-page"),
+    ],
+)
+def test_typing_from_the_load_event_keeps_every_character(browser: Browser, base_url: str, path: str, box: str) -> None:
+    if path == "title":
+        path = f"/manga/{_title(base_url)['slug']}"
+    lost = []
+    for _ in range(TRIES):
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(base_url + path, wait_until="load")
+        page.locator(box).click()
+        page.keyboard.type(WORD, delay=60)
+        wait_for_hydration(page)
+        value = page.locator(box).input_value()
+        if value != WORD:
+            lost.append(value)
+        if not lost and path == "/search":
+            page.keyboard.press("Enter")
+            expect(page.locator("h1")).to_have_text(f"「{WORD}」の検索結果")
+        context.close()
+    assert lost == [], f"{len(lost)} of {TRIES} tries lost keys: {lost}"
+
+
+def test_a_page_waits_for_no_first_paint_gate(base_url: str, page: Page) -> None:
+    html = httpx.get(base_url + "/search?q=%E3%81%AE", timeout=10).text
+    assert "__firstPaint" not in html and 'id="page-state"' in html
