@@ -1,9 +1,12 @@
-// Google Analytics on the production host only. The server writes the gtag
-// loader (an async script tagged data-gtag-id) into pages on that host alone;
-// everywhere else there is no such tag and this module does nothing.
+// Google Analytics on the production host only. PageViewReporter renders the
+// gtag loader (an async script tagged data-gtag-id, which React puts in the
+// head, on the server too) on that host alone; everywhere else there is no
+// such tag and this module does nothing.
 // The gtag bootstrap lives here rather than in an inline script of the
 // server's, because React would meet that script while hydrating the head.
-import { useEffect } from "react";
+import React, { useEffect } from "react";
+
+const GTAG_URL = "https://www.googletagmanager.com/gtag/js";
 import { useLocation } from "react-router";
 
 function setUpGtag() {
@@ -22,7 +25,7 @@ function setUpGtag() {
 setUpGtag();
 
 // Reports a page view on every route change, client-side navigations included.
-export function PageViewReporter() {
+export function PageViewReporter({ measurementId = "" }) {
   const location = useLocation();
   useEffect(() => {
     if (typeof window.gtag !== "function") return;
@@ -31,5 +34,6 @@ export function PageViewReporter() {
       page_location: window.location.href,
     });
   }, [location.pathname, location.search]);
-  return null;
+  if (!measurementId) return null;
+  return <script async src={`${GTAG_URL}?id=${encodeURIComponent(measurementId)}`} data-gtag-id={measurementId} />;
 }

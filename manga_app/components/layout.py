@@ -93,7 +93,7 @@ def site_footer() -> rx.Component:
 def site_layout(*children: rx.Component, show_back: bool = True) -> rx.Component:
     return rx.el.div(
         head_links(),
-        page_view_reporter(),
+        page_view_reporter(measurement_id=HeadState.analytics_id),
         site_header(),
         rx.el.main(
             back_button() if show_back else rx.fragment(),
@@ -116,7 +116,7 @@ def reader_layout(*children: rx.Component, title: rx.Var | str = "") -> rx.Compo
 def _reader_frame(*children: rx.Component, title: rx.Var | str) -> rx.Component:
     return rx.el.div(
         head_links(),
-        page_view_reporter(),
+        page_view_reporter(measurement_id=HeadState.analytics_id),
         rx.el.div(
             back_button(),
             rx.el.span(title, class_name="reader-bar-title"),

@@ -26,6 +26,8 @@ class HeadState(rx.State):
     robots: str = seo.NOINDEX_NOFOLLOW
     json_ld: str = ""
     site_name: str = get_settings().site_name
+    # The GA4 id on the production host only (PageViewReporter loads gtag with it).
+    analytics_id: str = ""
     # False when the path names no page (unknown title, chapter or genre).
     found: bool = True
 
@@ -39,6 +41,8 @@ class HeadState(rx.State):
         self.og_image = seo.absolute_url(settings.origin, head.image)
         self.robots = seo.robots_for(head, host=self.router.url.netloc, production_host=settings.production_host)
         self.json_ld = seo.json_ld_text(head.json_ld)
+        production = seo.is_production_host(self.router.url.netloc, settings.production_host)
+        self.analytics_id = settings.ga_measurement_id if production else ""
 
     @rx.event
     async def load(self):

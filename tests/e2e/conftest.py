@@ -7,11 +7,13 @@ changed) and one server process serves every test."""
 from __future__ import annotations
 
 import contextlib
+import html
 import os
 import signal
 import subprocess
 import time
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
@@ -165,3 +167,27 @@ def wait_for_hydration(page: Page) -> None:
     page.wait_for_function(
         "() => window.__reflex !== undefined && document.querySelector('link[rel=canonical]') !== null"
     )
+
+
+_ATTRIBUTE_ORDER = ("name", "property", "rel", "content", "href")
+
+
+class _HeadTags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in ("meta", "link"):
+            return
+        ordered = sorted(attrs, key=lambda item: (_ATTRIBUTE_ORDER.index(item[0]) if item[0] in _ATTRIBUTE_ORDER else 99))
+        self.tags.append(f"<{tag} " + " ".join(f'{key}="{html.escape(value or "")}"' for key, value in ordered) + ">")
+
+
+def with_head_tags(page_html: str) -> str:
+    """The page's HTML followed by its meta and link tags written with their
+    attributes in one order (name/property/rel first), so a test can look for
+    `<meta name="robots" content="...">` whatever order the renderer used."""
+    parser = _HeadTags()
+    parser.feed(page_html)
+    return page_html + "\n" + "\n".join(parser.tags)

@@ -17,7 +17,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from manga_app import routes
-from tests.e2e.conftest import ROOT, SITE_ORIGIN, wait_for_hydration
+from tests.e2e.conftest import ROOT, SITE_ORIGIN, wait_for_hydration, with_head_tags
 
 RELATIVE_TIME = re.compile(r"^(たった今|\d+(分|時間|日|週間|ヶ月)前|先月|昨年|1年前|2年以上前)$")
 PAGING_GENRE = "ページ送り確認"
@@ -185,7 +185,7 @@ def test_unknown_genre_is_a_404_with_the_japanese_not_found_page(base_url: str, 
 @pytest.mark.parametrize("path_of", [lambda base: routes.GENRES, lambda base: routes.genre_url(next(iter(genres(base))))])
 def test_genre_pages_carry_one_head_before_and_after_hydration(base_url: str, page: Page, path_of) -> None:
     path = path_of(base_url)
-    html = httpx.get(base_url + path).text
+    html = with_head_tags(httpx.get(base_url + path).text)
     assert html.count("<title>") == 1
     assert f'<link rel="canonical" href="{SITE_ORIGIN}{path}"' in html
     assert re.search(r'<meta property="og:title" content="[^"]+"', html)

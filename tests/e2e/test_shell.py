@@ -10,7 +10,7 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import GA_ID, SITE_ORIGIN, wait_for_hydration
+from tests.e2e.conftest import GA_ID, SITE_ORIGIN, wait_for_hydration, with_head_tags
 
 GTAG_PATTERN = "https://www.googletagmanager.com/gtag/js**"
 
@@ -34,7 +34,7 @@ def test_home_uses_the_site_layout_with_header_and_footer(base_url: str, page: P
 
 def test_first_html_response_carries_the_page_head_before_javascript(base_url: str) -> None:
     response = _raw(base_url + "/")
-    html = response.text
+    html = with_head_tags(response.text)
     assert response.status_code == 200
     assert html.count("<title>") == 1
     assert "<title>漫画ひろば | まんがひろば | Manga Hiroba | 生漫画ひろば</title>" in html
@@ -70,7 +70,7 @@ def test_after_hydration_there_is_exactly_one_title_canonical_and_description(ba
 
 
 def test_other_hosts_are_marked_noindex_and_load_no_analytics(base_url: str, page: Page) -> None:
-    raw = _raw(base_url + "/").text
+    raw = with_head_tags(_raw(base_url + "/").text)
     assert '<meta name="robots" content="noindex, nofollow"' in raw
     assert "googletagmanager" not in raw
     requested: list[str] = []
@@ -86,7 +86,9 @@ def test_other_hosts_are_marked_noindex_and_load_no_analytics(base_url: str, pag
 
 
 def test_production_host_is_indexed_and_reports_a_page_view_per_route_change(production_url: str, page: Page) -> None:
-    raw = httpx.get(production_url.replace("manga.test", "127.0.0.1") + "/", headers={"Host": production_url.split("//")[1]}).text
+    raw = with_head_tags(
+        httpx.get(production_url.replace("manga.test", "127.0.0.1") + "/", headers={"Host": production_url.split("//")[1]}).text
+    )
     assert '<meta name="robots" content="index, follow"' in raw
     assert f"gtag/js?id={GA_ID}" in raw
     requested: list[str] = []
@@ -111,7 +113,7 @@ def test_unknown_paths_get_a_japanese_not_found_page_with_status_404(base_url: s
         response = _raw(base_url + path)
         assert response.status_code == 404, path
         assert "ページが見つかりません" in response.text
-        assert '<meta name="robots" content="noindex, nofollow"' in response.text
+        assert '<meta name="robots" content="noindex, nofollow"' in with_head_tags(response.text)
     response = page.goto(base_url + "/no-such-page")
     assert response is not None and response.status == 404
     expect(page.get_by_text("ページが見つかりません").first).to_be_visible()

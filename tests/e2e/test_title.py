@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from manga_app import routes
-from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration
+from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration, with_head_tags
 
 SLUG = "yaoya-no-yuusha"  # the demo series with the most chapters
 TITLE = "八百屋の勇者"
@@ -25,7 +25,7 @@ def chapter_numbers(page: Page) -> list[float]:
 
 def test_first_response_carries_the_title_head_and_after_hydration_one_of_each(base_url: str, page: Page) -> None:
     path = routes.manga_url(SLUG)
-    html = httpx.get(base_url + path).text
+    html = with_head_tags(httpx.get(base_url + path).text)
     assert html.count("<title>") == 1 and TITLE in html.split("<title>")[1].split("</title>")[0]
     assert f'<link rel="canonical" href="{SITE_ORIGIN}{path}"' in html
     assert re.search(r'<meta name="description" content="[^"]+"', html)
