@@ -14,6 +14,7 @@ KIND = PageKind.SEARCH
 ON_LOAD: list = [SearchState.load]
 # Keystrokes closer together than this are sent as one event.
 TYPING_DEBOUNCE_MS = 150
+INPUT_ID = "search-page-input"
 
 
 def _search_form() -> rx.Component:
@@ -21,10 +22,12 @@ def _search_form() -> rx.Component:
         rx.el.input(
             type="search",
             name="q",
-            id="search-page-input",
+            id=INPUT_ID,
             default_value=SearchState.query,
             key=SearchState.input_key,
             on_change=SearchState.type_query.debounce(TYPING_DEBOUNCE_MS),
+            # The box is in the first HTML: the visitor may type before the app starts.
+            on_mount=rx.call_script(f"document.getElementById('{INPUT_ID}').value", callback=SearchState.typed_before_start),
             placeholder="タイトル・よみがな・ローマ字",
             aria_label="検索キーワード",
             max_length=MAX_QUERY_CHARS,

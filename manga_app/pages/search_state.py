@@ -73,6 +73,14 @@ class SearchState(rx.State):
         return await self._search_typed()
 
     @rx.event
+    async def typed_before_start(self, value: object = ""):
+        """What the visitor typed into the server-rendered box before the app
+        had started (no change event reached the app for it)."""
+        if isinstance(value, str) and clean_query(value) != self.query:
+            return await self.type_query(value)
+        return None
+
+    @rx.event
     async def flush(self, _result=None):
         if self._pending:
             self._pending = False
