@@ -48,6 +48,9 @@ class FirebaseSettings(BaseSettings):
     # Emulator mode on a site configured for the public (a test of the
     # production host on one machine): only with this explicit opt-in.
     unsafe_allow_auth_emulator: bool = False
+    # Sign-ins ask Firebase whether the token was revoked or the account
+    # disabled or deleted (a real project needs service-account credentials).
+    firebase_check_revoked: bool = True
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class FirebaseConfig:
     auth_domain: str
     app_id: str
     emulator_host: str  # "" for a real project
+    check_revoked: bool = True
 
     @property
     def emulated(self) -> bool:
@@ -113,6 +117,7 @@ def resolve(settings: FirebaseSettings) -> FirebaseConfig:
         auth_domain=settings.firebase_auth_domain or f"{project}.firebaseapp.com",
         app_id=settings.firebase_app_id,
         emulator_host=host,
+        check_revoked=settings.firebase_check_revoked,
     )
 
 

@@ -13,7 +13,7 @@ from starlette.routing import Mount, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from manga_app import routes
-from manga_app.web import catalogue_files, install, pages, robots, shell, sitemap
+from manga_app.web import catalogue_files, install, pages, robots, shell, sitemap, socket_guard
 
 # Reflex's own endpoints and build output: never pages.
 _RESERVED_PREFIXES = ("/_", "/assets/", "/ping", "/icons/", "/css/", "/js/", "/media/", "/manifests/")
@@ -83,4 +83,5 @@ class SiteHttpLayer:
 
 
 def site_http_layer(reflex_app: ASGIApp) -> ASGIApp:
+    socket_guard.install()
     return SiteHttpLayer(reflex_app)
