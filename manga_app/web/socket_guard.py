@@ -19,6 +19,7 @@ browser may send is up to about 1 MB) close the connection in engine.io.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
@@ -96,6 +97,9 @@ async def _on_event(self: EventNamespace, original, sid: str, data):
         if NOTICES.due(sid, now):
             logger.warning("Dropping events over the rate limit from %s (%s)", sid, _address(self, sid))
             await _tell(self, sid)
+        # socket.io reads a flooded socket's frames back to back: let the
+        # other connections and HTTP requests have the loop in between.
+        await asyncio.sleep(0)
         return None
     return await original(self, sid, data)
 
