@@ -57,7 +57,7 @@ reflex_exec.run_backend_prod("127.0.0.1", int(sys.argv[1]), get_config().logleve
 def served_demo() -> Iterator[str]:
     """The site with the e2e-sized demo library, as indexable as on the real site."""
     require_chromium("Lighthouse")
-    with served_site(PORT, WEB_DIR, PRODUCTION_HOST="localhost") as (url, _data):
+    with served_site(PORT, WEB_DIR, PRODUCTION_HOST="localhost", UNSAFE_ALLOW_AUTH_EMULATOR="1") as (url, _data):
         yield url
 
 

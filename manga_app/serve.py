@@ -24,6 +24,8 @@ from reflex_base.environment import environment
 from manga_app.auth import emulator
 from manga_app.auth.settings import check_firebase_at_startup
 from manga_app.catalogue.db import migrate
+from manga_app.config import get_settings
+from manga_app.web.origins import allowed_origins
 from manga_app.web.shell import static_dir
 
 
@@ -42,6 +44,13 @@ def main() -> None:
     # before any worker queries it (alembic upgrade head; a no-op when current).
     migrate()
     firebase = check_firebase_at_startup()
+    # CORS and the websocket's Origin (engine.io checks it against the same
+    # list): the site's origins only, never "*" with credentials. The
+    # workers read it from the environment when they build the app.
+    settings = get_settings()
+    origins = allowed_origins(site_origin=settings.origin, production_host=settings.production_host,
+                              port=args.port, local=firebase.emulated)
+    os.environ["REFLEX_CORS_ALLOWED_ORIGINS"] = ",".join(origins)
     auth = (
         emulator.running_emulator(firebase.project_id, firebase.emulator_host)
         if firebase.emulated

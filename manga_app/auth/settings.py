@@ -10,13 +10,17 @@ Local default: project `demo-manga-hiroba` on the emulator at 127.0.0.1:9099
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from manga_app.config import get_settings
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +28,7 @@ DEMO_PREFIX = "demo-"
 DEFAULT_PROJECT_ID = "demo-manga-hiroba"
 DEFAULT_EMULATOR_HOST = "127.0.0.1:9099"
 EMULATOR_ENV = "FIREBASE_AUTH_EMULATOR_HOST"
+UNSAFE_OPT_IN = "UNSAFE_ALLOW_AUTH_EMULATOR"
 
 
 class FirebaseConfigError(RuntimeError):
@@ -40,6 +45,12 @@ class FirebaseSettings(BaseSettings):
     firebase_app_id: str = ""
     # None: the default for the project kind (the emulator for demo- ids).
     firebase_auth_emulator_host: str | None = None
+    # Emulator mode on a site configured for the public (a test of the
+    # production host on one machine): only with this explicit opt-in.
+    unsafe_allow_auth_emulator: bool = False
+    # Sign-ins ask Firebase whether the token was revoked or the account
+    # disabled or deleted (a real project needs service-account credentials).
+    firebase_check_revoked: bool = True
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,7 @@ class FirebaseConfig:
     auth_domain: str
     app_id: str
     emulator_host: str  # "" for a real project
+    check_revoked: bool = True
 
     @property
     def emulated(self) -> bool:
@@ -105,6 +117,7 @@ def resolve(settings: FirebaseSettings) -> FirebaseConfig:
         auth_domain=settings.firebase_auth_domain or f"{project}.firebaseapp.com",
         app_id=settings.firebase_app_id,
         emulator_host=host,
+        check_revoked=settings.firebase_check_revoked,
     )
 
 
@@ -113,11 +126,63 @@ def get_firebase_config() -> FirebaseConfig:
     return resolve(FirebaseSettings())
 
 
+def is_loopback_origin(origin: str) -> bool:
+    """True for an origin on this machine (http://localhost:3000, http://127.0.0.1)."""
+    host = (urlsplit(origin).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def public_settings(*, production_host: str, site_origin: str) -> list[str]:
+    """The settings that say the site is meant for the public, as the
+    operator wrote them ([] for a local run)."""
+    found = []
+    if production_host.strip():
+        found.append(f"PRODUCTION_HOST={production_host.strip()}")
+    if site_origin.strip() and not is_loopback_origin(site_origin.strip()):
+        found.append(f"SITE_ORIGIN={site_origin.strip()} (not a loopback origin)")
+    return found
+
+
+def check_emulator_exposure(config: FirebaseConfig, *, public: list[str], unsafe_opt_in: bool) -> None:
+    """Emulator tokens are unsigned: emulator mode is for this machine only.
+    FirebaseConfigError when the site is configured for the public, unless
+    the operator opted in (then a warning, at every start)."""
+    if not config.emulated or not public:
+        return
+    named = ", ".join(public)
+    if not unsafe_opt_in:
+        raise FirebaseConfigError(
+            f"The Firebase Auth emulator ({EMULATOR_ENV}={config.emulator_host}, project {config.project_id!r}) "
+            f"accepts unsigned tokens, so anyone could sign in as anyone, but the site is configured for the public: "
+            f"{named}. Configure a real Firebase project (FIREBASE_PROJECT_ID, FIREBASE_API_KEY) for production, "
+            f"or unset those settings for a local run. To test the production host on this machine only, "
+            f"set {UNSAFE_OPT_IN}=1."
+        )
+    logger.warning(
+        "%s=1: the Auth emulator (unsigned tokens) serves a site configured for the public (%s). "
+        "Anyone who can reach it can sign in as anyone. Only for tests on this machine.",
+        UNSAFE_OPT_IN,
+        named,
+    )
+
+
 def check_firebase_at_startup() -> FirebaseConfig:
-    """Call once when the app starts: refuses unsafe settings, warns in
-    emulator mode, and points firebase-admin at the emulator (it reads the
-    environment variable itself, at every verification)."""
+    """Call once when the app starts: refuses unsafe settings (emulator mode
+    on a site configured for the public among them), warns in emulator mode,
+    and points firebase-admin at the emulator (it reads the environment
+    variable itself, at every verification)."""
     config = get_firebase_config()
+    site = get_settings()
+    check_emulator_exposure(
+        config,
+        public=public_settings(production_host=site.production_host, site_origin=site.site_origin),
+        unsafe_opt_in=FirebaseSettings().unsafe_allow_auth_emulator,
+    )
     if config.emulated:
         os.environ[EMULATOR_ENV] = config.emulator_host
         logger.warning(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import firebase_admin
 from firebase_admin import auth as admin_auth
 from firebase_admin import credentials
+from firebase_admin import exceptions as admin_exceptions
 
 from manga_app.auth.settings import EMULATOR_ENV, FirebaseConfig
 
@@ -41,6 +42,8 @@ class VerifiedUser:
     avatar: str
     is_anonymous: bool
     provider: str
+    # The token's expiry (epoch seconds): the session needs a fresh one after it.
+    expires_at: float = 0.0
 
 
 _apps: dict[str, firebase_admin.App] = {}
@@ -66,18 +69,31 @@ def admin_app(config: FirebaseConfig, credential: credentials.Base | None = None
         return app
 
 
-def verify_id_token(token: object, *, config: FirebaseConfig, now: float | None = None) -> VerifiedUser:
+def verify_id_token(
+    token: object, *, config: FirebaseConfig, now: float | None = None, check_revoked: bool = False
+) -> VerifiedUser:
     """The user a token proves, or TokenRefused. Blocking (may fetch Google's
-    public keys): call it with asyncio.to_thread from event handlers."""
+    public keys): call it with asyncio.to_thread from event handlers.
+
+    `check_revoked` (for sign-ins, when the project allows it) also asks
+    Firebase for the account: a revoked token, a disabled or deleted account
+    is refused."""
     if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
         raise TokenRefused("not a token")
+    revocation = check_revoked and config.check_revoked
     try:
-        claims = admin_auth.verify_id_token(token, app=admin_app(config), check_revoked=False)
+        claims = admin_auth.verify_id_token(token, app=admin_app(config), check_revoked=revocation)
     except (ValueError, admin_auth.InvalidIdTokenError, admin_auth.ExpiredIdTokenError) as error:
+        # Revoked tokens and disabled accounts are InvalidIdTokenError subclasses.
         raise TokenRefused(str(error)) from error
+    except admin_auth.UserNotFoundError as error:
+        raise TokenRefused("the account no longer exists") from error
     except admin_auth.CertificateFetchError as error:
         logger.error("Could not fetch the Firebase token certificates: %s", error)
         raise TokenRefused("certificates unavailable") from error
+    except admin_exceptions.FirebaseError as error:
+        logger.error("Could not check the account of an ID token: %.200s", error)
+        raise TokenRefused("account check unavailable") from error
     _check_times(claims, now=time.time() if now is None else now)
     return _user_from(claims)
 
@@ -102,6 +118,7 @@ def _user_from(claims: dict) -> VerifiedUser:
         avatar=_avatar(claims.get("picture")),
         is_anonymous=provider == "anonymous",
         provider=provider,
+        expires_at=float(claims["exp"]),
     )
 
 

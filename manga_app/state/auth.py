@@ -5,6 +5,14 @@ The browser's user object is never trusted: every ID token is verified with
 firebase-admin first, and `_uid` (backend-only) is set from the verified
 token alone. All user data is read and written through `_uid`.
 
+A session is only as good as its token: it belongs to the connection
+(socket.io sid) that proved it and lasts until the token expires. Before
+every event, web/socket_guard.py suspends a session seen on another
+connection (a replayed client token, or the same tab after a reconnect) or
+past its token's expiry (`_holds`): the backend forgets the uid and shows
+"loading", and the browser answers with a fresh token (client.jsx resyncs
+whenever loading turns true), so a reader only sees a blink.
+
 The Firebase root (components/account/root.py, one per page load) sends
 these events and runs LibraryState.sync after each, so the library follows
 whoever is signed in."""
@@ -13,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import reflex as rx
 
@@ -38,8 +47,8 @@ MAX_LOGGED = 300
 BROWSER_SIGN_OUT = rx.call_script("window.mangaAuth && window.mangaAuth.signOut()")
 
 
-async def verified(token: object) -> VerifiedUser:
-    return await asyncio.to_thread(verify_id_token, token, config=get_firebase_config())
+async def verified(token: object, *, check_revoked: bool = False) -> VerifiedUser:
+    return await asyncio.to_thread(verify_id_token, token, config=get_firebase_config(), check_revoked=check_revoked)
 
 
 class AuthState(rx.State):
@@ -54,6 +63,9 @@ class AuthState(rx.State):
     client_config: dict[str, str] = {}
     # Set only from a verified token; never sent to the browser.
     _uid: str = ""
+    # The connection that proved it, and when its token expires (epoch s).
+    _sid: str = ""
+    _expires: float = 0.0
 
     @rx.var
     def signed_in(self) -> bool:
@@ -65,17 +77,29 @@ class AuthState(rx.State):
             return "ゲスト"
         return self.name or self.email.split("@")[0] or "ユーザー"
 
+    def _connection(self) -> str:
+        return self.router.session.session_id
+
     def _show(self, user: VerifiedUser) -> None:
-        self._uid = user.uid
+        self._uid, self._sid, self._expires = user.uid, self._connection(), user.expires_at
         self.google_id, self.email, self.name, self.avatar = user.uid, user.email, user.name, user.avatar
         self.is_anonymous = user.is_anonymous
         self.loading = False
 
     def _clear(self) -> None:
-        self._uid = ""
+        self._uid, self._sid, self._expires = "", "", 0.0
         self.google_id = self.email = self.name = self.avatar = ""
         self.is_anonymous = False
         self.loading = False
+
+    def _holds(self, *, now: float | None = None) -> bool:
+        """Is the session still this connection's, with a current token?"""
+        return self._sid == self._connection() and (time.time() if now is None else now) < self._expires
+
+    def _suspend(self) -> None:
+        """Nothing of the account stays; the browser is asked for a token again."""
+        self._clear()
+        self.loading = True
 
     @rx.event
     def start_client(self):
@@ -89,7 +113,7 @@ class AuthState(rx.State):
             self._clear()
             return None
         try:
-            found = await verified(token)
+            found = await verified(token, check_revoked=True)
         except TokenRefused as error:
             logger.warning("Refused an ID token: %s", error)
             self._clear()
@@ -112,7 +136,7 @@ class AuthState(rx.State):
         if not self._uid:
             return None  # no session to refresh; the auth-state report decides
         try:
-            found = await verified(token)
+            found = await verified(token, check_revoked=True)
         except TokenRefused as error:
             logger.warning("Refused a refreshed ID token of %s: %s", self._uid, error)
             self._clear()
@@ -128,7 +152,7 @@ class AuthState(rx.State):
         anonymous library into it. Both tokens are verified; the first must be
         anonymous and the second must not."""
         try:
-            source, target = await verified(anonymous_token), await verified(token)
+            source, target = await verified(anonymous_token), await verified(token, check_revoked=True)
         except TokenRefused as error:
             logger.warning("Refused a merge: %s", error)
             return notify("error", MERGE_FAILED)

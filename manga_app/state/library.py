@@ -130,6 +130,14 @@ class LibraryState(rx.State):
                            f"フォローできるのは{repository.MAX_FOLLOWS}作品までです（{refused}作品が対象外）。")]
         return []
 
+    def _forget_account(self) -> None:
+        """The session was suspended (state/auth.py): nothing of the account
+        stays in view, and nothing the browser holds goes to it until a
+        fresh token proves who it is. The browser's own stores are left
+        alone: they are the browser's, and come back from it."""
+        self.followed, self.library_items, self.history_items = [], [], []
+        self.loaded, self._synced_uid = False, ""
+
     async def _wipe(self, history: ReadingState) -> None:
         """Signed out: the account's stores leave the browser. What was read
         here since the last sync goes to that account first (it was verified

@@ -12,12 +12,20 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from starlette.responses import PlainTextResponse
+
 from manga_app import routes
-from manga_app.web import catalogue_files, install, pages, robots, shell, sitemap
+from manga_app.config import get_settings
+from manga_app.web import catalogue_files, install, pages, robots, shell, sitemap, socket_guard
+from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.
 _RESERVED_PREFIXES = ("/_", "/assets/", "/ping", "/icons/", "/css/", "/js/", "/media/", "/manifests/")
 MEDIA_PREFIX = "/media"
+# Reflex endpoints the site does not use, and /assets/ beyond the built
+# files: a 404, never the app shell (which answers 200 to anything).
+_INTERNAL_PATHS = ("/_upload", "/_all_routes")
+_ASSETS_PREFIX = "/assets/"
 
 
 def is_page_path(path: str, *, static_root: Path | None = None) -> bool:
@@ -36,6 +44,13 @@ def is_page_path(path: str, *, static_root: Path | None = None) -> bool:
     return not _is_built_file(static_root or shell.static_dir(), path)
 
 
+def is_internal_path(path: str, *, static_root: Path | None = None) -> bool:
+    """Reflex's internal endpoints, or a missing built asset."""
+    if any(path == internal or path.startswith(internal + "/") for internal in _INTERNAL_PATHS):
+        return True
+    return path.startswith(_ASSETS_PREFIX) and not _is_built_file(static_root or shell.static_dir(), path)
+
+
 def _is_built_file(root: Path, path: str) -> bool:
     root = root.resolve()
     try:
@@ -43,6 +58,9 @@ def _is_built_file(root: Path, path: str) -> bool:
         return candidate.is_relative_to(root) and candidate.is_file()
     except (OSError, ValueError):  # a name too long for the file system, a NUL byte
         return False
+
+
+NOT_FOUND = PlainTextResponse("見つかりませんでした", status_code=404)
 
 
 class SiteHttpLayer:
@@ -74,6 +92,9 @@ class SiteHttpLayer:
             await self.app(scope, receive, send)
 
     async def _pages_or_reflex(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if is_internal_path(scope["path"]):
+            await NOT_FOUND(scope, receive, send)
+            return
         if scope["method"] in ("GET", "HEAD") and is_page_path(scope["path"]):
             await self._page_route(scope, receive, send)
             return
@@ -83,4 +104,5 @@ class SiteHttpLayer:
 
 
 def site_http_layer(reflex_app: ASGIApp) -> ASGIApp:
-    return SiteHttpLayer(reflex_app)
+    socket_guard.install()
+    return SecurityHeaders(SiteHttpLayer(reflex_app), production_host=get_settings().production_host)

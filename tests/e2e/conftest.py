@@ -58,6 +58,9 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "PRODUCTION_HOST": PRODUCTION_HOST,
         "GA_MEASUREMENT_ID": GA_ID,
         "SITE_ORIGIN": SITE_ORIGIN,
+        # The tests play the production host on this machine with the Auth
+        # emulator, which the site otherwise refuses for a public configuration.
+        "UNSAFE_ALLOW_AUTH_EMULATOR": "1",
         "DATA_DIR": str(data),
         "REFLEX_DB_URL": f"sqlite:///{data / 'e2e.db'}",
         "REFLEX_WEB_WORKDIR": WEB_DIR,

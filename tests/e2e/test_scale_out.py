@@ -52,6 +52,8 @@ def scale_env(tmp_path_factory: pytest.TempPathFactory, postgres_url: str) -> di
         "REFLEX_REDIS_URL": REDIS_URL,
         "GRANIAN_WORKERS": str(WORKERS),
         "SITE_ORIGIN": "https://manga.example",
+        # A public origin with the Auth emulator: only with the explicit opt-in.
+        "UNSAFE_ALLOW_AUTH_EMULATOR": "1",
         "CATALOGUE_REFRESH_SECONDS": "1",
     }
     demo = data / "demo"

@@ -20,6 +20,14 @@ const USE_REDIRECT = new Set([
 // The visitor changed their mind: nothing to report.
 const CANCELLED = new Set(["auth/popup-closed-by-user", "auth/cancelled-popup-request", "auth/user-cancelled"]);
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+// The backend ends a session when its ID token expires (an hour): a fresh
+// token goes up this long before, so a reader never meets the expiry.
+const REFRESH_BEFORE_MS = 5 * 60 * 1000;
+
+// How long to wait before refreshing a token that expires at `expiresAtMs`.
+export function refreshDelay(expiresAtMs, nowMs) {
+  return Math.max(0, expiresAtMs - nowMs - REFRESH_BEFORE_MS);
+}
 
 // The spec's user object, exactly these fields.
 export function toUser(user) {
@@ -132,6 +140,22 @@ async function startClient(settings) {
   // "uid token" of the last report ("" for nobody), once the first came.
   let reported = null;
   let upgrading = false;
+  let refreshTimer = null;
+
+  // A forced refresh before expiry; onIdTokenChanged sends the new token.
+  // Timers sleep with the tab, so a tab shown again checks at once.
+  async function scheduleRefresh(user) {
+    clearTimeout(refreshTimer);
+    if (!user) return;
+    const { expirationTime } = await user.getIdTokenResult();
+    refreshTimer = setTimeout(
+      () => user.getIdToken(true).catch(fail),
+      refreshDelay(Date.parse(expirationTime), Date.now()),
+    );
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") scheduleRefresh(auth.currentUser).catch(fail);
+  });
 
   function send(user, token) {
     reported = user ? `${user.uid} ${token}` : "";
@@ -246,6 +270,7 @@ async function startClient(settings) {
     .finally(() => {
       onAuthStateChanged(auth, (user) => report(user).catch(fail));
       onIdTokenChanged(auth, async (user) => {
+        scheduleRefresh(user).catch(fail);
         // A new user is the auth-state listener's; an upgrade reports itself.
         if (!user || upgrading || reported === null || !reported.startsWith(`${user.uid} `)) return;
         const token = await user.getIdToken();

@@ -61,3 +61,59 @@ def test_startup_in_emulator_mode_warns_and_points_firebase_admin_at_the_emulato
         config = firebase_settings.check_firebase_at_startup()
     assert config.emulated and os.environ[EMULATOR_ENV] == "127.0.0.1:9099"
     assert "EMULATOR mode" in caplog.text
+
+
+# --- emulator mode is for this machine only --------------------------------
+
+
+@pytest.fixture
+def site(monkeypatch):
+    """The site's own settings through the environment, as an operator sets them."""
+    for name in ("PRODUCTION_HOST", "SITE_ORIGIN", "UNSAFE_ALLOW_AUTH_EMULATOR", "FIREBASE_PROJECT_ID", EMULATOR_ENV):
+        monkeypatch.delenv(name, raising=False)
+    firebase_settings.get_firebase_config.cache_clear()
+    firebase_settings.get_settings.cache_clear()
+    yield monkeypatch
+    firebase_settings.get_firebase_config.cache_clear()
+    firebase_settings.get_settings.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("environment", "named"),
+    [
+        ({"PRODUCTION_HOST": "manga.example"}, "PRODUCTION_HOST=manga.example"),
+        ({"SITE_ORIGIN": "https://manga.example"}, "SITE_ORIGIN=https://manga.example"),
+        ({"SITE_ORIGIN": "http://192.168.1.20:3000"}, "SITE_ORIGIN=http://192.168.1.20:3000"),
+    ],
+)
+def test_emulator_mode_refuses_to_start_on_a_site_configured_for_the_public(site, environment, named):
+    for name, value in environment.items():
+        site.setenv(name, value)
+    with pytest.raises(FirebaseConfigError) as refused:
+        firebase_settings.check_firebase_at_startup()
+    message = str(refused.value)
+    assert named in message and EMULATOR_ENV in message and "UNSAFE_ALLOW_AUTH_EMULATOR=1" in message
+
+
+@pytest.mark.parametrize("origin", ["", "http://localhost:3000", "http://127.0.0.1:3123", "http://[::1]:3000"])
+def test_emulator_mode_starts_on_the_local_defaults(site, origin):
+    site.setenv("SITE_ORIGIN", origin)
+    assert firebase_settings.check_firebase_at_startup().emulated
+
+
+def test_the_unsafe_opt_in_starts_with_a_warning_at_every_start(site, caplog):
+    site.setenv("PRODUCTION_HOST", "manga.example")
+    site.setenv("UNSAFE_ALLOW_AUTH_EMULATOR", "1")
+    with caplog.at_level(logging.WARNING):
+        firebase_settings.check_firebase_at_startup()
+        firebase_settings.check_firebase_at_startup()
+    warnings = [record for record in caplog.records if "UNSAFE_ALLOW_AUTH_EMULATOR=1" in record.getMessage()]
+    assert len(warnings) == 2 and "PRODUCTION_HOST=manga.example" in warnings[0].getMessage()
+
+
+def test_a_real_project_starts_on_the_production_host(site):
+    site.setenv("PRODUCTION_HOST", "manga.example")
+    site.setenv("SITE_ORIGIN", "https://manga.example")
+    site.setenv("FIREBASE_PROJECT_ID", "manga-prod")
+    site.setenv("FIREBASE_API_KEY", "k")
+    assert not firebase_settings.check_firebase_at_startup().emulated

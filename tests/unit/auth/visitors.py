@@ -118,6 +118,10 @@ class Browser:
         self.reading.history_json = storage.history_json
         self.library.follows_json, self.library.owner = storage.follows_json, storage.owner
 
+    def connect(self, sid: str) -> None:
+        """The tab's socket.io connection is now `sid` (as Reflex records it before each event)."""
+        self.root.router_data = self.root._update_router_vars({"sid": sid}, self.root.router_data)
+
     def storage(self) -> Storage:
         return Storage(self.reading.history_json, self.library.follows_json, self.library.owner)
 

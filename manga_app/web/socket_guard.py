@@ -1,0 +1,118 @@
+"""Every patch this site makes to Reflex's event handling, in one place
+(tests/unit/web/test_socket_guard.py fails if a Reflex upgrade moves what
+these rely on).
+
+- Before every event: the signed-in session must still be this
+  connection's and its token current (state/session_guard.py), through
+  App._preprocess, which Reflex's event processor calls under the state lock.
+- Every incoming socket.io event (EventNamespace.on_event) must be a dict
+  and stay under the rate and burst limits of its connection and of its
+  address; anything else is dropped before it is parsed or queued, so a
+  flooding client costs the worker almost nothing. A connection whose events
+  are dropped is told so in Japanese, once per NOTICE_INTERVAL.
+- No log line carries more than 200 characters of a payload (bounded_logs).
+
+Frames over engine.io's max_http_buffer_size (Reflex's
+REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE, 1 MB by default; the reading history a
+browser may send is up to about 1 MB) close the connection in engine.io.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import logging
+import time
+
+from reflex.app import App, EventNamespace
+from reflex.state import StateUpdate
+from reflex_base import constants
+from reflex_base.event import fix_events
+
+from manga_app.state.notify import notify
+from manga_app.state.session_guard import hold_session
+from manga_app.web import bounded_logs
+from manga_app.web.rate_limit import Notices, RateLimiter
+
+logger = logging.getLogger(__name__)
+
+# A reader turning pages fast sends a few events a second; a page load a
+# handful at once. Several tabs share an address (and a NAT many visitors).
+PER_CONNECTION = RateLimiter(rate=20, burst=60)
+PER_ADDRESS = RateLimiter(rate=100, burst=300)
+NOTICE_INTERVAL = 10.0
+NOTICES = Notices(NOTICE_INTERVAL)
+TOO_MANY = ("warning", "操作が多すぎます", "少し待ってからもう一度お試しください。")
+MAX_EVENT_NAME = 200
+_MARK = "_manga_guarded"
+
+
+def install() -> None:
+    """Patch Reflex once per process (idempotent)."""
+    bounded_logs.install()
+    if getattr(App._preprocess, _MARK, False):
+        return
+    _wrap(App, "_preprocess", _preprocess)
+    _wrap(EventNamespace, "on_event", _on_event)
+    _wrap(EventNamespace, "on_disconnect", _on_disconnect)
+
+
+def _wrap(cls: type, name: str, wrapper) -> None:
+    original = getattr(cls, name)
+    if inspect.iscoroutinefunction(original):  # socket.io awaits only coroutine functions
+
+        async def method(self, *args, **kwargs):
+            return await wrapper(self, original, *args, **kwargs)
+
+    else:
+
+        def method(self, *args, **kwargs):
+            return wrapper(self, original, *args, **kwargs)
+
+    functools.update_wrapper(method, original)
+
+    setattr(method, _MARK, True)
+    setattr(cls, name, method)
+
+
+async def _preprocess(self: App, original, state, event):
+    await hold_session(state._get_root_state())
+    return await original(self, state, event)
+
+
+def _address(namespace: EventNamespace, sid: str) -> str:
+    static = namespace._static_router_data.get(sid) or {}
+    return str(static.get(constants.RouteVar.CLIENT_IP) or "unknown")
+
+
+async def _on_event(self: EventNamespace, original, sid: str, data):
+    now = time.monotonic()
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str) or len(data["name"]) > MAX_EVENT_NAME:
+        logger.warning("Dropped a malformed event (%s) from %s", type(data).__name__, sid)
+        return None
+    # Both buckets pay for every event, so neither can be drained by the other.
+    allowed = PER_CONNECTION.allow(sid, now) & PER_ADDRESS.allow(_address(self, sid), now)
+    if not allowed:
+        if NOTICES.due(sid, now):
+            logger.warning("Dropping events over the rate limit from %s (%s)", sid, _address(self, sid))
+            await _tell(self, sid)
+        # socket.io reads a flooded socket's frames back to back: let the
+        # other connections and HTTP requests have the loop in between.
+        await asyncio.sleep(0)
+        return None
+    return await original(self, sid, data)
+
+
+async def _tell(namespace: EventNamespace, sid: str) -> None:
+    token = namespace.sid_to_token.get(sid)
+    if token is None:
+        return
+    update = StateUpdate(events=fix_events([notify(*TOO_MANY)], token))
+    await namespace.emit(str(constants.SocketEvent.EVENT), update, to=sid)
+
+
+def _on_disconnect(self: EventNamespace, original, sid: str):
+    PER_CONNECTION.forget(sid)
+    NOTICES.forget(sid)
+    return original(self, sid)

@@ -1,0 +1,81 @@
+"""A socket.io client that speaks Reflex's event protocol as the browser's
+state.js does (path /_event, websocket only, the tab's client token in the
+query, events as {name, payload, router_data}), for the hostile-client tests."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable
+
+import socketio
+
+ROOT = "reflex___state____state"
+AUTH = f"{ROOT}.manga_app___state___auth____auth_state"
+LIBRARY = f"{ROOT}.manga_app___state___library____library_state"
+# state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
+# path and Reflex's namespace are both /_event.
+NAMESPACE = "/_event"
+
+
+class Tab:
+    """One browser tab's connection (a new client token unless one is replayed)."""
+
+    def __init__(self, base_url: str, *, token: str | None = None, origin: str | None = None) -> None:
+        self.token = token or str(uuid.uuid4())
+        self.updates: list[dict] = []
+        # websocket-client sends the Origin it is given (else the URL's), as a browser does.
+        self.client = socketio.Client(reconnection=False, websocket_extra_options={"origin": origin or base_url})
+        self.client.on("event", self.updates.append, namespace=NAMESPACE)
+        # The server listens on 127.0.0.1 (localhost may resolve to ::1 first).
+        self.client.connect(
+            f"{base_url.replace('//localhost:', '//127.0.0.1:')}/?token={self.token}",
+            socketio_path="/_event",
+            namespaces=[NAMESPACE],
+            transports=["websocket"],
+            wait_timeout=10,
+        )
+
+    def send(self, name: str, **payload) -> None:
+        self.client.emit("event", {"name": name, "payload": payload, "router_data": {"pathname": "/", "asPath": "/"}},
+                         namespace=NAMESPACE)
+
+    def hydrate(self) -> dict:
+        """The full state the server sends a (re)connecting tab."""
+        self.send(f"{ROOT}.hydrate")
+        return self.wait_for(lambda: self.delta(AUTH) and "loading_rx_state_" in self.delta(AUTH))
+
+    def delta(self, state: str) -> dict:
+        """Every value of `state` the server sent, the newest winning."""
+        merged: dict = {}
+        for update in self.updates:
+            merged.update((update.get("delta") or {}).get(state) or {})
+        return merged
+
+    def notices(self) -> list[str]:
+        return [json.dumps(event.get("payload"), ensure_ascii=False) for update in self.updates
+                for event in update.get("events") or [] if "mangaNotify" in json.dumps(event.get("payload"))]
+
+    def wait_for(self, predicate: Callable[[], object], timeout: float = 15.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = predicate()
+            if found:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"nothing arrived within {timeout}s; updates: {json.dumps(self.updates)[:1500]}")
+
+    def close(self) -> None:
+        self.client.disconnect()
+
+
+def follows(db_url: str, uid: str) -> list[str]:
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return [row[0] for row in db.execute("select series_slug from follow where uid = ? order by series_slug", (uid,))]
+
+
+def account_exists(db_url: str, uid: str) -> bool:
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return db.execute("select 1 from user_account where uid = ?", (uid,)).fetchone() is not None

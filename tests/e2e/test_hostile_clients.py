@@ -1,0 +1,262 @@
+"""Hostile clients against the real server (served as `make run` serves it),
+with real socket.io clients speaking Reflex's protocol and tokens from the
+real Auth emulator. Each case asserts the refusal and that the victim's
+account is unchanged."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import socketio
+from firebase_admin import auth as admin_auth
+
+from manga_app.auth import emulator
+from manga_app.auth.settings import get_firebase_config
+from manga_app.auth.verify import admin_app
+from tests.unit.auth.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
+
+from .conftest import PORT, PRODUCTION_HOST
+from .hostile_client import AUTH, LIBRARY, Tab, account_exists, follows
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = "読み込み中です"
+REFUSED = "ログインできませんでした"
+TOO_MANY = "操作が多すぎます"
+
+
+@pytest.fixture(scope="module")
+def auth_emulator(base_url, tmp_path_factory) -> Iterator[str]:
+    with emulator.running_emulator(log_path=tmp_path_factory.mktemp("emulator") / "emulator.log") as host:
+        yield host
+
+
+@pytest.fixture(scope="module")
+def slugs(base_url) -> list[str]:
+    return [item["slug"] for item in httpx.get(f"{base_url}/mangas_1.json", timeout=10).json()["list"]]
+
+
+@pytest.fixture
+def db(server_env) -> str:
+    return server_env["REFLEX_DB_URL"]
+
+
+def user_of(token: str) -> dict:
+    claims = claims_of(token)
+    return {"googleId": claims["user_id"], "email": claims.get("email", ""), "name": claims.get("name", ""),
+            "avatar": "", "isAnonymous": claims["firebase"]["sign_in_provider"] == "anonymous"}
+
+
+def sign_in(tab: Tab, token: str, user: dict | None = None) -> None:
+    tab.send(f"{AUTH}.on_auth_change", user=user or user_of(token), token=token)
+    tab.send(f"{LIBRARY}.sync", _first=None, _second=None)
+
+
+def signed_in_as(tab: Tab, uid: str) -> bool:
+    return tab.delta(AUTH).get("google_id_rx_state_") == uid and tab.delta(AUTH).get("loading_rx_state_") is False
+
+
+@pytest.fixture
+def victim(base_url, auth_emulator, slugs, db) -> Iterator[tuple[Tab, str, str]]:
+    """A signed-in tab that follows one series: (tab, ID token, uid)."""
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    tab = Tab(base_url)
+    tab.hydrate()
+    sign_in(tab, token)
+    tab.wait_for(lambda: signed_in_as(tab, uid))
+    tab.send(f"{LIBRARY}.toggle_follow", slug=slugs[0])
+    tab.wait_for(lambda: follows(db, uid) == [slugs[0]])
+    yield tab, token, uid
+    if tab.client.connected:
+        tab.close()
+
+
+def nothing_of(tab: Tab, uid: str, follows_of: tuple[str, ...] = ()) -> bool:
+    """The tab was sent no identity of `uid` and none of its follows (a
+    guest's own follows, kept in its browser, may be there)."""
+    auth, library = tab.delta(AUTH), tab.delta(LIBRARY)
+    return (auth.get("google_id_rx_state_") in ("", None) and auth.get("email_rx_state_") in ("", None)
+            and uid not in str(auth) and not set(library.get("followed_rx_state_") or ()) & set(follows_of))
+
+
+# --- tokens ------------------------------------------------------------------
+
+
+def test_forged_expired_and_wrong_project_tokens_sign_in_nobody(base_url, auth_emulator, db):
+    real = anonymous_token()
+    now = int(time.time())
+    made_up = "forged-" + str(now)
+    forgeries = {
+        # alg none with a uid no account has (in emulator mode every token is alg none;
+        # the public configuration refuses emulator mode, see the test below)
+        "alg-none": with_claims(real, sub=made_up, user_id=made_up),
+        "expired": with_claims(real, exp=now - 3600, iat=now - 7200),
+        "wrong-project": with_claims(real, aud="demo-other-site", iss="https://securetoken.google.com/demo-other-site"),
+    }
+    for name, token in forgeries.items():
+        tab = Tab(base_url)
+        tab.hydrate()
+        sign_in(tab, token, user={**user_of(real), "googleId": claims_of(token)["user_id"]})
+        tab.wait_for(lambda: any(REFUSED in notice for notice in tab.notices()))
+        assert nothing_of(tab, claims_of(token)["user_id"]), name
+        tab.close()
+    assert not account_exists(db, made_up)
+
+
+def test_a_revoked_token_and_a_deleted_account_are_refused_at_sign_in(base_url, victim, db, slugs):
+    _tab, token, uid = victim
+    app = admin_app(get_firebase_config())
+    time.sleep(1.1)  # revocation counts whole seconds after the token's issue
+    admin_auth.revoke_refresh_tokens(uid, app=app)
+    deleted = google_token()
+    admin_auth.delete_user(claims_of(deleted)["user_id"], app=app)
+    for used in (token, deleted):
+        tab = Tab(base_url)
+        tab.hydrate()
+        sign_in(tab, used)
+        tab.wait_for(lambda: any(REFUSED in notice for notice in tab.notices()))
+        tab.send(f"{LIBRARY}.toggle_follow", slug=slugs[1])
+        time.sleep(0.5)
+        assert nothing_of(tab, claims_of(used)["user_id"], (slugs[0],))
+        tab.close()
+    assert follows(db, uid) == [slugs[0]]
+
+
+def test_another_uid_in_the_event_arguments_is_refused(base_url, victim, db, slugs):
+    _tab, _token, uid = victim
+    own = google_token()
+    tab = Tab(base_url)
+    tab.hydrate()
+    sign_in(tab, own, user={**user_of(own), "googleId": uid})
+    tab.wait_for(lambda: any(REFUSED in notice for notice in tab.notices()))
+    tab.send(f"{LIBRARY}.toggle_follow", slug=slugs[1])
+    time.sleep(0.5)
+    assert nothing_of(tab, uid, (slugs[0],))
+    assert follows(db, uid) == [slugs[0]]
+
+
+def test_public_configuration_in_emulator_mode_refuses_to_start(server_env):
+    env = {**server_env, "PORT": "1", "UNSAFE_ALLOW_AUTH_EMULATOR": "0", "REFLEX_WEB_WORKDIR": os.environ.get("E2E_WEB_DIR", ".web")}
+    done = subprocess.run([str(ROOT / ".venv/bin/python"), "-m", "manga_app.serve", "--port", "1"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "PRODUCTION_HOST=manga.test" in done.stderr and "UNSAFE_ALLOW_AUTH_EMULATOR=1" in done.stderr
+
+
+# --- sessions ----------------------------------------------------------------
+
+
+def test_a_client_token_replayed_after_disconnect_is_anonymous_with_nothing_of_the_account(base_url, victim, db, slugs):
+    tab, _token, uid = victim
+    tab.close()
+    replay = Tab(base_url, token=tab.token)
+    replay.hydrate()
+    assert nothing_of(replay, uid, (slugs[0],)) and replay.delta(AUTH)["loading_rx_state_"] is True
+    replay.send(f"{LIBRARY}.toggle_follow", slug=slugs[1])
+    replay.send(f"{LIBRARY}.clear_history")
+    replay.send(f"{LIBRARY}.load")
+    replay.wait_for(lambda: any(WAIT in notice for notice in replay.notices()))
+    time.sleep(0.5)
+    assert nothing_of(replay, uid, (slugs[0],))
+    assert follows(db, uid) == [slugs[0]]
+    replay.close()
+
+
+def test_the_same_tab_reconnecting_with_its_id_token_gets_its_account_back(base_url, victim):
+    tab, token, uid = victim
+    tab.close()
+    again = Tab(base_url, token=tab.token)
+    again.hydrate()
+    sign_in(again, token)
+    again.wait_for(lambda: signed_in_as(again, uid))
+    again.close()
+
+
+# --- floods and frames ---------------------------------------------------------
+
+
+def test_a_flood_from_one_socket_is_dropped_with_one_notice_and_pages_still_answer(base_url, victim, db):
+    _tab, _token, uid = victim
+    flooder = Tab(base_url)
+    flooder.hydrate()
+    statuses: list[int] = []
+    stop = threading.Event()
+
+    def browse() -> None:
+        with httpx.Client(timeout=10) as client:
+            while not stop.is_set():
+                statuses.append(client.get(f"{base_url}/").status_code)
+
+    reader = threading.Thread(target=browse)
+    reader.start()
+    try:
+        for _ in range(10_000):
+            flooder.send(f"{AUTH}.on_error", code="flood")
+        flooder.wait_for(lambda: any(TOO_MANY in notice for notice in flooder.notices()))
+    finally:
+        stop.set()
+        reader.join()
+    assert statuses and set(statuses) == {200}
+    assert sum(TOO_MANY in notice for notice in flooder.notices()) == 1
+    assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
+    assert follows(db, uid) != []
+    flooder.close()
+
+
+def test_an_oversized_frame_closes_the_connection_and_stays_out_of_the_log(base_url, victim, db, server_env, slugs):
+    _tab, _token, uid = victim
+    tab = Tab(base_url)
+    tab.hydrate()
+    tab.send(f"{AUTH}.on_error", code="y" * 1_200_000)
+    tab.wait_for(lambda: not tab.client.connected)
+    small = Tab(base_url)
+    small.send(f"{AUTH}.on_persistence_error", message="z" * 900_000)  # under the frame limit: handled, logged cut
+    time.sleep(1.0)
+    assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
+    assert follows(db, uid) == [slugs[0]]
+    log = (Path(server_env["DATA_DIR"]) / f"server-{PORT}.log").read_text(errors="replace")
+    assert "y" * 201 not in log and "z" * 201 not in log
+    small.close()
+
+
+# --- HTTP ---------------------------------------------------------------------
+
+
+def test_a_foreign_origin_gets_neither_the_websocket_nor_cors(base_url):
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        Tab(base_url, origin="http://evil.example")
+    response = httpx.get(f"{base_url}/genres.json", headers={"Origin": "http://evil.example"}, timeout=10)
+    assert response.status_code == 200 and "access-control-allow-origin" not in response.headers
+    own = httpx.get(f"{base_url}/genres.json", headers={"Origin": base_url}, timeout=10)
+    assert own.headers["access-control-allow-origin"] == base_url
+    Tab(base_url).close()  # the site's own origin still connects
+
+
+def test_headers_on_html_json_and_media_and_hsts_on_the_production_host(base_url):
+    cover = httpx.get(f"{base_url}/mangas_1.json", timeout=10).json()["list"][0]["cover"]
+    media = cover if cover.startswith("http") else f"{base_url}{cover}"
+    for url in (f"{base_url}/", f"{base_url}/genres.json", media):
+        response = httpx.get(url, timeout=10)
+        assert response.status_code == 200, url
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["referrer-policy"] == "strict-origin-when-cross-origin"
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        assert "strict-transport-security" not in response.headers
+        production = httpx.get(url.replace("localhost", "127.0.0.1"), headers={"Host": f"{PRODUCTION_HOST}:{PORT}"}, timeout=10)
+        assert production.headers["strict-transport-security"].startswith("max-age="), url
+
+
+def test_internal_paths_answer_404_and_built_assets_are_served(base_url):
+    for path in ("/assets/", "/assets/no-such-file.js", "/_upload", "/_all_routes"):
+        assert httpx.get(f"{base_url}{path}", timeout=10).status_code == 404, path
+    html = httpx.get(f"{base_url}/", timeout=10).text
+    asset = re.search(r'(/assets/[^"\']+\.js)', html).group(1)
+    assert httpx.get(f"{base_url}{asset}", timeout=10).status_code == 200
