@@ -9,6 +9,7 @@ from manga_app.components.color_mode import leave_out_color_mode_script
 from manga_app.components.page_state import page_state_wrap
 from manga_app.config import content_key, get_settings
 from manga_app.pages import register_pages
+from manga_app.ssr.pages import warm_up as render_warm_up
 from manga_app.web.middleware import site_http_layer
 
 # Fail fast on a placeholder or malformed CONTENT_KEY, or on emulator mode
@@ -46,3 +47,4 @@ app = rx.App(
     api_transformer=site_http_layer,
 )
 register_pages(app)
+app.register_lifespan_task(render_warm_up)

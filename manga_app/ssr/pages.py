@@ -4,6 +4,7 @@ first sees."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from manga_app import routes
 from manga_app.pages import load_events
 from manga_app.ssr import states
-from manga_app.ssr.renderer import Rendered, RendererClient
+from manga_app.ssr.renderer import Rendered, RenderError, RendererClient
 from manga_app.state.head import HeadState
 from manga_app.web.shell import static_dir
 
@@ -23,9 +24,9 @@ _NOT_FOUND_ROUTE = "/404"
 
 @dataclass(frozen=True)
 class _Key:
+    # The host changes only what the production host shows (robots, analytics).
     version: str
     production: bool
-    host: str
     path: str
     query: str
 
@@ -41,8 +42,17 @@ def _renderer() -> RendererClient:
     return _client
 
 
+async def warm_up() -> None:
+    """A lifespan task: start this worker's renderer before the first visitor
+    (a failure is logged, and the first page request tries again)."""
+    try:
+        await asyncio.to_thread(_renderer().start)
+    except RenderError:
+        log.exception("The page renderer did not start")
+
+
 async def render_page(path: str, query: str, *, host: str, scheme: str, production: bool, version: str) -> Rendered:
-    key = _Key(version, production, host, path, query)
+    key = _Key(version, production, path, query)
     cached = _cache.get(key)
     if cached is not None:
         _cache.move_to_end(key)

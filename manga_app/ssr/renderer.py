@@ -79,6 +79,9 @@ class RendererClient:
         self._clients: dict[int, httpx.AsyncClient] = {}
         self._lock = threading.Lock()
 
+    def start(self) -> None:
+        self._socket()
+
     def _socket(self) -> str:
         existing = os.environ.get(SOCKET_ENV)
         if existing:

@@ -1,0 +1,117 @@
+"""Server rendering of pages (issue 15), on the synthetic 100,000-series catalogue.
+
+The site is built and served as `make run` serves it, on a database and
+published lists of 100,000 synthetic series (benchmarks/synthetic.py).
+Figures:
+- a title page's first render (nothing cached: its states computed from
+  on_load, rendered by the Node renderer), p50/p95 over distinct titles,
+  measured as the HTTP request from this machine; target p95 <= 20 ms;
+- requests per second and p99 for a title page and for `/` (both rendered
+  once and then served from the page cache), at 10 and 100 concurrent
+  connections; target: a title page serves at least half as many as `/`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from benchmarks import synthetic
+from benchmarks._site import PYTHON, ROOT, serve, tool_env
+
+PORT = 3296
+WEB_DIR = ".web-bench-render"
+COLD_TITLES = 300
+LOAD_SECONDS = 8.0
+CONCURRENCY = (10, 100)
+TARGET_P95_MS = 20.0
+TARGET_RATIO = 0.5
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+async def _cold_renders(url: str, slugs: list[str]) -> list[float]:
+    times = []
+    async with httpx.AsyncClient(timeout=30) as client:
+        for slug in slugs:
+            started = time.perf_counter()
+            response = await client.get(f"{url}/manga/{slug}")
+            times.append((time.perf_counter() - started) * 1000)
+            assert response.status_code == 200, (slug, response.status_code)
+    return times
+
+
+async def _load(url: str, connections: int, seconds: float) -> dict:
+    """`connections` clients requesting `url` back to back for `seconds`."""
+    latencies: list[float] = []
+    errors = 0
+    deadline = time.perf_counter() + seconds
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    async with httpx.AsyncClient(timeout=30, limits=limits, headers={"Accept-Encoding": "gzip"}) as client:
+
+        async def one_client() -> None:
+            nonlocal errors
+            while time.perf_counter() < deadline:
+                started = time.perf_counter()
+                response = await client.get(url)
+                latencies.append((time.perf_counter() - started) * 1000)
+                errors += response.status_code != 200
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one_client() for _ in range(connections)))
+        elapsed = time.perf_counter() - started
+    return {"rps": len(latencies) / elapsed, "p99": _p(latencies, 0.99), "errors": errors}
+
+
+def run(results_dir: Path) -> dict:
+    db_url = synthetic.catalogue_db()
+    published = synthetic.published()
+    with tempfile.TemporaryDirectory(prefix="bench-render-") as temp:
+        data = Path(temp)
+        os.symlink(published, data / "published")
+        env = tool_env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=db_url, REFLEX_WEB_WORKDIR=WEB_DIR,
+                       SITE_ORIGIN=f"http://localhost:{PORT}", CONTENT_KEY=synthetic.CONTENT_KEY)
+        import subprocess
+
+        subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}", f"WEB_DIR={WEB_DIR}"],
+                       cwd=ROOT, env=env, check=True, capture_output=True)
+        command = [PYTHON, "-m", "manga_app.serve", "--port", str(PORT), "--host", "127.0.0.1"]
+        with serve(command, ROOT, env, f"http://localhost:{PORT}") as url:
+            items = httpx.get(f"{url}/mangas_1.json", timeout=60).json()["list"]
+            slugs = [item["slug"] for item in random.Random(15).sample(items, min(COLD_TITLES + 20, len(items)))]
+            asyncio.run(_cold_renders(url, slugs[:20]))  # warm up the renderer and the held catalogue
+            cold = asyncio.run(_cold_renders(url, slugs[20:]))
+            title_url, home_url = f"{url}/manga/{slugs[0]}", f"{url}/"
+            loads = {}
+            for connections in CONCURRENCY:
+                loads[("title", connections)] = asyncio.run(_load(title_url, connections, LOAD_SECONDS))
+                loads[("home", connections)] = asyncio.run(_load(home_url, connections, LOAD_SECONDS))
+    p95 = _p(cold, 0.95)
+    figures = [
+        {"figure": "title page first render p95 (100,000 series)", "value": round(p95, 1), "unit": "ms",
+         "target": f"<= {TARGET_P95_MS:.0f} ms", "pass": p95 <= TARGET_P95_MS},
+        {"figure": "title page first render p50", "value": round(statistics.median(cold), 1), "unit": "ms"},
+    ]
+    for connections in CONCURRENCY:
+        title, home = loads[("title", connections)], loads[("home", connections)]
+        ratio = title["rps"] / home["rps"]
+        figures += [
+            {"figure": f"title page req/s at {connections} connections", "value": round(title["rps"]), "unit": "req/s"},
+            {"figure": f"title page p99 at {connections} connections", "value": round(title["p99"], 1), "unit": "ms"},
+            {"figure": f"/ req/s at {connections} connections", "value": round(home["rps"]), "unit": "req/s"},
+            {"figure": f"title page / home req/s at {connections} connections", "value": round(ratio, 2),
+             "target": f">= {TARGET_RATIO}", "pass": ratio >= TARGET_RATIO},
+            {"figure": f"errors at {connections} connections", "value": title["errors"] + home["errors"],
+             "target": "0", "pass": title["errors"] + home["errors"] == 0},
+        ]
+    return {"figures": figures}
