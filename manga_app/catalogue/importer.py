@@ -65,7 +65,7 @@ from manga_app.catalogue.media import (
     store_page_detached,
 )
 from manga_app.catalogue.models import Chapter, Series
-from manga_app.catalogue.naming import format_chapter_number, slugify, title_key
+from manga_app.catalogue.naming import describe_unit, slugify, title_key
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
 from manga_app.catalogue.scanner import Candidate, describe_entries, scan
@@ -569,7 +569,7 @@ class _ImportRun:
         other = self.claimed.get((title_key(series_title), hundredths))
         if other is not None and other != candidate.path:
             raise ImportFailure(
-                f"duplicate chapter number {format_chapter_number(hundredths)} of "
+                f"duplicate {describe_unit(hundredths, number_word=True)} of "
                 f"'{series_title}': {other} already provides it in this import"
             )
 
@@ -647,6 +647,7 @@ class _ImportRun:
             source_size=pending.stat.size,
             source_mtime_ns=pending.stat.mtime_ns,
             fingerprint=pending.fingerprint,
+            kind=plan.kind,
         )
         try:
             series = upsert.find_or_create_series(session=session, title=plan.series_title)
@@ -670,7 +671,7 @@ class _ImportRun:
         except upsert.DuplicateChapter as exc:
             session.rollback()
             raise ImportFailure(
-                f"duplicate chapter number {format_chapter_number(plan.hundredths)} of "
+                f"duplicate {describe_unit(plan.hundredths, number_word=True)} of "
                 f"'{plan.series_title}': already imported from {exc.other_source}, which still "
                 f"exists; remove or renumber one of the two files ({candidate.path})"
             ) from None

@@ -13,20 +13,27 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from manga_app.catalogue.units import arabic_numerals, find_marker
+from manga_app.routes import VOLUME_KEY
 
 __all__ = [
     "FolderRole",
     "ParsedName",
     "chapter_number_json",
+    "describe_unit",
     "folder_role",
     "format_chapter_number",
     "parse_chapter_name",
     "slugify",
     "title_key",
     "to_hundredths",
+    "unit_key",
+    "unit_of",
 ]
 
-MAX_CHAPTER_NUMBER = Decimal("1000000")
+# A unit's key: a chapter's number, or for a volume VOLUME_KEY plus its
+# number, so volume 3 and chapter 3 never collide (see routes.VOLUME_KEY).
+MAX_CHAPTER_NUMBER = VOLUME_KEY
+MAX_UNIT_KEY = 2 * VOLUME_KEY
 _NUMBER = r"(\d+(?:\.\d+)?)"
 _BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|【[^】]*】")
 _VOLUME = re.compile(rf"(?:\b(?:vol(?:ume)?|v)\.?\s*{_NUMBER}\b|第?\s*{_NUMBER}\s*巻)", re.I)
@@ -74,12 +81,31 @@ def to_hundredths(value: Decimal | str | int | float) -> int:
         number = Decimal(str(value).strip())
     except InvalidOperation:
         raise ValueError(f"not a chapter number: {value!r}") from None
-    if not number.is_finite() or number < 0 or number >= MAX_CHAPTER_NUMBER:
+    if not number.is_finite() or number < 0 or number >= MAX_UNIT_KEY:
         raise ValueError(f"chapter number out of range: {value!r}")
     scaled = number * 100
     if scaled != scaled.to_integral_value():
         raise ValueError(f"chapter number has more than two decimals: {value!r}")
     return int(scaled)
+
+
+def unit_key(kind: str, hundredths: int) -> int:
+    """The key (in hundredths) of volume or chapter `hundredths`; ValueError when out of range."""
+    if not 0 <= hundredths < MAX_CHAPTER_NUMBER * 100:
+        raise ValueError(f"{kind} number out of range: {format_chapter_number(hundredths)}")
+    return hundredths + (int(VOLUME_KEY) * 100 if kind == "volume" else 0)
+
+
+def unit_of(key: int) -> tuple[str, int]:
+    """('volume' or 'chapter', its own number in hundredths) of a unit key."""
+    offset = int(VOLUME_KEY) * 100
+    return ("volume", key - offset) if key >= offset else ("chapter", key)
+
+
+def describe_unit(key: int, *, number_word: bool = False) -> str:
+    """'volume 3' or 'chapter 12' ('chapter number 12' with number_word), for operator messages."""
+    kind, hundredths = unit_of(key)
+    return f"{kind} {'number ' if number_word else ''}{format_chapter_number(hundredths)}"
 
 
 def format_chapter_number(hundredths: int) -> str:

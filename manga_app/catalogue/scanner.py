@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from pathlib import Path
 
 from natsort import natsorted, ns
 
-from manga_app.catalogue.naming import folder_role
+from manga_app.catalogue.naming import folder_role, parse_chapter_name
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
@@ -86,6 +87,14 @@ class Candidate:
     cover: Path | None  # cover.* image in series_dir
     # Series name when neither metadata, series_dir nor the chapter's name gives one.
     fallback_title: str | None = None
+    # The highest chapter number the names beside it give (where `最終話` or
+    # `番外編`, named without a number, go; see naming.ParsedName.after_last).
+    last_sibling: Decimal | None = None
+
+    @property
+    def stem(self) -> str:
+        """The name that numbers it: a folder's name, an archive's without its suffix."""
+        return self.path.name if self.kind == "folder" else self.path.stem
 
 
 def entry_kind(name: str) -> str:
@@ -162,7 +171,17 @@ def scan(source: Path, *, skip: Iterable[Path] = ()) -> list[Candidate]:
         for name in filenames:
             if not name.startswith(".") and os.path.splitext(name)[1].lower() in ARCHIVE_SUFFIXES:
                 found.append(_candidate(here / name, "archive", root=source))
-    return natsorted(found, key=lambda c: str(c.path), alg=ns.PATH | ns.IGNORECASE)
+    return _with_last_siblings(natsorted(found, key=lambda c: str(c.path), alg=ns.PATH | ns.IGNORECASE))
+
+
+def _with_last_siblings(found: list[Candidate]) -> list[Candidate]:
+    last: dict[Path, Decimal] = {}
+    for candidate in found:
+        parsed = parse_chapter_name(candidate.stem)
+        if parsed.kind == "chapter" and parsed.number is not None:
+            folder = candidate.path.parent
+            last[folder] = max(last.get(folder, parsed.number), parsed.number)
+    return [replace(c, last_sibling=last.get(c.path.parent)) for c in found]
 
 
 def _candidate(path: Path, kind: str, *, root: Path) -> Candidate:

@@ -61,7 +61,7 @@ def test_an_invalid_comicinfo_number_warns_and_falls_back_to_the_file_name():
 
 
 def test_no_number_anywhere_is_a_plan_error():
-    with pytest.raises(PlanError, match="no chapter number"):
+    with pytest.raises(PlanError, match="no chapter or volume number"):
         plan_chapter(_candidate("/s/F/extras.cbz", "/s/F"), ComicInfo(), None, file_time=FILE_TIME, warn=print)
 
 
