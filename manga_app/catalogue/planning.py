@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from manga_app.catalogue.comicinfo import ComicInfo, MetadataError, SeriesSidecar, parse_comicinfo
 from manga_app.catalogue.naming import parse_chapter_name, to_hundredths, unit_key
 from manga_app.catalogue.scanner import Candidate
+from manga_app.catalogue.units import SeriesName, series_name
 from manga_app.catalogue.upsert import SeriesFacts
 
 __all__ = ["ChapterPlan", "PlanError", "plan_chapter", "publication_time", "read_comicinfo"]
@@ -58,15 +59,16 @@ def plan_chapter(
     """Apply the precedence rules; a folder or file name differing from the title becomes an alias.
 
     Series title: ComicInfo Series, the sidecar's name, the series folder's
-    name, the series named in the chapter's own file or folder name, then the
+    name without its tags (`[作者] 作品名 (完)` is 作品名, by 作者, completed;
+    see units.series_name), the series named in the chapter's own file or folder name, then the
     scanner's fallback (see scanner.py). Only the series folder and the
     chapter's own name are kept as aliases: a fallback like the name of the
     folder the files were dropped into says nothing about the series.
     """
     parsed = parse_chapter_name(candidate.stem)
-    folder_name = candidate.series_dir.name if candidate.series_dir else None
-    name_title = folder_name or parsed.series
-    fallback = name_title or candidate.fallback_title or candidate.path.parent.name
+    folder = series_name(candidate.series_dir.name) if candidate.series_dir else SeriesName(None)
+    name_title = folder.title or parsed.series
+    fallback = name_title or _untagged(candidate.fallback_title) or candidate.path.parent.name
     sidecar = sidecar or SeriesSidecar()
     kind, hundredths = _unit(candidate, info, parsed, warn)
     return ChapterPlan(
@@ -78,16 +80,20 @@ def plan_chapter(
         metadata_date=info.published_at,
         facts=SeriesFacts(
             aliases=tuple(a for a in (*info.aliases, name_title) if a),
-            authors=tuple(info.writers),
+            authors=tuple(info.writers) or folder.authors,
             artists=tuple(info.pencillers),
             genres=tuple(info.genres),
             tags=tuple(info.tags),
             summary=sidecar.summary or info.summary,
-            status=sidecar.status,
+            status=sidecar.status or folder.status,
             direction=info.direction,
             language=info.language,
         ),
     )
+
+
+def _untagged(name: str | None) -> str | None:
+    return series_name(name).title if name else None
 
 
 def publication_time(date: datetime | None, file_time: datetime) -> datetime:

@@ -20,6 +20,7 @@ splits from another part, and extras sort right after their chapter.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -27,9 +28,11 @@ __all__ = [
     "EXTRA_OFFSETS",
     "PART_OFFSETS",
     "Marker",
+    "SeriesName",
     "arabic_numerals",
     "find_marker",
     "kanji_number",
+    "series_name",
 ]
 
 _DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -112,3 +115,42 @@ def find_marker(text: str) -> Marker | None:
     if match["final"]:
         return Marker(start, end, word, final=True)
     return Marker(start, end, word, volume=_VOLUME_PARTS[match["half"]])
+
+
+@dataclass(frozen=True)
+class SeriesName:
+    """A series folder's name without its tags, and what the tags said."""
+
+    title: str | None
+    authors: tuple[str, ...] = ()
+    status: str | None = None  # 'completed' or 'ongoing' when a tag says so
+
+
+_TAG = re.compile(r"\[([^\]]*)\]|\(([^)]*)\)|【([^】]*)】|\{([^}]*)\}")
+_COMPLETED = {"完", "完結", "全巻", "complete", "completed"}
+_ONGOING = {"連載中", "ongoing"}
+_AUTHOR_SPLIT = re.compile(r"\s*[×x&、,/／]\s*")
+
+
+def series_name(name: str) -> SeriesName:
+    """`[作者] 作品名 (完)` -> 作品名 by 作者, completed; `【…】` and other tags are dropped.
+
+    A leading `[…]` names the author (the usual `[作者] 作品名` of Japanese
+    libraries); `(完)`, `(完結)`, `【完結】` say the series is complete and
+    `(連載中)` that it goes on. Width is normalised first (［作者］ is [作者]).
+    """
+    text = unicodedata.normalize("NFKC", name).replace("_", " ").strip()
+    authors: tuple[str, ...] = ()
+    status = None
+    for index, match in enumerate(_TAG.finditer(text)):
+        inner = next(group for group in match.groups() if group is not None).strip()
+        if inner.casefold() in _COMPLETED:
+            status = "completed"
+        elif inner.casefold() in _ONGOING:
+            status = "ongoing"
+        elif index == 0 and match.start() == 0 and text.startswith("[") and inner:
+            authors = tuple(a for a in _AUTHOR_SPLIT.split(inner) if a)
+    title = " ".join(_TAG.sub(" ", text).split()).strip(" -_.:~–—|")
+    if not title and authors:  # `[作品名]` alone: the tag is the title
+        title, authors = " ".join(authors), ()
+    return SeriesName(title or None, authors, status)
