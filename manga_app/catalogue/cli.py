@@ -209,12 +209,16 @@ def _print_report(report: ImportReport) -> None:
         print(f"NOTE    {path}: {message}")
     for path, message in report.warnings:
         print(f"WARNING {path}: {message}")
+    for path, message in report.removed:
+        print(f"REMOVED {path}: {message}")
     for path, message in report.failed:
         print(f"FAILED  {path}: {message}")
     print(
         f"Imported: {len(report.imported)}, skipped (unchanged): {len(report.skipped)}, "
         f"failed: {len(report.failed)}"
     )
+    if report.removed:
+        print(f"Removed (their files are gone): {len(report.removed)}")
 
 
 def _publish(args: argparse.Namespace, settings: Settings, url: str) -> int:

@@ -40,7 +40,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue import repository, upsert
+from manga_app.catalogue import library, repository, upsert
 from manga_app.catalogue.archives import (
     DEFAULT_LIMITS,
     ArchiveError,
@@ -64,7 +64,7 @@ from manga_app.catalogue.media import (
     original_path,
     store_page_detached,
 )
-from manga_app.catalogue.models import Chapter, Series
+from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import describe_unit, slugify, title_key
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
@@ -93,6 +93,8 @@ class ImportReport:
     warnings: list[tuple[Path, str]] = field(default_factory=list)
     # What was left out on purpose (entries that are not pages), for the record.
     notes: list[tuple[Path, str]] = field(default_factory=list)
+    # Units removed because their file is gone from the source.
+    removed: list[tuple[Path, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -128,7 +130,31 @@ def import_source(
     run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
     run.on_page = on_page
     run.run(candidates, on_progress)
+    if Path(source).is_dir():
+        _remove_gone(Path(source).resolve(), candidates, run)
     return run.report
+
+
+def _remove_gone(root: Path, candidates: list[Candidate], run: _ImportRun) -> None:
+    """The source tree is the truth: units whose file under `root` is gone are
+    removed, in one transaction, and their media once nothing uses it."""
+    report = run.report
+    try:
+        with Session(run.engine) as session:
+            gone = library.gone_from_source(session=session, root=root, seen=[c.path for c in candidates])
+            titles = {s.id: s.title for s in session.exec(select(Series).where(Series.id.in_({c.series_id for c in gone})))}
+            removed = [
+                (Path(c.source_path), f"removed {describe_unit(c.number_hundredths)} of '{titles[c.series_id]}': its file is gone")
+                for c in gone
+            ]
+            keys = library.remove_units(session=session, chapters=gone)
+            session.commit()
+    except sa.exc.SQLAlchemyError as exc:
+        report.warnings.append((root, f"could not remove units whose files are gone: {exc}"))
+        return
+    report.removed.extend(removed)
+    run.janitor.discard_keys(keys, root)
+    run._cleanup()
 
 
 def _auto_workers(candidates: list[Candidate]) -> int:
@@ -201,6 +227,8 @@ class _Pending:
     cover_page: bool = False  # the first page's worker also makes cover thumbnails
     source: ChapterSource | None = None
     closer: ExitStack | None = None
+    # The unit this renamed or moved source already is (its pages are not read again).
+    moved_from: int | None = None
 
     @property
     def fed(self) -> bool:
@@ -330,7 +358,8 @@ class _ImportRun:
         except (OSError, ArchiveError) as exc:
             raise ImportFailure(f"cannot read: {exc}") from None
         with Session(self.engine) as session:
-            if self._known(session, pending) is not None:
+            known = self._known(session, pending)
+            if known is not None and not _moved(known, candidate.path):
                 pending.known = True
                 return
             pending.closer = ExitStack()
@@ -347,6 +376,10 @@ class _ImportRun:
                     )
                 )
             pending.plan = self._plan(pending, pending.source.comicinfo)
+            if known is not None:  # renamed or moved, same content: only its place changes
+                pending.moved_from = known.id
+                pending.close()
+                return
             pending.names = list(pending.source.pages)
             if not pending.names:
                 found = describe_entries([*skipped, *pending.source.metadata]) or "no files"
@@ -475,6 +508,8 @@ class _ImportRun:
                 raise ImportFailure(pending.early_failure)
             with Session(self.engine) as session:
                 known = self._known(session, pending)
+                if known is not None and known.id == pending.moved_from:
+                    return self._move(session, pending, known)
                 if known is not None:  # unchanged, or the same file twice in this import
                     series = session.get(Series, known.series_id)
                     self._claim(candidate, series.title, known.number_hundredths)
@@ -506,6 +541,58 @@ class _ImportRun:
             covers = [path for path in created if "-cover" in path.name]
             self.janitor.discard_files(covers, candidate.path)
         return True
+
+    def _move(self, session: Session, pending: _Pending, known: Chapter) -> bool:
+        """A renamed or moved source: its unit takes the number, kind and series
+        its new name and place give, keeping its id, views and pages.
+
+        True when that changed the unit; False (skipped as unchanged) when only
+        its recorded place did."""
+        plan, candidate, stat = pending.plan, pending.candidate, pending.stat
+        self._check_claim(candidate, plan.series_title, plan.hundredths)
+        where = session.exec(select(Series.title_key).where(Series.id == known.series_id)).one()
+        if (where, known.number_hundredths, known.kind) == (
+            title_key(plan.series_title), plan.hundredths, plan.kind
+        ) and plan.chapter_title in ("", known.title):
+            self._claim(candidate, plan.series_title, plan.hundredths)
+            self._remember_source(session, known, pending)
+            return False
+        try:
+            series = upsert.find_or_create_series(session=session, title=plan.series_title)
+            upsert.merge_series_facts(session=session, series=series, facts=plan.facts)
+            freed = library.move_unit(
+                session=session, chapter=known, series=series, key=plan.hundredths, kind=plan.kind
+            )
+            known.source_path = str(candidate.path)
+            known.source_size, known.source_mtime_ns = stat.size, stat.mtime_ns
+            if plan.chapter_title:
+                known.title = plan.chapter_title
+            if series.cover_key is None:
+                series.cover_key = self._cover_from_first_page(session, known.id)
+            session.commit()
+        except library.EditError as exc:
+            session.rollback()
+            raise ImportFailure(f"renamed or moved, but {exc}") from None
+        except sa.exc.SQLAlchemyError as exc:
+            session.rollback()
+            raise ImportFailure(f"database error: {exc.__class__.__name__}: {exc}") from None
+        self._claim(candidate, plan.series_title, plan.hundredths)
+        self.janitor.discard_keys(freed, candidate.path)
+        return True
+
+    def _cover_from_first_page(self, session: Session, chapter_id: int) -> str | None:
+        first = session.exec(
+            select(Page.media_key, Page.ext).where(Page.chapter_id == chapter_id, Page.index == 0)
+        ).first()
+        if first is None:
+            return None
+        key, ext = first
+        try:
+            if not self.media.has_cover(key):
+                self.media.store_cover(self.media.path(original_path(key, ext)).read_bytes(), WriteLog())
+        except (MediaError, OSError) as exc:
+            raise ImportFailure(f"cover: {exc}") from None
+        return key
 
     def _remember_source(self, session: Session, known: Chapter, pending: _Pending) -> None:
         """Record where an unchanged chapter is now, so the next import takes the fast path.
@@ -702,6 +789,14 @@ class _ImportRun:
         except (MediaError, ArchiveError, OSError) as exc:
             raise ImportFailure(f"cover: {exc}") from None
         return series.cover_key
+
+
+def _moved(known: Chapter, path: Path) -> bool:
+    """The unit's recorded source is gone and this is its content under another
+    name or place (a copy, its original still there, is not a move)."""
+    return known.source_path != str(path) and not (
+        known.source_path and Path(known.source_path).exists()
+    )
 
 
 def _count_page(pending: _Pending) -> None:
