@@ -130,23 +130,32 @@ def import_source(
     run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
     run.on_page = on_page
     run.run(candidates, on_progress)
-    if Path(source).is_dir():
-        _remove_gone(Path(source).resolve(), candidates, run)
+    root = Path(source).resolve()
+    _remove_gone(root if root.is_dir() else None, candidates, run)
     return run.report
 
 
-def _remove_gone(root: Path, candidates: list[Candidate], run: _ImportRun) -> None:
-    """The source tree is the truth: units whose file under `root` is gone are
-    removed, in one transaction, and their media once nothing uses it."""
+def _remove_gone(root: Path | None, candidates: list[Candidate], run: _ImportRun) -> None:
+    """The source tree is the truth: units whose file under `root` (a folder
+    import) is gone, and units still parked (library.PARKED_KEY: their file now
+    holds another unit), are removed in one transaction, and their media once
+    nothing uses it."""
     report = run.report
     try:
         with Session(run.engine) as session:
-            gone = library.gone_from_source(session=session, root=root, seen=[c.path for c in candidates])
-            titles = {s.id: s.title for s in session.exec(select(Series).where(Series.id.in_({c.series_id for c in gone})))}
+            seen = [c.path for c in candidates]
+            gone = library.gone_from_source(session=session, root=root, seen=seen) if root else []
+            parked = library.parked(session=session)
+            ids = {c.series_id for c in [*gone, *parked]}
+            titles = dict(session.exec(select(Series.id, Series.title).where(Series.id.in_(ids))).all())
             removed = [
                 (Path(c.source_path), f"removed {describe_unit(c.number_hundredths)} of '{titles[c.series_id]}': its file is gone")
                 for c in gone
+            ] + [
+                (Path(c.source_path), f"removed a unit of '{titles[c.series_id]}': its file now holds another unit, and its content is nowhere in the source")
+                for c in parked
             ]
+            gone += parked
             keys = library.remove_units(session=session, chapters=gone)
             session.commit()
     except sa.exc.SQLAlchemyError as exc:
@@ -561,7 +570,12 @@ class _ImportRun:
             series = upsert.find_or_create_series(session=session, title=plan.series_title)
             upsert.merge_series_facts(session=session, series=series, facts=plan.facts)
             freed = library.move_unit(
-                session=session, chapter=known, series=series, key=plan.hundredths, kind=plan.kind
+                session=session,
+                chapter=known,
+                series=series,
+                key=plan.hundredths,
+                kind=plan.kind,
+                displaced=_displaced,
             )
             known.source_path = str(candidate.path)
             known.source_size, known.source_mtime_ns = stat.size, stat.mtime_ns
@@ -792,11 +806,20 @@ class _ImportRun:
 
 
 def _moved(known: Chapter, path: Path) -> bool:
-    """The unit's recorded source is gone and this is its content under another
-    name or place (a copy, its original still there, is not a move)."""
-    return known.source_path != str(path) and not (
-        known.source_path and Path(known.source_path).exists()
-    )
+    """The unit's content is at `path` now: its recorded source is gone, or holds
+    something else (its size or mtime changed: renames shifted or swapped the
+    names). A copy, its original untouched, is not a move."""
+    return known.source_path != str(path) and _displaced(known)
+
+
+def _displaced(known: Chapter) -> bool:
+    """The unit's recorded file is gone or holds something else now."""
+    recorded = Path(known.source_path) if known.source_path else None
+    try:
+        found = source_stat(recorded, "folder" if recorded.is_dir() else "archive") if recorded else None
+    except (OSError, ArchiveError):
+        return True
+    return found is None or (found.size, found.mtime_ns) != (known.source_size, known.source_mtime_ns)
 
 
 def _count_page(pending: _Pending) -> None:

@@ -11,24 +11,32 @@ may have orphaned, for the janitor (which keeps whatever a row still uses).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from manga_app.catalogue.models import Chapter, Page, Series
-from manga_app.catalogue.naming import describe_unit
+from manga_app.catalogue.naming import MAX_UNIT_KEY, describe_unit
 from manga_app.catalogue.repository import genres_by_series
 from manga_app.catalogue.upsert import SeriesFacts, merge_series_facts, refresh_updated_at, unit_slug
 
 __all__ = [
+    "PARKED_KEY",
     "EditError",
     "gone_from_source",
     "merge_series",
     "move_unit",
+    "parked",
     "remove_units",
 ]
+
+
+# Where a unit waits whose number a renamed file took before the unit's own
+# renamed file was met (past every volume and chapter key, one per unit id).
+# The importer removes units still parked when it ends: their content is gone.
+PARKED_KEY = int(MAX_UNIT_KEY) * 100
 
 
 class EditError(ValueError):
@@ -47,6 +55,11 @@ def gone_from_source(*, session: Session, root: Path, seen: Iterable[Path]) -> l
     ]
 
 
+def parked(*, session: Session) -> list[Chapter]:
+    """Units still parked by move_unit."""
+    return list(session.exec(select(Chapter).where(Chapter.number_hundredths >= PARKED_KEY)))
+
+
 def remove_units(*, session: Session, chapters: Iterable[Chapter]) -> set[str]:
     """Delete these units and their pages; their series' update time follows."""
     chapters = list(chapters)
@@ -63,18 +76,31 @@ def remove_units(*, session: Session, chapters: Iterable[Chapter]) -> set[str]:
     return keys
 
 
-def move_unit(*, session: Session, chapter: Chapter, series: Series, key: int, kind: str) -> set[str]:
+def move_unit(
+    *,
+    session: Session,
+    chapter: Chapter,
+    series: Series,
+    key: int,
+    kind: str,
+    displaced: Callable[[Chapter], bool] = lambda _unit: False,
+) -> set[str]:
     """Give a unit another number, kind or series, keeping its id, views and pages.
 
-    EditError when the target already has a unit with that number. Does not
-    commit.
+    When the target already has a unit with that number: if `displaced` says
+    that unit's own file now holds something else (renames that shift
+    numbers, or swap them), it is parked (see PARKED_KEY) until its own file
+    is met; otherwise EditError. Does not commit.
     """
     taken = session.exec(
         select(Chapter).where(
             Chapter.series_id == series.id, Chapter.number_hundredths == key, Chapter.id != chapter.id
         )
     ).first()
-    if taken is not None:
+    if taken is not None and displaced(taken):
+        taken.number_hundredths = PARKED_KEY + taken.id
+        session.flush()
+    elif taken is not None:
         raise EditError(
             f"'{series.title}' already has {describe_unit(key)} "
             f"(from {taken.source_path or 'no file'}); remove or renumber it first"

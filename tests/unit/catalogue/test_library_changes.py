@@ -103,3 +103,48 @@ def test_importing_one_subfolder_removes_nothing_outside_it(tmp_path, engine, me
     assert import_source(source, engine=engine, media=media).ok
     report = import_source(source / "作品B", engine=engine, media=media)
     assert report.ok and report.removed == [] and len(_units(engine)) == 2
+
+
+def _renumbered_by_renames(tmp_path, engine, media, *, swap: bool):
+    """Chapters 1 (A) and 2 (B), then renamed: A to 第2話 and B to 第3話 (or, with
+    `swap`, A to 第2話 and B to 第1話). Returns the units after the re-import."""
+    folder = tmp_path / "src" / "作品"
+    a, b = _cbz(folder / "第1話.cbz", seed=1), _cbz(folder / "第2話.cbz", seed=2, pages=3)
+    assert import_source(tmp_path / "src", engine=engine, media=media).ok
+    _read_often(engine, 100)  # A is read 42 times
+    b.rename(folder / "tmp")
+    a.rename(folder / "第2話.cbz")
+    (folder / "tmp").rename(folder / ("第1話.cbz" if swap else "第3話.cbz"))
+    report = import_source(tmp_path / "src", engine=engine, media=media)
+    assert (report.failed, report.removed) == ([], [])
+    return _units(engine)
+
+
+def test_renames_that_shift_numbers_apply_whatever_the_order(tmp_path, engine, media):
+    # 第2話 (now A) is met before 第3話 (now B), which still holds number 2
+    assert _renumbered_by_renames(tmp_path, engine, media, swap=False) == [
+        ("作品", 200, "第2話.cbz", 42),
+        ("作品", 300, "第3話.cbz", 0),
+    ]
+    assert_no_orphan_media(engine, media.root)
+
+
+def test_renames_that_swap_two_numbers_apply(tmp_path, engine, media):
+    assert _renumbered_by_renames(tmp_path, engine, media, swap=True) == [
+        ("作品", 100, "第1話.cbz", 0),
+        ("作品", 200, "第2話.cbz", 42),
+    ]
+
+
+def test_a_file_renamed_over_a_deleted_one_takes_its_number_and_the_old_unit_goes(tmp_path, engine, media):
+    folder = tmp_path / "src" / "作品"
+    a, b = _cbz(folder / "第1話.cbz", seed=1), _cbz(folder / "第2話.cbz", seed=2, pages=3)
+    assert import_source(tmp_path / "src", engine=engine, media=media).ok
+    b.unlink()
+    a.rename(folder / "第2話.cbz")
+    report = import_source(tmp_path / "src", engine=engine, media=media)
+    assert report.failed == [] and [m for _, m in report.removed] == [
+        "removed a unit of '作品': its file now holds another unit, and its content is nowhere in the source"
+    ]
+    assert _units(engine) == [("作品", 200, "第2話.cbz", 0)]
+    assert_no_orphan_media(engine, media.root)
