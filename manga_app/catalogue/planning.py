@@ -112,10 +112,15 @@ def publication_time(date: datetime | None, file_time: datetime) -> datetime:
 
 
 def _unit(candidate: Candidate, info: ComicInfo, parsed, warn) -> tuple[str, int]:
-    """(kind, number in hundredths): ComicInfo's Number (a chapter), else the name's unit."""
+    """(kind, number in hundredths): the kind the name gives (a chapter when it
+    gives none), numbered by ComicInfo's Number, else by the name.
+
+    Taggers number a volume's ComicInfo too (`第1巻.cbz` with Number 1): that
+    stays volume 1, never chapter 1."""
     if info.number:
+        kind = "volume" if parsed.kind == "volume" else "chapter"
         try:
-            return "chapter", _checked(to_hundredths(info.number), "chapter")
+            return kind, _checked(to_hundredths(info.number), kind)
         except ValueError as exc:
             warn(f"ComicInfo.xml Number ignored: {exc}")
     number = parsed.number
