@@ -49,15 +49,29 @@ class SeriesFacts:
 
 
 def find_or_create_series(*, session: Session, title: str) -> Series:
-    """The series with this normalised title, or a new one with a unique ASCII slug."""
+    """The series with this normalised title, else the one with it as an alias
+    (a series merged into another: merge-series), else a new one with a
+    unique ASCII slug."""
     key = title_key(title)
     series = session.exec(select(Series).where(Series.title_key == key)).first()
+    series = series or _by_alias(session, title, key)
     if series is None:
         series = Series(title=title.strip(), title_key=key, slug=_unique_slug(session, title))
         _refresh_search(series)
         session.add(series)
         session.flush()
     return series
+
+
+def _by_alias(session: Session, title: str, key: str) -> Series | None:
+    # search_text holds every alias NFKC'd and lower-cased: a cheap filter
+    # before the exact comparison, done only when a series is about to be created.
+    needle = unicodedata.normalize("NFKC", title.strip()).lower()
+    query = select(Series).where(Series.search_text.contains(needle, autoescape=True)).order_by(Series.id)
+    for series in session.exec(query):
+        if any(title_key(alias) == key for alias in series.alt_titles):
+            return series
+    return None
 
 
 def _unique_slug(session: Session, title: str) -> str:

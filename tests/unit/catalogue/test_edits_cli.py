@@ -142,3 +142,11 @@ def test_the_real_cli_in_a_subprocess(site: Path):
         capture_output=True, text=True, env=env, cwd=site, timeout=120,
     )
     assert (missing.returncode, missing.stderr.strip()) == (2, "error: '別作品' has no chapter 9")
+
+
+def test_after_a_merge_new_files_of_the_merged_series_join_the_target(site: Path, capsys):
+    assert main(["merge-series", "別作品", "作品"]) == 0
+    pages = {"1.png": distinct_pages(1, seed=99)[0]}
+    write_cbz(site / "comics" / "別作品" / "別作品 第6話.cbz", pages)
+    assert main(["import", str(site / "comics")]) == 0
+    assert _units(site) == {"作品": [100, 200, 300, 400, 500, 600]}
