@@ -40,7 +40,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue import library, repository, upsert
+from manga_app.catalogue import library, reconcile, repository, upsert
 from manga_app.catalogue.archives import (
     DEFAULT_LIMITS,
     ArchiveError,
@@ -64,7 +64,7 @@ from manga_app.catalogue.media import (
     original_path,
     store_page_detached,
 )
-from manga_app.catalogue.models import Chapter, Page, Series
+from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import describe_unit, slugify, title_key
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
@@ -136,32 +136,16 @@ def import_source(
 
 
 def _remove_gone(root: Path | None, candidates: list[Candidate], run: _ImportRun) -> None:
-    """The source tree is the truth: units whose file under `root` (a folder
-    import) is gone, and units still parked (library.PARKED_KEY: their file now
-    holds another unit), are removed in one transaction, and their media once
-    nothing uses it."""
-    report = run.report
+    """The source tree is the truth: units whose files are gone go, in one
+    transaction, and their media once nothing uses it (see reconcile.gone_units)."""
     try:
         with Session(run.engine) as session:
-            seen = [c.path for c in candidates]
-            gone = library.gone_from_source(session=session, root=root, seen=seen) if root else []
-            parked = library.parked(session=session)
-            ids = {c.series_id for c in [*gone, *parked]}
-            titles = dict(session.exec(select(Series.id, Series.title).where(Series.id.in_(ids))).all())
-            removed = [
-                (Path(c.source_path), f"removed {describe_unit(c.number_hundredths)} of '{titles[c.series_id]}': its file is gone")
-                for c in gone
-            ] + [
-                (Path(c.source_path), f"removed a unit of '{titles[c.series_id]}': its file now holds another unit, and its content is nowhere in the source")
-                for c in parked
-            ]
-            gone += parked
-            keys = library.remove_units(session=session, chapters=gone)
+            removed, keys = reconcile.gone_units(session, root, [c.path for c in candidates])
             session.commit()
     except sa.exc.SQLAlchemyError as exc:
-        report.warnings.append((root, f"could not remove units whose files are gone: {exc}"))
+        run.report.warnings.append((root, f"could not remove units whose files are gone: {exc}"))
         return
-    report.removed.extend(removed)
+    run.report.removed.extend(removed)
     run.janitor.discard_keys(keys, root)
     run._cleanup()
 
@@ -368,7 +352,7 @@ class _ImportRun:
             raise ImportFailure(f"cannot read: {exc}") from None
         with Session(self.engine) as session:
             known = self._known(session, pending)
-            if known is not None and not _moved(known, candidate.path):
+            if known is not None and not reconcile.moved(known, candidate.path):
                 pending.known = True
                 return
             pending.closer = ExitStack()
@@ -557,56 +541,27 @@ class _ImportRun:
 
         True when that changed the unit; False (skipped as unchanged) when only
         its recorded place did."""
-        plan, candidate, stat = pending.plan, pending.candidate, pending.stat
+        plan, candidate = pending.plan, pending.candidate
         self._check_claim(candidate, plan.series_title, plan.hundredths)
-        where = session.exec(select(Series.title_key).where(Series.id == known.series_id)).one()
-        if (where, known.number_hundredths, known.kind) == (
-            title_key(plan.series_title), plan.hundredths, plan.kind
-        ) and plan.chapter_title in ("", known.title):
+        if reconcile.same_place(session, known, plan):
             self._claim(candidate, plan.series_title, plan.hundredths)
             self._remember_source(session, known, pending)
             return False
         try:
-            series = upsert.find_or_create_series(session=session, title=plan.series_title)
-            upsert.merge_series_facts(session=session, series=series, facts=plan.facts)
-            freed = library.move_unit(
-                session=session,
-                chapter=known,
-                series=series,
-                key=plan.hundredths,
-                kind=plan.kind,
-                displaced=_displaced,
-            )
-            known.source_path = str(candidate.path)
-            known.source_size, known.source_mtime_ns = stat.size, stat.mtime_ns
-            if plan.chapter_title:
-                known.title = plan.chapter_title
-            if series.cover_key is None:
-                series.cover_key = self._cover_from_first_page(session, known.id)
+            freed = reconcile.relocate(session, known, plan, candidate.path, pending.stat, self.media)
             session.commit()
         except library.EditError as exc:
             session.rollback()
             raise ImportFailure(f"renamed or moved, but {exc}") from None
+        except (MediaError, OSError) as exc:
+            session.rollback()
+            raise ImportFailure(f"cover: {exc}") from None
         except sa.exc.SQLAlchemyError as exc:
             session.rollback()
             raise ImportFailure(f"database error: {exc.__class__.__name__}: {exc}") from None
         self._claim(candidate, plan.series_title, plan.hundredths)
         self.janitor.discard_keys(freed, candidate.path)
         return True
-
-    def _cover_from_first_page(self, session: Session, chapter_id: int) -> str | None:
-        first = session.exec(
-            select(Page.media_key, Page.ext).where(Page.chapter_id == chapter_id, Page.index == 0)
-        ).first()
-        if first is None:
-            return None
-        key, ext = first
-        try:
-            if not self.media.has_cover(key):
-                self.media.store_cover(self.media.path(original_path(key, ext)).read_bytes(), WriteLog())
-        except (MediaError, OSError) as exc:
-            raise ImportFailure(f"cover: {exc}") from None
-        return key
 
     def _remember_source(self, session: Session, known: Chapter, pending: _Pending) -> None:
         """Record where an unchanged chapter is now, so the next import takes the fast path.
@@ -803,23 +758,6 @@ class _ImportRun:
         except (MediaError, ArchiveError, OSError) as exc:
             raise ImportFailure(f"cover: {exc}") from None
         return series.cover_key
-
-
-def _moved(known: Chapter, path: Path) -> bool:
-    """The unit's content is at `path` now: its recorded source is gone, or holds
-    something else (its size or mtime changed: renames shifted or swapped the
-    names). A copy, its original untouched, is not a move."""
-    return known.source_path != str(path) and _displaced(known)
-
-
-def _displaced(known: Chapter) -> bool:
-    """The unit's recorded file is gone or holds something else now."""
-    recorded = Path(known.source_path) if known.source_path else None
-    try:
-        found = source_stat(recorded, "folder" if recorded.is_dir() else "archive") if recorded else None
-    except (OSError, ArchiveError):
-        return True
-    return found is None or (found.size, found.mtime_ns) != (known.source_size, known.source_mtime_ns)
 
 
 def _count_page(pending: _Pending) -> None:
