@@ -218,12 +218,17 @@ def folder_role(name: str) -> FolderRole:
       `#3`) or nothing but a number (`003`);
     - volume: a volume marker (`Vol 1`, `Vol.01`, `Volume 2`, `v01`, `第1巻`,
       `1巻`), with or without a series name before it and a title after it;
+    - extras: `番外編`, `特別編`, `おまけ`, `最終話` (with a series name before
+      it or not) group a series' extras, like a volume folder;
     - series: anything else (`ワンダー探偵`, `20th Century Boys`, `Level 99`).
     """
     text = unicodedata.normalize("NFKC", name).replace("_", " ")
     text = arabic_numerals(" ".join(_BRACKETS.sub(" ", text).split()))
     if _ONLY_NUMBER.fullmatch(text):
         return FolderRole("chapter")
+    marker = find_marker(text)
+    if marker is not None and (marker.extra or marker.final):
+        return FolderRole("extras", _clean(text[: marker.start]))
     for pattern, kind in ((_CHAPTER_FOLDER, "chapter"), (_VOLUME_FOLDER, "volume")):
         match = pattern.search(text)
         if match:

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from natsort import natsorted, ns
 
-from manga_app.catalogue.naming import folder_role, parse_chapter_name
+from manga_app.catalogue.naming import folder_role, parse_chapter_name, title_key
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
@@ -175,13 +175,16 @@ def scan(source: Path, *, skip: Iterable[Path] = ()) -> list[Candidate]:
 
 
 def _with_last_siblings(found: list[Candidate]) -> list[Candidate]:
-    last: dict[Path, Decimal] = {}
-    for candidate in found:
-        parsed = parse_chapter_name(candidate.stem)
-        if parsed.kind == "chapter" and parsed.number is not None:
-            folder = candidate.path.parent
-            last[folder] = max(last.get(folder, parsed.number), parsed.number)
-    return [replace(c, last_sibling=last.get(c.path.parent)) for c in found]
+    """Each candidate with the highest chapter number of its series: the series
+    folder's chapters (extras folders included), else the loose files beside it
+    whose names give the same series."""
+    parsed = [parse_chapter_name(candidate.stem) for candidate in found]
+    groups = [c.series_dir or (c.path.parent, title_key(p.series or "")) for c, p in zip(found, parsed)]
+    last: dict[object, Decimal] = {}
+    for group, name in zip(groups, parsed):
+        if name.kind == "chapter" and name.number is not None:
+            last[group] = max(last.get(group, name.number), name.number)
+    return [replace(c, last_sibling=last.get(group)) for c, group in zip(found, groups)]
 
 
 def _candidate(path: Path, kind: str, *, root: Path) -> Candidate:

@@ -84,3 +84,24 @@ def test_the_title_page_lists_volumes_and_chapters_in_their_own_groups(tmp_path,
     assert [row.label for row in page.volumes] == ["第3巻", "第2巻", "第1巻"]
     assert [row.label for row in page.chapters] == ["第22.7話", "第22話", "第21話", "第5.5話", "第5話", "第3話"]
     assert page.first_url == "/wandaa-tantei-ch-1-vol"
+
+
+def test_an_extras_folder_belongs_to_its_series_and_its_extras_follow_the_last_chapter(tmp_path, engine, media):
+    from manga_app.catalogue.naming import FolderRole, folder_role
+
+    assert folder_role("番外編") == FolderRole("extras")
+    assert folder_role("ワンダー探偵 おまけ") == FolderRole("extras", "ワンダー探偵")
+    # Given 作品/第1話, 第10話 and 作品/番外編/番外編1, 番外編2, and a loose 別作品 第30話 beside them
+    source = tmp_path / "src"
+    for seed, name in enumerate(["作品/作品 第1話", "作品/作品 第10話", "作品/番外編/番外編1", "作品/番外編/番外編2", "別作品 第30話"]):
+        _cbz(source / f"{name}.cbz", seed + 1)
+    assert import_source(source, engine=engine, media=media).ok
+    with Session(engine) as session:
+        rows = session.exec(select(Series.title, Chapter.number_hundredths, Chapter.title).join(Chapter)).all()
+    assert sorted(rows) == [
+        ("作品", 100, ""),
+        ("作品", 1000, ""),
+        ("作品", 1070, "番外編1"),
+        ("作品", 1071, "番外編2"),
+        ("別作品", 3000, ""),
+    ]
