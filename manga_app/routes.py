@@ -57,6 +57,14 @@ _CHAPTER_MARKER = re.compile(rf"-ch-{_NUMBER}(?:-[^/?#]+)?/?$")
 _READER_PATH = re.compile(
     rf"^/(?P<slug>{_SERIES_SLUG})-ch-(?P<number>{_NUMBER})(?:-(?P<chapter_slug>{_SLUG}))?/?$"
 )
+# Volumes and chapters are both read at `/{slug}-ch-{n}...`, and both are
+# known everywhere else (manifests, reading history, view counts) by one
+# number per series: a chapter by its own number, a volume by VOLUME_KEY
+# plus its number. So volume 3 (key 1000003) never meets chapter 3. Its URL
+# keeps the spec's pattern with the chapter slug `vol` (`/{slug}-ch-3-vol`),
+# which the importer never gives a chapter (catalogue.upsert.unit_slug).
+VOLUME_KEY = Decimal(1_000_000)
+VOLUME_SLUG = "vol"
 _STATIC_PATHS = {
     "/": PageKind.HOME,
     GENRES: PageKind.GENRES,
@@ -106,16 +114,34 @@ def match(path: str) -> RouteMatch | None:
 
 
 def parse_reader_path(path: str) -> dict[str, str] | None:
-    """Split `/{slug}-ch-{n}[-{chapter-slug}]` into its parts, or None."""
+    """Split `/{slug}-ch-{n}[-{chapter-slug}]` into its parts, or None.
+
+    `number` is the unit's key: `/{slug}-ch-3-vol` is volume 3, whose key is
+    VOLUME_KEY + 3 (see VOLUME_KEY); a key written as a chapter number is no path.
+    """
     path = _strip_query(path)
     found = _READER_PATH.match(path) if len(path) <= MAX_PATH_LENGTH else None
-    if not found:
+    if not found or Decimal(found["number"]) >= VOLUME_KEY:
         return None
-    return {
-        "slug": found["slug"],
-        "number": format_chapter_number(found["number"]),
-        "chapter_slug": found["chapter_slug"] or "",
-    }
+    chapter_slug = found["chapter_slug"] or ""
+    number = Decimal(found["number"]) + (VOLUME_KEY if chapter_slug == VOLUME_SLUG else 0)
+    return {"slug": found["slug"], "number": format_chapter_number(number), "chapter_slug": chapter_slug}
+
+
+def is_volume(number: str | int | float | Decimal) -> bool:
+    """Whether a unit key names a volume (see VOLUME_KEY)."""
+    return Decimal(str(number)) >= VOLUME_KEY
+
+
+def unit_number(number: str | int | float | Decimal) -> str:
+    """The number a visitor reads for a unit key: volume key 1000003 -> `3`."""
+    value = Decimal(str(number))
+    return format_chapter_number(value - VOLUME_KEY if value >= VOLUME_KEY else value)
+
+
+def unit_label(number: str | int | float | Decimal) -> str:
+    """`第3巻` for a volume key, `第12話` for a chapter."""
+    return f"第{unit_number(number)}{'巻' if is_volume(number) else '話'}"
 
 
 def format_chapter_number(number: str | int | float | Decimal) -> str:
@@ -136,6 +162,9 @@ def manga_url(slug: str) -> str:
 
 
 def chapter_url(slug: str, number: str | int | float | Decimal, chapter_slug: str = "") -> str:
+    """The reader's URL of a unit key: `/{slug}-ch-{n}[-{chapter-slug}]`, a volume `/{slug}-ch-{n}-vol`."""
+    if is_volume(number):
+        return f"/{slug}-ch-{unit_number(number)}-{VOLUME_SLUG}"
     base = f"/{slug}-ch-{format_chapter_number(number)}"
     return f"{base}-{chapter_slug}" if chapter_slug else base
 

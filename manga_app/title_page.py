@@ -30,7 +30,8 @@ class TitlePage:
     cover: str = ""
     cover_srcset: str = ""
     updated: str = ""
-    chapters: list[ChapterRow] = field(default_factory=list)  # newest first
+    chapters: list[ChapterRow] = field(default_factory=list)  # 話, newest first
+    volumes: list[ChapterRow] = field(default_factory=list)  # 巻, newest first
     first_url: str = ""
 
 
@@ -48,16 +49,29 @@ def title_page(series: SeriesView, chapters: tuple[ChapterView, ...], *, now: da
         cover=series.cover_small or series.cover,
         cover_srcset=f"{series.cover_small} 160w, {series.cover} 320w" if series.cover_small else "",
         updated=relative_time_ja(series.updated_at, now=now),
-        chapters=[
-            ChapterRow(
-                number=chapter.number,
-                label=chapter_label(chapter.number),
-                title=chapter.title,
-                url=chapter.url,
-                time=relative_time_ja(chapter.published_at, now=now),
-                iso=chapter.published_at.isoformat(),
-            )
-            for chapter in reversed(chapters)
-        ],
-        first_url=chapters[0].url if chapters else "",
+        chapters=_rows(chapters, "chapter", now),
+        volumes=_rows(chapters, "volume", now),
+        first_url=_first_url(chapters),
     )
+
+
+def _rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> list[ChapterRow]:
+    return [
+        ChapterRow(
+            number=unit.number,
+            label=chapter_label(unit.number),
+            title=unit.title,
+            url=unit.url,
+            time=relative_time_ja(unit.published_at, now=now),
+            iso=unit.published_at.isoformat(),
+        )
+        for unit in reversed(units)
+        if unit.kind == kind
+    ]
+
+
+def _first_url(units: tuple[ChapterView, ...]) -> str:
+    """Where reading starts: volume 1 when there are volumes (they hold the early chapters)."""
+    volumes = [unit for unit in units if unit.kind == "volume"]
+    first = (volumes or list(units))[:1]
+    return first[0].url if first else ""

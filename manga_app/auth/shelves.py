@@ -45,7 +45,8 @@ class HistoryCard:
 
 
 def chapter_label(number: str) -> str:
-    return f"第{number}話"
+    """`第12話`, or `第3巻` for a volume's key (routes.VOLUME_KEY)."""
+    return routes.unit_label(number)
 
 
 def _read_at(entry: reading.HistoryEntry) -> datetime:

@@ -1,4 +1,6 @@
-"""Operator CLI: `python -m manga_app.catalogue import|publish|migrate ...`.
+"""Operator CLI: `python -m manga_app.catalogue import|publish|migrate|remove|renumber|merge-series ...`.
+
+The library edits (remove, renumber, merge-series) live in edits_cli.py.
 
 Every default comes from the server's own configuration, read the same way:
 DATA_DIR, CONTENT_KEY and MEDIA_BASE_URL from the typed settings
@@ -26,8 +28,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
+from manga_app.catalogue import edits_cli
 from manga_app.catalogue.db import default_db_url, make_engine, migrate, normalise_url
 from manga_app.catalogue.importer import ImportReport, import_source
+from manga_app.catalogue.library import EditError
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.publisher import publish_catalogue
 from manga_app.catalogue.scanner import Candidate, SourceError
@@ -72,6 +76,13 @@ def _parser() -> argparse.ArgumentParser:
 
     mig = commands.add_parser("migrate", help="create or upgrade the database schema")
     mig.add_argument("--db", help=db_help)
+
+    def common(edit: argparse.ArgumentParser) -> None:
+        edit.add_argument("--db", help=db_help)
+        edit.add_argument("--out", type=Path, help=out_help)
+        edit.add_argument("--media-base-url", help=base_help)
+
+    edits_cli.add_parsers(commands, common)
     return parser
 
 
@@ -86,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_OK
         if args.command == "import":
             return _import(args, settings, url)
+        if args.command in edits_cli.COMMANDS:
+            return _edit(args, settings, url)
         return _publish(args, settings, url)
     except _Failure as failure:
         print(f"error: {failure}", file=sys.stderr)
@@ -150,6 +163,27 @@ def _import(args: argparse.Namespace, settings: Settings, url: str) -> int:
     return EXIT_OK if report.ok and published == EXIT_OK else EXIT_FAILED
 
 
+def _edit(args: argparse.Namespace, settings: Settings, url: str) -> int:
+    """remove / renumber / merge-series: one transaction, then one publish."""
+    publish = not (args.no_publish or args.dry_run)
+    if publish:
+        _content_key(settings)  # refuse a bad key before the edit, not after it
+    _migrate(url)
+    engine = make_engine(url)
+    try:
+        lines = edits_cli.run_edit(args, engine, MediaStore(args.media or settings.media_dir))
+    except edits_cli.UnknownName as exc:
+        raise _Failure(str(exc), EXIT_USAGE) from None
+    except EditError as exc:
+        raise _Failure(f"{exc}; nothing changed") from None
+    except sa.exc.SQLAlchemyError as exc:
+        raise _Failure(f"database error, nothing changed: {_first_line(exc)}") from None
+    finally:
+        engine.dispose()
+    print("\n".join(lines))
+    return _publish(args, settings, url) if publish else EXIT_OK
+
+
 def _run_import(source: Path, engine: sa.Engine, media: MediaStore, *, skip) -> ImportReport:
     """The import with a progress bar that moves with every page, not only every chapter."""
     console = Console(stderr=True)
@@ -209,12 +243,16 @@ def _print_report(report: ImportReport) -> None:
         print(f"NOTE    {path}: {message}")
     for path, message in report.warnings:
         print(f"WARNING {path}: {message}")
+    for path, message in report.removed:
+        print(f"REMOVED {path}: {message}")
     for path, message in report.failed:
         print(f"FAILED  {path}: {message}")
     print(
         f"Imported: {len(report.imported)}, skipped (unchanged): {len(report.skipped)}, "
         f"failed: {len(report.failed)}"
     )
+    if report.removed:
+        print(f"Removed (their files are gone): {len(report.removed)}")
 
 
 def _publish(args: argparse.Namespace, settings: Settings, url: str) -> int:

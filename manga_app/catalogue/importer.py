@@ -40,7 +40,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue import repository, upsert
+from manga_app.catalogue import library, reconcile, repository, upsert
 from manga_app.catalogue.archives import (
     DEFAULT_LIMITS,
     ArchiveError,
@@ -65,7 +65,7 @@ from manga_app.catalogue.media import (
     store_page_detached,
 )
 from manga_app.catalogue.models import Chapter, Series
-from manga_app.catalogue.naming import format_chapter_number, slugify, title_key
+from manga_app.catalogue.naming import describe_unit, slugify, title_key
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
 from manga_app.catalogue.scanner import Candidate, describe_entries, scan
@@ -93,6 +93,8 @@ class ImportReport:
     warnings: list[tuple[Path, str]] = field(default_factory=list)
     # What was left out on purpose (entries that are not pages), for the record.
     notes: list[tuple[Path, str]] = field(default_factory=list)
+    # Units removed because their file is gone from the source.
+    removed: list[tuple[Path, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -128,7 +130,24 @@ def import_source(
     run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
     run.on_page = on_page
     run.run(candidates, on_progress)
+    root = Path(source).resolve()
+    _remove_gone(root if root.is_dir() else None, candidates, run)
     return run.report
+
+
+def _remove_gone(root: Path | None, candidates: list[Candidate], run: _ImportRun) -> None:
+    """The source tree is the truth: units whose files are gone go, in one
+    transaction, and their media once nothing uses it (see reconcile.gone_units)."""
+    try:
+        with Session(run.engine) as session:
+            removed, keys = reconcile.gone_units(session, root, [c.path for c in candidates])
+            session.commit()
+    except sa.exc.SQLAlchemyError as exc:
+        run.report.warnings.append((root, f"could not remove units whose files are gone: {exc}"))
+        return
+    run.report.removed.extend(removed)
+    run.janitor.discard_keys(keys, root)
+    run._cleanup()
 
 
 def _auto_workers(candidates: list[Candidate]) -> int:
@@ -201,6 +220,8 @@ class _Pending:
     cover_page: bool = False  # the first page's worker also makes cover thumbnails
     source: ChapterSource | None = None
     closer: ExitStack | None = None
+    # The unit this renamed or moved source already is (its pages are not read again).
+    moved_from: int | None = None
 
     @property
     def fed(self) -> bool:
@@ -330,7 +351,8 @@ class _ImportRun:
         except (OSError, ArchiveError) as exc:
             raise ImportFailure(f"cannot read: {exc}") from None
         with Session(self.engine) as session:
-            if self._known(session, pending) is not None:
+            known = self._known(session, pending)
+            if known is not None and not reconcile.moved(known, candidate.path):
                 pending.known = True
                 return
             pending.closer = ExitStack()
@@ -347,6 +369,10 @@ class _ImportRun:
                     )
                 )
             pending.plan = self._plan(pending, pending.source.comicinfo)
+            if known is not None:  # renamed or moved, same content: only its place changes
+                pending.moved_from = known.id
+                pending.close()
+                return
             pending.names = list(pending.source.pages)
             if not pending.names:
                 found = describe_entries([*skipped, *pending.source.metadata]) or "no files"
@@ -475,6 +501,8 @@ class _ImportRun:
                 raise ImportFailure(pending.early_failure)
             with Session(self.engine) as session:
                 known = self._known(session, pending)
+                if known is not None and known.id == pending.moved_from:
+                    return self._move(session, pending, known)
                 if known is not None:  # unchanged, or the same file twice in this import
                     series = session.get(Series, known.series_id)
                     self._claim(candidate, series.title, known.number_hundredths)
@@ -505,6 +533,34 @@ class _ImportRun:
         if pending.cover_page and cover_key != pages[0].key:  # guessed wrongly: not needed
             covers = [path for path in created if "-cover" in path.name]
             self.janitor.discard_files(covers, candidate.path)
+        return True
+
+    def _move(self, session: Session, pending: _Pending, known: Chapter) -> bool:
+        """A renamed or moved source: its unit takes the number, kind and series
+        its new name and place give, keeping its id, views and pages.
+
+        True when that changed the unit; False (skipped as unchanged) when only
+        its recorded place did."""
+        plan, candidate = pending.plan, pending.candidate
+        self._check_claim(candidate, plan.series_title, plan.hundredths)
+        if reconcile.same_place(session, known, plan):
+            self._claim(candidate, plan.series_title, plan.hundredths)
+            self._remember_source(session, known, pending)
+            return False
+        try:
+            freed = reconcile.relocate(session, known, plan, candidate.path, pending.stat, self.media)
+            session.commit()
+        except library.EditError as exc:
+            session.rollback()
+            raise ImportFailure(f"renamed or moved, but {exc}") from None
+        except (MediaError, OSError) as exc:
+            session.rollback()
+            raise ImportFailure(f"cover: {exc}") from None
+        except sa.exc.SQLAlchemyError as exc:
+            session.rollback()
+            raise ImportFailure(f"database error: {exc.__class__.__name__}: {exc}") from None
+        self._claim(candidate, plan.series_title, plan.hundredths)
+        self.janitor.discard_keys(freed, candidate.path)
         return True
 
     def _remember_source(self, session: Session, known: Chapter, pending: _Pending) -> None:
@@ -569,7 +625,7 @@ class _ImportRun:
         other = self.claimed.get((title_key(series_title), hundredths))
         if other is not None and other != candidate.path:
             raise ImportFailure(
-                f"duplicate chapter number {format_chapter_number(hundredths)} of "
+                f"duplicate {describe_unit(hundredths, number_word=True)} of "
                 f"'{series_title}': {other} already provides it in this import"
             )
 
@@ -647,6 +703,7 @@ class _ImportRun:
             source_size=pending.stat.size,
             source_mtime_ns=pending.stat.mtime_ns,
             fingerprint=pending.fingerprint,
+            kind=plan.kind,
         )
         try:
             series = upsert.find_or_create_series(session=session, title=plan.series_title)
@@ -670,7 +727,7 @@ class _ImportRun:
         except upsert.DuplicateChapter as exc:
             session.rollback()
             raise ImportFailure(
-                f"duplicate chapter number {format_chapter_number(plan.hundredths)} of "
+                f"duplicate {describe_unit(plan.hundredths, number_word=True)} of "
                 f"'{plan.series_title}': already imported from {exc.other_source}, which still "
                 f"exists; remove or renumber one of the two files ({candidate.path})"
             ) from None

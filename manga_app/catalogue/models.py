@@ -18,6 +18,7 @@ __all__ = ["Chapter", "Genre", "Page", "Series", "SeriesGenre", "UTCDateTime", "
 
 STATUSES = ("ongoing", "completed")
 DIRECTIONS = ("rtl", "ltr", "vertical")
+UNIT_KINDS = ("chapter", "volume")
 
 
 def utc_now() -> datetime:
@@ -99,8 +100,10 @@ class Chapter(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     series_id: int = Field(foreign_key="series.id", index=True, ondelete="CASCADE")
-    # 10.5 is stored as 1050: exact and portable (see naming.py).
+    # The unit's key: 10.5 is stored as 1050, exact and portable (see
+    # naming.py); a volume's key is routes.VOLUME_KEY plus its number.
     number_hundredths: int
+    kind: str = Field(default="chapter", max_length=16, sa_column_kwargs={"server_default": "chapter"})
     title: str = Field(default="", max_length=500)
     slug: str = Field(default="", max_length=100)
     published_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)

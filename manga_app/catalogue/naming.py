@@ -12,41 +12,64 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from manga_app.catalogue.units import arabic_numerals, find_marker
+from manga_app.routes import VOLUME_KEY
+
 __all__ = [
     "FolderRole",
     "ParsedName",
     "chapter_number_json",
+    "describe_unit",
     "folder_role",
     "format_chapter_number",
     "parse_chapter_name",
     "slugify",
     "title_key",
     "to_hundredths",
+    "unit_key",
+    "unit_of",
 ]
 
-MAX_CHAPTER_NUMBER = Decimal("1000000")
+# A unit's key: a chapter's number, or for a volume VOLUME_KEY plus its
+# number, so volume 3 and chapter 3 never collide (see routes.VOLUME_KEY).
+MAX_CHAPTER_NUMBER = VOLUME_KEY
+MAX_UNIT_KEY = 2 * VOLUME_KEY
 _NUMBER = r"(\d+(?:\.\d+)?)"
 _BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|【[^】]*】")
-_VOLUME = re.compile(rf"(?:\b(?:vol(?:ume)?|v)\.?\s*{_NUMBER}\b|第\s*{_NUMBER}\s*巻)", re.I)
+_VOLUME = re.compile(rf"(?:\b(?:vol(?:ume)?|v)\.?\s*{_NUMBER}\b|第?\s*{_NUMBER}\s*巻)", re.I)
 _CHAPTER_PATTERNS = (
     re.compile(rf"第\s*{_NUMBER}\s*[話回章]"),
     re.compile(rf"\b(?:chapter|chap|ch|c|ep(?:isode)?)\.?\s*{_NUMBER}(?!\d)", re.I),
     re.compile(rf"#\s*{_NUMBER}"),
     re.compile(rf"{_NUMBER}\s*[話回]"),
 )
+# `第1-5話`: a unit holding chapters 1 to 5.
+_RANGE_START = re.compile(rf"第\s*{_NUMBER}(?=\s*[-–~〜]\s*\d+(?:\.\d+)?\s*[話回])")
 _BARE_NUMBER = re.compile(rf"(?<![\w.]){_NUMBER}(?![\w.])")
+# The end of a range after its first chapter: `c001-005`, `第1-5話`.
+_RANGE_TAIL = re.compile(r"\s*[-–~〜]\s*(\d+(?:\.\d+)?)(?=\s|$|[話回])\s*[話回]?")
+_RANGED = (_RANGE_START, _CHAPTER_PATTERNS[1])
 _EDGE_JUNK = " \t-_.#:~–—|"
 _SLUG_JUNK = re.compile(r"[^a-z0-9]+")
 
 
 @dataclass(frozen=True)
 class ParsedName:
-    """What a file or folder name says about a chapter (each part may be missing)."""
+    """What a file or folder name says about a readable unit (each part may be missing).
+
+    `kind` is 'volume' when the name only numbers a volume (`第1巻`, `v01`,
+    `上巻`, `v01 c001-005`), else 'chapter'. `number` is the unit's place in
+    reading order (a chapter number, or the volume number for a volume).
+    `after_last`: a unit named without a number (`最終話`, `番外編`) goes this
+    much after the last numbered chapter beside it (see units.py).
+    """
 
     series: str | None
     number: Decimal | None
     volume: Decimal | None = None
     title: str | None = None
+    kind: str = "chapter"
+    after_last: Decimal | None = None
 
 
 def to_hundredths(value: Decimal | str | int | float) -> int:
@@ -58,12 +81,31 @@ def to_hundredths(value: Decimal | str | int | float) -> int:
         number = Decimal(str(value).strip())
     except InvalidOperation:
         raise ValueError(f"not a chapter number: {value!r}") from None
-    if not number.is_finite() or number < 0 or number >= MAX_CHAPTER_NUMBER:
+    if not number.is_finite() or number < 0 or number >= MAX_UNIT_KEY:
         raise ValueError(f"chapter number out of range: {value!r}")
     scaled = number * 100
     if scaled != scaled.to_integral_value():
         raise ValueError(f"chapter number has more than two decimals: {value!r}")
     return int(scaled)
+
+
+def unit_key(kind: str, hundredths: int) -> int:
+    """The key (in hundredths) of volume or chapter `hundredths`; ValueError when out of range."""
+    if not 0 <= hundredths < MAX_CHAPTER_NUMBER * 100:
+        raise ValueError(f"{kind} number out of range: {format_chapter_number(hundredths)}")
+    return hundredths + (int(VOLUME_KEY) * 100 if kind == "volume" else 0)
+
+
+def unit_of(key: int) -> tuple[str, int]:
+    """('volume' or 'chapter', its own number in hundredths) of a unit key."""
+    offset = int(VOLUME_KEY) * 100
+    return ("volume", key - offset) if key >= offset else ("chapter", key)
+
+
+def describe_unit(key: int, *, number_word: bool = False) -> str:
+    """'volume 3' or 'chapter 12' ('chapter number 12' with number_word), for operator messages."""
+    kind, hundredths = unit_of(key)
+    return f"{kind} {'number ' if number_word else ''}{format_chapter_number(hundredths)}"
 
 
 def format_chapter_number(hundredths: int) -> str:
@@ -82,34 +124,53 @@ def chapter_number_json(hundredths: int) -> int | float:
 
 
 def parse_chapter_name(name: str) -> ParsedName:
-    """Parse names like `Series 012`, `第12話`, `Vol.2 Ch.10.5 - Title`.
+    """Parse names like `Series 012`, `第十二話`, `Vol.2 Ch.10.5 - Title`, `第5話 後編`.
 
-    Text before the chapter number is the series, text after it the title.
-    Bracketed tags (`[Group]`, `(2019)`) are dropped first: they are noise in
-    scanlation names and often contain digits.
+    Text before the number is the series, text after it the title (a part or
+    extra marker stays in the title). Bracketed tags (`[Group]`, `(2019)`)
+    are dropped first: they are noise in scanlation names and often contain
+    digits. Kanji numerals counting chapters or volumes become digits.
     """
     text = unicodedata.normalize("NFKC", name).replace("_", " ")
-    text = " ".join(_BRACKETS.sub(" ", text).split())
-    volume = None
+    text = arabic_numerals(" ".join(_BRACKETS.sub(" ", text).split()))
+    marker = find_marker(text)
+    taken = [(marker.start, marker.end)] if marker else []
     volume_match = _VOLUME.search(text)
+    volume = None
     if volume_match:
         volume = Decimal(volume_match.group(1) or volume_match.group(2))
-    match = _find_chapter(text, volume_match)
+        taken.append(volume_match.span())
+    elif marker is not None and marker.volume is not None:
+        volume = marker.volume
+    match = _find_chapter(text, taken, volume_match)
+    starts = [span[0] for span in taken] + ([match.start()] if match else [])
+    series = _clean(text[: min(starts)] if starts else text)
     if match is None:
-        series = _clean(text[: volume_match.start()] if volume_match else text)
-        return ParsedName(series=series, number=volume, volume=volume)
-    start = min(match.start(), volume_match.start()) if volume_match else match.start()
-    series = _clean(text[:start])
-    title = _clean(text[match.end() :])
-    return ParsedName(series=series, number=Decimal(match.group(1)), volume=volume, title=title)
+        if volume is not None:
+            title = _clean(text[volume_match.end() :]) if volume_match else marker.text
+            return ParsedName(series, volume, volume, title, kind="volume")
+        if marker is not None and (marker.extra or marker.final):
+            after = Decimal(1) if marker.final else marker.offset
+            return ParsedName(series, None, None, _clean(text[marker.start :]), after_last=after)
+        return ParsedName(series=series, number=None)
+    first, rest = Decimal(match.group(1)), text[match.end() :]
+    tail = _RANGE_TAIL.match(rest) if match.re in _RANGED else None
+    if tail is not None:
+        chapters = f"第{first}–{Decimal(tail.group(1))}話"
+        if volume is not None:  # `v01 c001-005`: a volume holding chapters 1 to 5
+            title = " ".join(filter(None, (chapters, _clean(rest[tail.end() :]))))
+            return ParsedName(series, volume, volume, title, kind="volume")
+        rest = f"{chapters} {rest[tail.end() :]}"
+    offset = marker.offset if marker is not None and marker.start >= match.end() else 0
+    return ParsedName(series=series, number=first + offset, volume=volume, title=_clean(rest))
 
 
-def _find_chapter(text: str, volume_match: re.Match | None) -> re.Match | None:
-    for pattern in _CHAPTER_PATTERNS:
+def _find_chapter(text: str, taken: list[tuple[int, int]], volume_match) -> re.Match | None:
+    for pattern in (_RANGE_START, *_CHAPTER_PATTERNS):
         match = pattern.search(text)
-        if match and not _overlaps(match, volume_match):
+        if match and not _overlaps(match.span(), taken):
             return match
-    bare = [m for m in _BARE_NUMBER.finditer(text) if not _overlaps(m, volume_match)]
+    bare = [m for m in _BARE_NUMBER.finditer(text) if not _overlaps(m.span(), taken)]
     # Past a volume marker the first number is the chapter (`Vol.2 012`);
     # otherwise the last one is, since series names may contain digits (`20th Century Boys 3`).
     if volume_match:
@@ -119,8 +180,8 @@ def _find_chapter(text: str, volume_match: re.Match | None) -> re.Match | None:
     return bare[-1] if bare else None
 
 
-def _overlaps(match: re.Match, other: re.Match | None) -> bool:
-    return other is not None and match.start() < other.end() and other.start() < match.end()
+def _overlaps(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in others)
 
 
 @dataclass(frozen=True)
@@ -157,12 +218,17 @@ def folder_role(name: str) -> FolderRole:
       `#3`) or nothing but a number (`003`);
     - volume: a volume marker (`Vol 1`, `Vol.01`, `Volume 2`, `v01`, `第1巻`,
       `1巻`), with or without a series name before it and a title after it;
+    - extras: `番外編`, `特別編`, `おまけ`, `最終話` (with a series name before
+      it or not) group a series' extras, like a volume folder;
     - series: anything else (`ワンダー探偵`, `20th Century Boys`, `Level 99`).
     """
     text = unicodedata.normalize("NFKC", name).replace("_", " ")
-    text = " ".join(_BRACKETS.sub(" ", text).split())
+    text = arabic_numerals(" ".join(_BRACKETS.sub(" ", text).split()))
     if _ONLY_NUMBER.fullmatch(text):
         return FolderRole("chapter")
+    marker = find_marker(text)
+    if marker is not None and (marker.extra or marker.final):
+        return FolderRole("extras", _clean(text[: marker.start]))
     for pattern, kind in ((_CHAPTER_FOLDER, "chapter"), (_VOLUME_FOLDER, "volume")):
         match = pattern.search(text)
         if match:

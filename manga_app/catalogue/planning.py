@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from manga_app.catalogue.comicinfo import ComicInfo, MetadataError, SeriesSidecar, parse_comicinfo
-from manga_app.catalogue.naming import parse_chapter_name, to_hundredths
+from manga_app.catalogue.naming import parse_chapter_name, to_hundredths, unit_key
 from manga_app.catalogue.scanner import Candidate
+from manga_app.catalogue.units import SeriesName, series_name
 from manga_app.catalogue.upsert import SeriesFacts
 
 __all__ = ["ChapterPlan", "PlanError", "plan_chapter", "publication_time", "read_comicinfo"]
@@ -26,13 +27,14 @@ class PlanError(ValueError):
 @dataclass(frozen=True)
 class ChapterPlan:
     series_title: str
-    hundredths: int
+    hundredths: int  # the unit's key (naming.unit_key)
     chapter_title: str
     published_at: datetime
     facts: SeriesFacts
     # The day the metadata gives (None: it gives none); a re-import moves an
     # existing chapter's publication time only when this says another day.
     metadata_date: datetime | None = None
+    kind: str = "chapter"  # or 'volume'
 
 
 def read_comicinfo(data: bytes | None, warn: Callable[[str], None]) -> ComicInfo:
@@ -57,35 +59,41 @@ def plan_chapter(
     """Apply the precedence rules; a folder or file name differing from the title becomes an alias.
 
     Series title: ComicInfo Series, the sidecar's name, the series folder's
-    name, the series named in the chapter's own file or folder name, then the
+    name without its tags (`[作者] 作品名 (完)` is 作品名, by 作者, completed;
+    see units.series_name), the series named in the chapter's own file or folder name, then the
     scanner's fallback (see scanner.py). Only the series folder and the
     chapter's own name are kept as aliases: a fallback like the name of the
     folder the files were dropped into says nothing about the series.
     """
-    stem = candidate.path.name if candidate.kind == "folder" else candidate.path.stem
-    parsed = parse_chapter_name(stem)
-    folder_name = candidate.series_dir.name if candidate.series_dir else None
-    name_title = folder_name or parsed.series
-    fallback = name_title or candidate.fallback_title or candidate.path.parent.name
+    parsed = parse_chapter_name(candidate.stem)
+    folder = series_name(candidate.series_dir.name) if candidate.series_dir else SeriesName(None)
+    name_title = folder.title or parsed.series
+    fallback = name_title or _untagged(candidate.fallback_title) or candidate.path.parent.name
     sidecar = sidecar or SeriesSidecar()
+    kind, hundredths = _unit(candidate, info, parsed, warn)
     return ChapterPlan(
         series_title=info.series or sidecar.name or fallback,
-        hundredths=_number(info, parsed.number, warn),
+        hundredths=unit_key(kind, hundredths),
+        kind=kind,
         chapter_title=info.title or parsed.title or "",
         published_at=publication_time(info.published_at, file_time),
         metadata_date=info.published_at,
         facts=SeriesFacts(
             aliases=tuple(a for a in (*info.aliases, name_title) if a),
-            authors=tuple(info.writers),
+            authors=tuple(info.writers) or folder.authors,
             artists=tuple(info.pencillers),
             genres=tuple(info.genres),
             tags=tuple(info.tags),
             summary=sidecar.summary or info.summary,
-            status=sidecar.status,
+            status=sidecar.status or folder.status,
             direction=info.direction,
             language=info.language,
         ),
     )
+
+
+def _untagged(name: str | None) -> str | None:
+    return series_name(name).title if name else None
 
 
 def publication_time(date: datetime | None, file_time: datetime) -> datetime:
@@ -103,15 +111,29 @@ def publication_time(date: datetime | None, file_time: datetime) -> datetime:
     return date
 
 
-def _number(info: ComicInfo, parsed_number, warn: Callable[[str], None]) -> int:
+def _unit(candidate: Candidate, info: ComicInfo, parsed, warn) -> tuple[str, int]:
+    """(kind, number in hundredths): the kind the name gives (a chapter when it
+    gives none), numbered by ComicInfo's Number, else by the name.
+
+    Taggers number a volume's ComicInfo too (`第1巻.cbz` with Number 1): that
+    stays volume 1, never chapter 1."""
     if info.number:
+        kind = "volume" if parsed.kind == "volume" else "chapter"
         try:
-            return to_hundredths(info.number)
+            return kind, _checked(to_hundredths(info.number), kind)
         except ValueError as exc:
             warn(f"ComicInfo.xml Number ignored: {exc}")
-    if parsed_number is None:
-        raise PlanError("no chapter number in ComicInfo.xml or in the file name")
+    number = parsed.number
+    if number is None and parsed.after_last is not None:
+        number = (candidate.last_sibling or 0) + parsed.after_last
+    if number is None:
+        raise PlanError("no chapter or volume number in ComicInfo.xml or in the file name")
     try:
-        return to_hundredths(parsed_number)
+        return parsed.kind, _checked(to_hundredths(number), parsed.kind)
     except ValueError as exc:
         raise PlanError(str(exc)) from None
+
+
+def _checked(hundredths: int, kind: str) -> int:
+    unit_key(kind, hundredths)  # ValueError when out of range
+    return hundredths

@@ -106,16 +106,29 @@ def genres_by_series(*, session: Session, series_ids: Iterable[int]) -> dict[int
 
 
 def chapter_stats(*, session: Session, series_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
-    """series id -> (latest chapter number in hundredths, chapter count)."""
+    """series id -> (key of the latest unit, count of units).
+
+    The latest unit is the highest-numbered chapter; a series of volumes
+    only has its highest volume's key (see routes.VOLUME_KEY).
+    """
     ids = list(series_ids)
     if not ids:
         return {}
+    number = Chapter.number_hundredths
     query = (
-        select(Chapter.series_id, sa.func.max(Chapter.number_hundredths), sa.func.count(Chapter.id))
+        select(
+            Chapter.series_id,
+            sa.func.max(sa.case((Chapter.kind == "chapter", number))),
+            sa.func.max(number),
+            sa.func.count(Chapter.id),
+        )
         .where(Chapter.series_id.in_(ids))
         .group_by(Chapter.series_id)
     )
-    return {series_id: (latest, count) for series_id, latest, count in session.exec(query)}
+    return {
+        series_id: (chapter if chapter is not None else latest, count)
+        for series_id, chapter, latest, count in session.exec(query)
+    }
 
 
 def get_chapter(

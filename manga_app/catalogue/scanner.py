@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from pathlib import Path
 
 from natsort import natsorted, ns
 
-from manga_app.catalogue.naming import folder_role
+from manga_app.catalogue.naming import folder_role, parse_chapter_name, title_key
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
@@ -86,6 +87,14 @@ class Candidate:
     cover: Path | None  # cover.* image in series_dir
     # Series name when neither metadata, series_dir nor the chapter's name gives one.
     fallback_title: str | None = None
+    # The highest chapter number the names beside it give (where `最終話` or
+    # `番外編`, named without a number, go; see naming.ParsedName.after_last).
+    last_sibling: Decimal | None = None
+
+    @property
+    def stem(self) -> str:
+        """The name that numbers it: a folder's name, an archive's without its suffix."""
+        return self.path.name if self.kind == "folder" else self.path.stem
 
 
 def entry_kind(name: str) -> str:
@@ -162,7 +171,20 @@ def scan(source: Path, *, skip: Iterable[Path] = ()) -> list[Candidate]:
         for name in filenames:
             if not name.startswith(".") and os.path.splitext(name)[1].lower() in ARCHIVE_SUFFIXES:
                 found.append(_candidate(here / name, "archive", root=source))
-    return natsorted(found, key=lambda c: str(c.path), alg=ns.PATH | ns.IGNORECASE)
+    return _with_last_siblings(natsorted(found, key=lambda c: str(c.path), alg=ns.PATH | ns.IGNORECASE))
+
+
+def _with_last_siblings(found: list[Candidate]) -> list[Candidate]:
+    """Each candidate with the highest chapter number of its series: the series
+    folder's chapters (extras folders included), else the loose files beside it
+    whose names give the same series."""
+    parsed = [parse_chapter_name(candidate.stem) for candidate in found]
+    groups = [c.series_dir or (c.path.parent, title_key(p.series or "")) for c, p in zip(found, parsed)]
+    last: dict[object, Decimal] = {}
+    for group, name in zip(groups, parsed):
+        if name.kind == "chapter" and name.number is not None:
+            last[group] = max(last.get(group, name.number), name.number)
+    return [replace(c, last_sibling=last.get(group)) for c, group in zip(found, groups)]
 
 
 def _candidate(path: Path, kind: str, *, root: Path) -> Candidate:

@@ -19,6 +19,7 @@ from manga_app.catalogue.media import StoredImage
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.naming import slugify, title_key
 from manga_app.catalogue.readings import readings_for
+from manga_app.routes import VOLUME_SLUG
 
 __all__ = [
     "ChapterRecord",
@@ -28,6 +29,7 @@ __all__ = [
     "merge_series_facts",
     "refresh_updated_at",
     "save_chapter",
+    "unit_slug",
 ]
 
 
@@ -47,15 +49,29 @@ class SeriesFacts:
 
 
 def find_or_create_series(*, session: Session, title: str) -> Series:
-    """The series with this normalised title, or a new one with a unique ASCII slug."""
+    """The series with this normalised title, else the one with it as an alias
+    (a series merged into another: merge-series), else a new one with a
+    unique ASCII slug."""
     key = title_key(title)
     series = session.exec(select(Series).where(Series.title_key == key)).first()
+    series = series or _by_alias(session, title, key)
     if series is None:
         series = Series(title=title.strip(), title_key=key, slug=_unique_slug(session, title))
         _refresh_search(series)
         session.add(series)
         session.flush()
     return series
+
+
+def _by_alias(session: Session, title: str, key: str) -> Series | None:
+    # search_text holds every alias NFKC'd and lower-cased: a cheap filter
+    # before the exact comparison, done only when a series is about to be created.
+    needle = unicodedata.normalize("NFKC", title.strip()).lower()
+    query = select(Series).where(Series.search_text.contains(needle, autoescape=True)).order_by(Series.id)
+    for series in session.exec(query):
+        if any(title_key(alias) == key for alias in series.alt_titles):
+            return series
+    return None
 
 
 def _unique_slug(session: Session, title: str) -> str:
@@ -157,6 +173,7 @@ class ChapterRecord:
     source_size: int
     source_mtime_ns: int
     fingerprint: str
+    kind: str = "chapter"  # or 'volume' (number_hundredths is then a volume's key)
 
 
 class DuplicateChapter(Exception):
@@ -221,7 +238,8 @@ def save_chapter(
         target.published_at = _publication_after_reimport(target.published_at, record)
     target.series_id = series.id
     target.number_hundredths = record.number_hundredths
-    target.title, target.slug = record.title, record.slug
+    target.kind = record.kind
+    target.title, target.slug = record.title, unit_slug(record.kind, record.slug)
     target.source_path, target.fingerprint = record.source_path, record.fingerprint
     target.source_size, target.source_mtime_ns = record.source_size, record.source_mtime_ns
     target.page_count = len(pages)
@@ -243,6 +261,14 @@ def save_chapter(
             ],
         )
     return old_keys
+
+
+def unit_slug(kind: str, slug: str) -> str:
+    """A volume's chapter slug is `vol` (its URL is `/{slug}-ch-{n}-vol`, see
+    routes.VOLUME_KEY); a chapter never gets that slug, or its URL would name a volume."""
+    if kind == "volume":
+        return VOLUME_SLUG
+    return "" if slug == VOLUME_SLUG else slug
 
 
 def _publication_after_reimport(current: datetime, record: ChapterRecord) -> datetime:

@@ -25,6 +25,8 @@ class ChapterView:
     page_count: int
     views: int
     url: str
+    kind: str = "chapter"  # or 'volume'; `number` is then the volume's key (routes.VOLUME_KEY)
+    label: str = ""  # 第12話, 第3巻
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ def chapter_view(series_slug: str, chapter: Chapter) -> ChapterView:
         page_count=chapter.page_count,
         views=chapter.views,
         url=routes.chapter_url(series_slug, number, chapter.slug),
+        kind=chapter.kind,
+        label=routes.unit_label(number),
     )
 
 
@@ -114,13 +118,17 @@ def load_chapter(*, session: Session, slug: str, number: str, media_base_url: st
     if title is None:
         return None
     series, chapters = title
-    position = next((index for index, chapter in enumerate(chapters) if chapter.number == number), None)
-    if position is None:
+    unit = next((chapter for chapter in chapters if chapter.number == number), None)
+    if unit is None:
         return None
+    # Previous and next stay among the same kind: the volume after volume 3 is
+    # volume 4, never the first chapter.
+    same_kind = [chapter for chapter in chapters if chapter.kind == unit.kind]
+    position = same_kind.index(unit)
     return ChapterContext(
         series=series,
-        chapter=chapters[position],
-        previous=chapters[position - 1] if position > 0 else None,
-        next=chapters[position + 1] if position + 1 < len(chapters) else None,
+        chapter=unit,
+        previous=same_kind[position - 1] if position > 0 else None,
+        next=same_kind[position + 1] if position + 1 < len(same_kind) else None,
         chapters=chapters,
     )

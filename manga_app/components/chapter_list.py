@@ -31,5 +31,5 @@ def _row(row: rx.Var, read: rx.Var[list[str]]) -> rx.Component:
     )
 
 
-def chapter_list(rows: rx.Var[list[ChapterRow]], *, read: rx.Var[list[str]]) -> rx.Component:
-    return rx.el.ol(rx.foreach(rows, lambda row: _row(row, read)), class_name="chapter-list", aria_label="話一覧（新しい順）")
+def chapter_list(rows: rx.Var[list[ChapterRow]], *, read: rx.Var[list[str]], label: str = "話一覧（新しい順）") -> rx.Component:
+    return rx.el.ol(rx.foreach(rows, lambda row: _row(row, read)), class_name="chapter-list", aria_label=label)

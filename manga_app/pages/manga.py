@@ -103,10 +103,21 @@ def _body() -> rx.Component:
         ),
         _actions(),
         rx.el.p(TitleState.summary, class_name="title-summary"),
-        rx.el.section(
-            rx.el.h2("話一覧", rx.el.span(TitleState.chapters.length().to_string() + "話", class_name="chapter-count"), class_name="section-title"),
-            chapter_list(TitleState.chapters, read=TitleState.progress.read),
-            class_name="title-chapters",
+        rx.cond(
+            TitleState.volumes.length() > 0,
+            rx.el.section(
+                rx.el.h2("巻一覧", rx.el.span(TitleState.volumes.length().to_string() + "巻", class_name="chapter-count"), class_name="section-title"),
+                chapter_list(TitleState.volumes, read=TitleState.progress.read, label="巻一覧（新しい順）"),
+                class_name="title-chapters title-volumes",
+            ),
+        ),
+        rx.cond(
+            (TitleState.chapters.length() > 0) | (TitleState.volumes.length() == 0),
+            rx.el.section(
+                rx.el.h2("話一覧", rx.el.span(TitleState.chapters.length().to_string() + "話", class_name="chapter-count"), class_name="section-title"),
+                chapter_list(TitleState.chapters, read=TitleState.progress.read),
+                class_name="title-chapters",
+            ),
         ),
         class_name="title-page",
     )

@@ -43,6 +43,7 @@ class TitleState(rx.State):
     cover_srcset: str = ""
     updated: str = ""
     chapters: list[ChapterRow] = []
+    volumes: list[ChapterRow] = []
     first_url: str = ""
     loaded: bool = False
 
@@ -52,7 +53,8 @@ class TitleState(rx.State):
         entry = reading.entry_for(history.entries(), self.slug) if self.slug else None
         if entry is None:
             return TitleProgress()
-        last = next((chapter for chapter in self.chapters if chapter.number == entry.chapter), None)
+        units = [*self.chapters, *self.volumes]
+        last = next((chapter for chapter in units if chapter.number == entry.chapter), None)
         return TitleProgress(
             read=sorted({*entry.read, entry.chapter}),
             continue_url=last.url if last else "",
@@ -67,7 +69,7 @@ class TitleState(rx.State):
         if slug != self.slug:
             self.loaded = False
         if loaded is None:
-            self.slug, self.title, self.chapters = slug, "", []
+            self.slug, self.title, self.chapters, self.volumes = slug, "", [], []
             return
         for name, value in vars(title_page(*loaded, now=datetime.now(UTC))).items():
             setattr(self, name, value)

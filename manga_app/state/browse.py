@@ -83,7 +83,8 @@ class ChapterRow:
 
 
 def chapter_label(number: str | float) -> str:
-    return f"第{routes.format_chapter_number(number)}話"
+    """`第12話`, or `第3巻` for a volume's key (routes.VOLUME_KEY)."""
+    return routes.unit_label(number)
 
 
 def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:

@@ -467,3 +467,13 @@ def test_the_reader_path_splits_at_the_chapter_marker_a_series_slug_cannot_conta
         "number": "3",
         "chapter_slug": "owari",
     }
+
+
+def test_a_volume_is_read_at_the_chapter_pattern_with_the_vol_slug_and_its_own_key() -> None:
+    volume_key = routes.VOLUME_KEY + 3
+    assert routes.chapter_url("abc", volume_key) == "/abc-ch-3-vol"
+    assert routes.parse_reader_path("/abc-ch-3-vol") == {"slug": "abc", "number": "1000003", "chapter_slug": "vol"}
+    assert routes.parse_reader_path("/abc-ch-3") == {"slug": "abc", "number": "3", "chapter_slug": ""}
+    assert routes.parse_reader_path("/abc-ch-3-volcano")["number"] == "3"
+    assert routes.parse_reader_path("/abc-ch-1000003") is None
+    assert (routes.unit_label(volume_key), routes.unit_label("12"), routes.unit_label("10.5")) == ("第3巻", "第12話", "第10.5話")

@@ -15,6 +15,7 @@ from alembic import command
 from manga_app.catalogue import repository
 from manga_app.catalogue.db import ALEMBIC_INI, PROJECT_ROOT, make_engine, migrate
 from manga_app.catalogue.models import Chapter, Page, Series
+from manga_app.catalogue.naming import unit_key
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -153,15 +154,20 @@ def test_a_chapter_number_is_unique_within_its_series(catalogue):
         catalogue.commit()
 
 
-def test_the_old_fingerprints_are_split_into_content_hash_size_and_mtime(tmp_path):
-    # Given a database at the schema before 0005, with a chapter imported then
+def _database_at(tmp_path, revision: str):
+    """A SQLite database migrated up to `revision` only, and its engine."""
     url = f"sqlite:///{tmp_path / 'old.db'}"
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
     config.set_main_option("sqlalchemy.url", url)
     config.attributes["configure_logger"] = False
-    command.upgrade(config, "0004_history_removals")
-    engine = make_engine(url)
+    command.upgrade(config, revision)
+    return url, make_engine(url)
+
+
+def test_the_old_fingerprints_are_split_into_content_hash_size_and_mtime(tmp_path):
+    # Given a database at the schema before 0005, with a chapter imported then
+    url, engine = _database_at(tmp_path, "0004_history_removals")
     digest = "ab" * 32
     with engine.begin() as connection:
         connection.execute(
@@ -194,3 +200,37 @@ def test_the_old_fingerprints_are_split_into_content_hash_size_and_mtime(tmp_pat
         1_700_000_000_123_456_789,
     )
     assert chapter.views == 3 and series.tags == []
+
+
+def test_chapters_imported_before_units_had_a_kind_stay_chapters(tmp_path):
+    # Given a database at the schema before 0006, with a chapter imported then
+    url, engine = _database_at(tmp_path, "0005_catalogue_tags_sources")
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO series (id, slug, title, title_key, alt_titles, readings, search_text, "
+                "authors, artists, tags, summary, status, direction, language, views, created_at, "
+                "updated_at) VALUES (1, 's', 'S', 's', '[]', '[]', '', '[]', '[]', '[]', '', "
+                "'ongoing', 'rtl', 'ja', 0, :t, :t)"
+            ),
+            {"t": T0},
+        )
+        connection.execute(
+            sa.text(
+                "INSERT INTO chapter (id, series_id, number_hundredths, title, slug, published_at, "
+                "views, page_count, source_path, fingerprint, created_at) "
+                "VALUES (1, 1, 300, 'x', '', :t, 7, 0, '/x.cbz', 'ab', :t)"
+            ),
+            {"t": T0},
+        )
+    # When it is migrated to the newest schema
+    migrate(url)
+    # Then the chapter is still chapter 3, a chapter, with its views
+    with Session(engine) as session:
+        chapter = session.get(Chapter, 1)
+        found = (chapter.kind, chapter.number_hundredths, chapter.views)
+        # and a volume 3 can join it without colliding
+        session.add(Chapter(series_id=1, number_hundredths=unit_key("volume", 300), kind="volume", published_at=T0))
+        session.commit()
+    engine.dispose()
+    assert found == ("chapter", 300, 7)

@@ -125,3 +125,74 @@ def test_a_series_slug_never_contains_the_chapter_marker(text: str, expected: st
 )
 def test_folder_names_say_whether_a_folder_is_a_series_a_volume_or_a_chapter(name, kind, series):
     assert folder_role(name) == FolderRole(kind, series)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "number", "volume", "title", "series"),
+    [
+        ("第十二話", "chapter", "12", None, None, None),
+        ("第三話", "chapter", "3", None, None, None),
+        ("第百二十三話 決戦", "chapter", "123", None, "決戦", None),
+        ("第二〇二話", "chapter", "202", None, None, None),
+        ("三日月 第二十話", "chapter", "20", None, None, "三日月"),
+        ("第一巻", "volume", "1", "1", None, None),
+        ("１２話", "chapter", "12", None, None, None),
+        ("作品名 第3巻 第12話", "chapter", "12", "3", None, "作品名"),
+        ("Series v01 c001-005", "volume", "1", "1", "第1–5話", "Series"),
+        ("第1-5話", "chapter", "1", None, "第1–5話", None),
+        ("Chapter 5 - 2nd half", "chapter", "5", None, "2nd half", None),
+        ("作品名 上巻", "volume", "1", "1", "上巻", "作品名"),
+        ("作品名 中巻", "volume", "2", "2", "中巻", "作品名"),
+        ("作品名 下巻", "volume", "3", "3", "下巻", "作品名"),
+        ("第5話 前編", "chapter", "5", None, "前編", None),
+        ("第5話 中編", "chapter", "5.25", None, "中編", None),
+        ("第5話 後編", "chapter", "5.5", None, "後編", None),
+        ("第5話 番外編", "chapter", "5.7", None, "番外編", None),
+        ("第5話 特別編", "chapter", "5.8", None, "特別編", None),
+        ("第5話 おまけ", "chapter", "5.9", None, "おまけ", None),
+        ("第50話 最終話", "chapter", "50", None, "最終話", None),
+        ("十二国記 第3巻", "volume", "3", "3", None, "十二国記"),
+        ("Series v01", "volume", "1", "1", None, "Series"),
+    ],
+)
+def test_japanese_unit_names_give_kind_number_and_title(name, kind, number, volume, title, series):
+    parsed = parse_chapter_name(name)
+    assert (parsed.kind, parsed.number, parsed.volume, parsed.title, parsed.series) == (
+        kind,
+        Decimal(number),
+        Decimal(volume) if volume else None,
+        title,
+        series,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "after_last", "title"),
+    [("最終話", "1", "最終話"), ("番外編", "0.7", "番外編"), ("おまけ2", "0.91", "おまけ2")],
+)
+def test_units_named_without_a_number_go_after_the_last_numbered_chapter(name, after_last, title):
+    parsed = parse_chapter_name(name)
+    assert (parsed.number, parsed.after_last, parsed.title) == (None, Decimal(after_last), title)
+
+
+def test_parts_and_extras_of_one_chapter_never_collide():
+    names = ["第5話 前編", "第5話 中編", "第5話 後編", "第5話 番外編", "第5話 特別編", "第5話 おまけ", "第6話"]
+    numbers = [parse_chapter_name(name).number for name in names]
+    assert numbers == sorted(set(numbers))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("十", 10), ("十二", 12), ("二十", 20), ("百", 100), ("百五", 105), ("三千十", 3010),
+     ("二〇二", 202), ("一万二千", 12000), ("〇", 0)],
+)  # fmt: skip
+def test_kanji_numerals(text, value):
+    from manga_app.catalogue.units import kanji_number
+
+    assert kanji_number(text) == value
+
+
+def test_kanji_numerals_are_only_numbers_beside_a_counter():
+    assert parse_chapter_name("一人旅 第2話").series == "一人旅"
+    assert folder_role("第一巻") == FolderRole("volume")
+    assert folder_role("第十二話") == FolderRole("chapter")

@@ -61,7 +61,7 @@ def test_an_invalid_comicinfo_number_warns_and_falls_back_to_the_file_name():
 
 
 def test_no_number_anywhere_is_a_plan_error():
-    with pytest.raises(PlanError, match="no chapter number"):
+    with pytest.raises(PlanError, match="no chapter or volume number"):
         plan_chapter(_candidate("/s/F/extras.cbz", "/s/F"), ComicInfo(), None, file_time=FILE_TIME, warn=print)
 
 
@@ -116,3 +116,17 @@ def test_localized_and_alternate_series_become_aliases_with_the_folder_name():
         warn=pytest.fail,
     )
     assert plan.facts.aliases == ("Attack on Titan", "進撃", "Folder")
+
+
+@pytest.mark.parametrize(
+    ("path", "number", "kind", "key"),
+    [
+        ("/s/F/F 第1巻.cbz", "1", "volume", 100_000_100),
+        ("/s/F/F v02.cbz", "2", "volume", 100_000_200),
+        ("/s/F/F 第1話.cbz", "1", "chapter", 100),
+        ("/s/F/F.cbz", "3", "chapter", 300),
+    ],
+)
+def test_a_volume_numbered_by_comicinfo_stays_a_volume(path, number, kind, key):
+    plan = plan_chapter(_candidate(path, "/s/F"), ComicInfo(number=number), None, file_time=FILE_TIME, warn=pytest.fail)
+    assert (plan.kind, plan.hundredths) == (kind, key)

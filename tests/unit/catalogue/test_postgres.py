@@ -25,7 +25,7 @@ from manga_app.crypto import decrypt_text
 from tests.postgres import scratch_database
 
 from .builders import comicinfo_xml, distinct_pages, write_cbz
-from .checks import assert_no_orphan_media, chapter_rows
+from .checks import assert_no_orphan_media, chapter_rows, media_keys_in_db, media_keys_on_disk
 
 
 
@@ -88,3 +88,27 @@ def test_import_and_publish_round_trip_on_postgresql(tmp_path, pg_engine, conten
     assert_no_orphan_media(pg_engine, media.root)
     with Session(pg_engine) as session:
         assert session.exec(select(sa.func.count()).select_from(Series)).one() == 1
+
+
+def test_volumes_renames_and_deletions_on_postgresql(tmp_path, pg_engine, content_key):
+    # Given volume 3 and chapters 3 and 21 of a series
+    src = tmp_path / "src" / "[作者] 探偵 (完)"
+    for seed, name in enumerate(("第3巻", "第3話", "第21話"), start=11):
+        write_cbz(src / f"探偵 {name}.cbz", {"1.png": distinct_pages(1, seed=seed)[0]})
+    media = MediaStore(tmp_path / "media")
+    assert import_source(tmp_path / "src", engine=pg_engine, media=media).ok
+    # When 第21話 is renamed 第22話, 第3話 deleted, and the folder imported again
+    (src / "探偵 第21話.cbz").rename(src / "探偵 第22話.cbz")
+    (src / "探偵 第3話.cbz").unlink()
+    report = import_source(tmp_path / "src", engine=pg_engine, media=media)
+    assert report.ok and len(report.removed) == 1
+    # Then volume 3 and chapter 22 remain; the latest chapter is 22, not the volume
+    with Session(pg_engine) as session:
+        series = repository.get_series(session=session, slug="tantei")
+        units = sorted((c.kind, c.number_hundredths) for c in repository.chapters_of(session=session, series_id=series.id))
+        stats = repository.chapter_stats(session=session, series_ids=[series.id])
+        assert (series.authors, series.status) == (["作者"], "completed")
+    assert units == [("chapter", 2200), ("volume", 100_000_300)]
+    assert stats[series.id] == (2200, 2)
+    # and the deleted chapter's media went (this module's database also holds another test's rows)
+    assert media_keys_on_disk(media.root) <= media_keys_in_db(pg_engine)

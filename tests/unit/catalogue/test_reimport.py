@@ -141,7 +141,8 @@ def test_a_moved_but_unchanged_file_is_skipped_and_remembered_at_its_new_place(
 ):
     first = _cbz(tmp_path / "src" / "S" / "S 5.cbz")
     assert import_source(tmp_path / "src", engine=engine, media=media).ok
-    moved = tmp_path / "src" / "S" / "archive" / "S 5.cbz"
+    # (into a volume folder of the same series: the file still says S, chapter 5)
+    moved = tmp_path / "src" / "S" / "第1巻" / "S 5.cbz"
     moved.parent.mkdir()
     shutil.move(first, moved)
     again = import_source(tmp_path / "src", engine=engine, media=media)
