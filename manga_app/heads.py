@@ -86,7 +86,7 @@ def title_head(series: SeriesView, chapters: tuple[ChapterView, ...], *, site_na
         "hasPart": [
             {
                 "@type": "ComicIssue",
-                "issueNumber": chapter.number,
+                "issueNumber": routes.unit_number(chapter.number),
                 "name": chapter.title or f"第{chapter.number}話",
                 "url": origin + chapter.url,
                 "datePublished": chapter.published_at.date().isoformat(),
@@ -115,7 +115,8 @@ def title_head(series: SeriesView, chapters: tuple[ChapterView, ...], *, site_na
 
 
 def chapter_label(chapter: ChapterView) -> str:
-    return f"第{chapter.number}話" + (f" {chapter.title}" if chapter.title else "")
+    """`第12話 タイトル`, or `第3巻` for a volume."""
+    return routes.unit_label(chapter.number) + (f" {chapter.title}" if chapter.title else "")
 
 
 def reader_head(context: ChapterContext, path: str, *, site_name: str, origin: str) -> PageHead:
@@ -126,7 +127,7 @@ def reader_head(context: ChapterContext, path: str, *, site_name: str, origin: s
         "@context": "https://schema.org",
         "@type": "ComicIssue",
         "name": f"{series.title} {label}",
-        "issueNumber": chapter.number,
+        "issueNumber": routes.unit_number(chapter.number),
         "url": origin + chapter.url,
         "inLanguage": "ja",
         "datePublished": chapter.published_at.date().isoformat(),

@@ -69,6 +69,14 @@ def test_a_chapter_head_names_series_and_chapter_and_links_its_series() -> None:
     assert json.loads(seo.json_ld_text(head.json_ld))["@graph"][0]["issueNumber"] == "2"
 
 
+def test_a_volume_is_named_as_a_volume_not_by_its_unit_key() -> None:
+    volume = _chapter(str(routes.VOLUME_KEY + 3))
+    context = ChapterContext(series=_series(), chapter=volume, previous=None, next=None, chapters=(volume,))
+    head = heads.reader_head(context, "/hoshi-ch-3-vol", site_name=SITE, origin=ORIGIN)
+    assert head.title == "星降る街の配達人 第3巻 | 漫画ひろば"
+    assert json.loads(seo.json_ld_text(head.json_ld))["@graph"][0]["issueNumber"] == "3"
+
+
 def test_a_genre_head_counts_its_titles_and_encodes_its_url() -> None:
     head = heads.genre_head("恋愛", 12, site_name=SITE, origin=ORIGIN)
     assert head.title == "恋愛の漫画一覧 | 漫画ひろば"
