@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from manga_app import routes
 from manga_app.pages import load_events
 from manga_app.ssr import states
-from manga_app.ssr.renderer import Rendered, RenderError, RendererClient
+from manga_app.ssr.renderer import RenderError, RendererClient
 from manga_app.state.head import HeadState
+from manga_app.web import csp
 from manga_app.web.shell import static_dir
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,15 @@ class _Key:
     query: str
 
 
-_cache: OrderedDict[_Key, Rendered] = OrderedDict()
+@dataclass(frozen=True)
+class Page:
+    status: int
+    html: str
+    # The CSP hash sources of its inline scripts (web/csp.py), taken once.
+    script_hashes: tuple[str, ...]
+
+
+_cache: OrderedDict[_Key, Page] = OrderedDict()
 _client: RendererClient | None = None
 
 
@@ -51,7 +60,7 @@ async def warm_up() -> None:
         log.exception("The page renderer did not start")
 
 
-async def render_page(path: str, query: str, *, host: str, scheme: str, production: bool, version: str) -> Rendered:
+async def render_page(path: str, query: str, *, host: str, scheme: str, production: bool, version: str) -> Page:
     key = _Key(version, production, path, query)
     cached = _cache.get(key)
     if cached is not None:
@@ -64,7 +73,7 @@ async def render_page(path: str, query: str, *, host: str, scheme: str, producti
     return result
 
 
-async def _render(path: str, query: str, *, host: str, scheme: str) -> Rendered:
+async def _render(path: str, query: str, *, host: str, scheme: str) -> Page:
     found = routes.match(path)
     template = routes.ROUTE_TEMPLATES[found.kind] if found else _NOT_FOUND_ROUTE
     data = states.router_data(path, query, host=host, scheme=scheme, template=template)
@@ -72,4 +81,4 @@ async def _render(path: str, query: str, *, host: str, scheme: str) -> Rendered:
     status = 404 if found is None or seed.get(HeadState.get_full_name(), {}).get(_FOUND) is False else 200
     url = path + (f"?{query}" if query else "")
     rendered = await _renderer().render(url, states.seed_json(seed))
-    return Rendered(status, rendered.html)
+    return Page(status, rendered.html, csp.inline_script_hashes(rendered.html))

@@ -13,16 +13,19 @@ moving it onto the renderer is the part of "one markup source" still open."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from manga_app import reader_rules, routes, seo
 from manga_app.catalogue.held import held_catalogue
+from manga_app.auth.settings import get_firebase_config
 from manga_app.config import get_settings
 from manga_app.page_heads import resolve_head
 from manga_app.routes import PageKind
 from manga_app.ssr import pages as rendered_pages
-from manga_app.web import first_paint, shell
+from manga_app.web import csp, first_paint, shell
 from manga_app.web.analytics import gtag_snippet
 
 _HTML_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host"}
@@ -48,7 +51,20 @@ async def page(request: Request) -> HTMLResponse:
         production=production,
         version=snapshot.version,
     )
-    return HTMLResponse(result.html, status_code=result.status, headers=_HTML_HEADERS)
+    headers = {**_HTML_HEADERS, "Content-Security-Policy": _policy(result.script_hashes, production=production)}
+    return HTMLResponse(result.html, status_code=result.status, headers=headers)
+
+
+@lru_cache(maxsize=4096)
+def _policy(script_hashes: tuple[str, ...], *, production: bool) -> str:
+    settings, firebase = get_settings(), get_firebase_config()
+    return csp.page_policy(
+        script_hashes,
+        analytics=production and bool(settings.ga_measurement_id),
+        media_base_url=settings.media_base_url,
+        auth_domain="" if firebase.emulated else firebase.auth_domain,
+        emulator_port=firebase.emulator_host.rsplit(":", 1)[-1] if firebase.emulated else "",
+    )
 
 
 def _reader(request: Request, head: seo.PageHead, *, host: str, production: bool) -> HTMLResponse:
@@ -73,4 +89,5 @@ def _reader(request: Request, head: seo.PageHead, *, host: str, production: bool
         after_paint=True,
         styles_after_paint=own_styles,
     )
-    return HTMLResponse(html, status_code=200, headers=_READER_HEADERS)
+    headers = {**_READER_HEADERS, "Content-Security-Policy": _policy(csp.inline_script_hashes(html), production=production)}
+    return HTMLResponse(html, status_code=200, headers=headers)

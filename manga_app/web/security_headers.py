@@ -1,8 +1,8 @@
 """Headers every HTTP response carries (pages, JSON, media, built files):
 no MIME sniffing, no full referrer to other origins, never framed, and on
-the production host HSTS. A full Content-Security-Policy comes with the
-server-rendered pages; until then the policy carries only frame-ancestors,
-which restricts nothing but framing."""
+the production host HSTS. Pages bring their own Content-Security-Policy
+(web/csp.py, web/pages.py); every other response gets one that allows
+nothing to run or load (csp.DEFAULT)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,17 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from manga_app.web import csp
+
 HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
 ALWAYS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"strict-origin-when-cross-origin"),
-    (b"content-security-policy", b"frame-ancestors 'none'"),
     (b"x-frame-options", b"DENY"),
 )
 _OURS = {name for name, _value in (*ALWAYS, HSTS)}
+_CSP = b"content-security-policy"
+_DEFAULT_CSP = (_CSP, csp.DEFAULT.encode("ascii"))
 
 
 def request_host(scope: Scope) -> str:
@@ -46,6 +49,8 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(name, value) for name, value in message.get("headers", []) if name.lower() not in _OURS]
+                if not any(name.lower() == _CSP for name, _value in headers):
+                    headers.append(_DEFAULT_CSP)
                 message = {**message, "headers": headers + extra}
             await send(message)
 

@@ -141,14 +141,27 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+# Every page of every test reports what the site's Content-Security-Policy
+# blocked: a page that breaks its own policy fails the test that opened it.
+_REPORT_CSP = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__reportCspViolation(`${event.violatedDirective} ${event.blockedURI} ${event.sample || ""} on ${location.pathname}`);
+});
+"""
+
+
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
     context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
     # The machine's network is closed and tests must not reach out: anything
     # not served by our loopback server is answered here.
     context.route("**/*", _only_loopback)
+    violations: list[str] = []
+    context.expose_binding("__reportCspViolation", lambda _source, text: violations.append(text))
+    context.add_init_script(_REPORT_CSP)
     yield context
     context.close()
+    assert violations == [], f"Content-Security-Policy violations: {violations}"
 
 
 def _only_loopback(route) -> None:

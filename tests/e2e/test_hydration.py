@@ -120,3 +120,31 @@ def test_typing_from_the_load_event_keeps_every_character(browser: Browser, base
 def test_a_page_waits_for_no_first_paint_gate(base_url: str, page: Page) -> None:
     html = httpx.get(base_url + "/search?q=%E3%81%AE", timeout=10).text
     assert "__firstPaint" not in html and 'id="page-state"' in html
+
+
+def test_pages_carry_a_policy_that_allows_only_their_own_inline_scripts(base_url: str, page: Page) -> None:
+    # The `context` fixture fails the test on any violation the pages report.
+    for path, _content in _site_pages(base_url):
+        response = httpx.get(base_url + path, timeout=10)
+        scripts = response.headers["content-security-policy"].split("script-src")[1].split(";")[0]
+        assert "'sha256-" in scripts and "'unsafe-inline'" not in scripts, path
+        page.goto(base_url + path)
+        wait_for_hydration(page)
+
+
+def test_a_script_the_server_did_not_send_cannot_run(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    wait_for_hydration(page)
+    outcome = page.evaluate(
+        """() => new Promise((done) => {
+            document.addEventListener("securitypolicyviolation", () => done("blocked"), { once: true });
+            const script = document.createElement("script");
+            script.textContent = "window.__injected = true";
+            document.body.appendChild(script);
+            setTimeout(() => done(window.__injected ? "ran" : "silent"), 1000);
+        })"""
+    )
+    context.close()
+    assert outcome == "blocked"

@@ -48,7 +48,8 @@ def test_every_response_carries_the_headers(client, path):
     headers = client.get(path).headers
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["referrer-policy"] == "strict-origin-when-cross-origin"
-    assert headers["content-security-policy"] == "frame-ancestors 'none'"
+    # Not a page: nothing may run or load, and nobody may frame it.
+    assert headers["content-security-policy"] == "default-src 'none'; frame-ancestors 'none'"
     assert headers["x-frame-options"] == "DENY"
     assert "strict-transport-security" not in headers
 

@@ -1,0 +1,46 @@
+"""manga_app.web.csp: the pages' Content-Security-Policy."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+
+from manga_app.web import csp
+
+
+def _hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def test_only_executed_inline_scripts_are_hashed_once_each():
+    html = (
+        "<head><script>start()</script><script src='/a.js'></script></head>"
+        "<body><script type=\"module\">import('/b.js')</script><script type='application/json'>{\"a\":1}</script>"
+        "<script type='application/ld+json'>{}</script><script>start()</script><p>x</p></body>"
+    )
+    assert csp.inline_script_hashes(html) == (_hash("start()"), _hash("import('/b.js')"))
+
+
+def test_script_text_is_hashed_exactly_as_sent():
+    text = "if (a < b && c > d) { go('&amp;'); }"
+    assert csp.inline_script_hashes(f"<script>{text}</script>") == (_hash(text),)
+
+
+def test_a_page_policy_allows_its_scripts_and_nothing_inline_else():
+    policy = dict(part.split(" ", 1) for part in csp.page_policy(
+        ("'sha256-x'",), analytics=False, media_base_url="/media", auth_domain="manga.firebaseapp.com"
+    ).split("; "))
+    assert policy["script-src"].startswith("'self' 'sha256-x'")
+    assert "'unsafe-inline'" not in policy["script-src"]
+    assert policy["frame-src"] == "https://manga.firebaseapp.com"
+    assert policy["frame-ancestors"] == "'none'" and policy["object-src"] == "'none'"
+    assert "googletagmanager" not in policy["script-src"]
+
+
+def test_analytics_cdn_media_and_the_emulator_are_allowed_only_when_configured():
+    policy = csp.page_policy(
+        (), analytics=True, media_base_url="https://cdn.example/m", auth_domain="", emulator_port="9099"
+    )
+    assert "script-src 'self' 'unsafe-eval' https://apis.google.com https://www.googletagmanager.com;" in policy
+    assert "https://cdn.example" in policy.split("img-src")[1].split(";")[0]
+    assert "frame-src http://*:9099" in policy
