@@ -15,7 +15,7 @@ from manga_app.ssr import states
 from manga_app.ssr.renderer import RenderError, RendererClient
 from manga_app.state.head import HeadState
 from manga_app.web import csp
-from manga_app.web.shell import static_dir
+from manga_app.web.shell import start_after_first_paint, static_dir
 
 log = logging.getLogger(__name__)
 _CACHE_PAGES = 2_000
@@ -81,4 +81,5 @@ async def _render(path: str, query: str, *, host: str, scheme: str) -> Page:
     status = 404 if found is None or seed.get(HeadState.get_full_name(), {}).get(_FOUND) is False else 200
     url = path + (f"?{query}" if query else "")
     rendered = await _renderer().render(url, states.seed_json(seed))
-    return Page(status, rendered.html, csp.inline_script_hashes(rendered.html))
+    html = start_after_first_paint(rendered.html)
+    return Page(status, html, csp.inline_script_hashes(html))

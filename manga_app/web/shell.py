@@ -126,6 +126,13 @@ def _styles_after_paint(html: str) -> str:
     return head + html[head_end:]
 
 
+def start_after_first_paint(html: str) -> str:
+    """A server-rendered page whose app starts after its first frame (see
+    _after_first_paint): the page is all there in the HTML, so the app's
+    JavaScript need not share the connection and the main thread with it."""
+    return _after_first_paint(html)
+
+
 def _after_first_paint(html: str, *, styles: bool = False) -> str:
     """The app's JavaScript is neither fetched nor run before the page's
     first frame: a few hundred kilobytes of it would share the connection
