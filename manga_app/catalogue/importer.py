@@ -350,7 +350,7 @@ class _ImportRun:
             pending.names = list(pending.source.pages)
             if not pending.names:
                 found = describe_entries([*skipped, *pending.source.metadata]) or "no files"
-                pending.late_failure = f"no page images (JPEG, PNG, WebP or GIF); it holds {found}"
+                pending.late_failure = f"no page images (JPEG, PNG, WebP, GIF or AVIF); it holds {found}"
                 pending.close()
                 return
             pending.cover_page = candidate.cover is None and self._may_need_page_cover(
@@ -491,6 +491,8 @@ class _ImportRun:
                 for name, result in zip(pending.names, results, strict=True):
                     if result.error:
                         raise ImportFailure(f"page {name!r}: {result.error}")
+                    if result.note:
+                        pending.notes.append((candidate.path, f"page {name!r}: {result.note}"))
                 pages = [result.stored for result in results]
                 stale, old_cover, cover_key = self._commit(session, pending, pages, log)
             committed = True

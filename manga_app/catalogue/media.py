@@ -12,6 +12,10 @@ largest derivative is at most half as wide); derivatives of the same size are
 encoded once. Writes are atomic (temp file + os.replace) and recorded in a
 WriteLog so a failed chapter can remove exactly the files it created.
 
+Derivatives show the page as it looks on paper: 16-bit pages scaled to 8
+bits, CMYK and palettes converted, transparency flattened onto white, and
+an animation reduced to its first frame (PageWrite.note says so).
+
 Pages are turned upright first (EXIF orientation), so recorded sizes and
 derivatives show what a photo viewer shows. Derivatives are WebP, except
 when they would be taller (or wider) than WebP can encode (16,383 px, a long
@@ -78,8 +82,10 @@ COVER_MAX_ASPECT = 2.0  # height / width of a cover thumbnail, at most (the top 
 # 42 ms per 720x1024 page, 45.7 KiB against 43.4 KiB, PSNR 44.6 against 45.2 dB).
 WEBP_QUALITY = 80
 WEBP_METHOD = 2
-_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
-_RESIZABLE_MODES = ("L", "RGB", "RGBA")  # resized as they are; others are converted first
+_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "AVIF": "avif"}
+_RESIZABLE_MODES = ("L", "RGB")  # resized as they are; others are converted first
+_WIDE_GRAY_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")  # 16-bit greyscale PNGs
+_WHITE = (255, 255, 255)
 _EXIF_ORIENTATION = 0x0112
 # EXIF orientation -> the transposition that makes the image upright.
 _UPRIGHT = {
@@ -160,11 +166,16 @@ class WriteLog:
 
 @dataclass(frozen=True)
 class PageWrite:
-    """What a worker did with one page: the stored image or why not, and the files it created."""
+    """What a worker did with one page: the stored image or why not, and the files it created.
+
+    `note`: something the operator should know about a page that was stored
+    (an animation reduced to its first frame).
+    """
 
     stored: StoredImage | None
     error: str | None
     created: tuple[str, ...]
+    note: str | None = None
 
 
 class MediaStore:
@@ -181,6 +192,18 @@ class MediaStore:
         """
         key = hashlib.sha256(data).hexdigest()
         return self._store(key, data, log, page=True, cover=cover)
+
+    @staticmethod
+    def page_note(data: bytes) -> str | None:
+        """What the operator should hear about a page (an animation), else None."""
+        with _checked_open(data) as image:
+            frames = getattr(image, "n_frames", 1)
+            if frames > 1:
+                return (
+                    f"animated {image.format} page ({frames} frames): "
+                    "only its first frame is published"
+                )
+        return None
 
     def store_cover(self, data: bytes, log: WriteLog) -> str:
         """Keep a cover source and its thumbnails; returns its key."""
@@ -267,8 +290,10 @@ def store_page_detached(
     written, should it be interrupted before this returns.
     """
     log = log if log is not None else WriteLog()
+    note = None
     try:
         stored = MediaStore(Path(root)).store_page(data, log, cover=cover)
+        note = MediaStore.page_note(data)
         error = None
     except MediaError as exc:
         stored, error = None, str(exc)
@@ -276,7 +301,7 @@ def store_page_detached(
         stored, error = None, f"cannot write to the media store: {exc}"
     except Exception as exc:  # noqa: BLE001 - reported as this page's failure
         stored, error = None, f"unexpected error: {type(exc).__name__}: {exc}"
-    return PageWrite(stored, error, tuple(str(path) for path in log.created))
+    return PageWrite(stored, error, tuple(str(path) for path in log.created), note)
 
 
 def _remove_if_empty(folder: Path) -> None:
@@ -390,26 +415,36 @@ def derivative_ext(size: tuple[int, int]) -> str:
 
 
 def webp_frame(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """`image` in a mode WebP encodes (RGB, or RGBA when it has transparency), at `size`.
+    """`image` as it looks on paper (8-bit L or RGB, transparency on white), at `size`.
 
     Greyscale pages are resized before they are expanded to RGB (a third of the work).
     """
-    has_alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
-    if image.mode not in _RESIZABLE_MODES or (has_alpha and image.mode != "RGBA"):
-        image = image.convert("RGBA" if has_alpha else "RGB")
+    image = displayable(image)
     if image.size != size:
         image = image.resize(size, Image.Resampling.LANCZOS)
     return image
 
 
+def displayable(image: Image.Image) -> Image.Image:
+    """8-bit greyscale or RGB: 16-bit scaled down (not clipped to white), CMYK and
+    palettes converted, transparent pages flattened onto white paper."""
+    if image.mode in _WIDE_GRAY_MODES:
+        return image.convert("I").point(lambda value: value / 257).convert("L")
+    has_alpha = image.mode in ("RGBA", "LA", "PA", "La", "RGBa") or "transparency" in image.info
+    if has_alpha:
+        rgba = image.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, _WHITE)
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        return flat.convert("L") if image.mode in ("LA", "La") else flat
+    if image.mode in _RESIZABLE_MODES:
+        return image
+    return image.convert("L" if image.mode == "1" else "RGB")
+
+
 def encode_derivative(frame: Image.Image, ext: str) -> bytes:
-    """WebP, or JPEG (transparency flattened onto white) for what WebP cannot hold."""
+    """WebP, or JPEG for what WebP cannot hold."""
     if ext == "webp":
         return encode_webp(frame)
-    if frame.mode == "RGBA":
-        flat = Image.new("RGB", frame.size, (255, 255, 255))
-        flat.paste(frame, mask=frame.getchannel("A"))
-        frame = flat
     out = io.BytesIO()
     frame.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=True)
     return out.getvalue()

@@ -26,7 +26,7 @@ Never scanned: hidden folders, `__MACOSX`, and the folders passed as `skip`
 otherwise read as chapters).
 
 Entries inside a chapter are classified by name (`entry_kind`): pages
-(JPEG, PNG, WebP, GIF, any letter case), images in a format we do not
+(JPEG, PNG, WebP, GIF, AVIF, any letter case), images in a format we do not
 support (they fail the chapter: a chapter must never miss pages), metadata
 (ComicInfo.xml, series.json) and everything else, which is skipped and noted.
 """
@@ -54,13 +54,15 @@ __all__ = [
     "scan",
 ]
 
-PAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".jfif", ".png", ".webp", ".gif"})
+PAGE_SUFFIXES = frozenset(
+    {".jpg", ".jpeg", ".jfif", ".png", ".apng", ".webp", ".gif", ".avif"}
+)
 # Images a reader may well put in an archive, which we cannot turn into pages.
 UNSUPPORTED_IMAGE_SUFFIXES = frozenset(
     {
-        ".bmp", ".dib", ".tif", ".tiff", ".avif", ".heic", ".heif", ".jxl", ".jp2", ".j2k",
+        ".bmp", ".dib", ".tif", ".tiff", ".heic", ".heif", ".jxl", ".jp2", ".j2k",
         ".jpx", ".jpf", ".psd", ".psb", ".svg", ".svgz", ".ico", ".tga", ".pcx", ".ppm",
-        ".pgm", ".pbm", ".pnm", ".qoi", ".xcf", ".kra", ".exr", ".hdr", ".dds", ".apng",
+        ".pgm", ".pbm", ".pnm", ".qoi", ".xcf", ".kra", ".exr", ".hdr", ".dds",
         ".raw", ".dng", ".cr2", ".nef", ".arw",
     }
 )  # fmt: skip

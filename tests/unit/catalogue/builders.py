@@ -54,8 +54,8 @@ def comicinfo_xml(**fields: str) -> str:
     return f'<?xml version="1.0"?><ComicInfo>{body}</ComicInfo>'
 
 
-def zip_bomb(path: Path, *, megabytes: int = 8) -> Path:
-    """A page entry that inflates ~1000:1 (zeros), far past the ratio limit."""
+def zip_bomb(path: Path, *, megabytes: int = 80) -> Path:
+    """A page entry that inflates ~1000:1 (zeros) past the 64 MiB entry limit."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("001.png", image_bytes())
         archive.writestr("002.png", bytes(megabytes * 1024 * 1024))

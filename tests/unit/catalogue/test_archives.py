@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import zipfile
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from manga_app.catalogue.archives import (
     ArchiveError,
@@ -55,15 +57,15 @@ def test_upper_case_extensions_are_pages_and_unsupported_images_refuse_the_chapt
     tmp_path: Path,
 ):
     # Given the audit's archive: two pages we read, three formats we cannot, two more we read
-    names = ["001.png", "002.bmp", "003.tif", "004.jpeg", "005.avif", "006.JPG"]
+    names = ["001.png", "002.bmp", "003.tif", "004.jpeg", "005.heic", "006.JPG"]
     archive = write_cbz(tmp_path / "a.cbz", {n: image_bytes() for n in names})
     # Then the whole chapter is refused, naming every entry that would have gone missing
     with pytest.raises(ArchiveError) as refused:
         with open_chapter(archive, "archive"):
             pass
     message = str(refused.value)
-    assert "3 page image(s) in a format we cannot import: 002.bmp, 003.tif, 005.avif" in message
-    assert "supported: JPEG, PNG, WebP, GIF" in message
+    assert "3 page image(s) in a format we cannot import: 002.bmp, 003.tif, 005.heic" in message
+    assert "supported: JPEG, PNG, WebP, GIF, AVIF" in message
     # And without them, upper-case extensions are pages like any other
     archive = write_cbz(
         tmp_path / "b.cbz", {n: image_bytes() for n in ("001.png", "004.jpeg", "006.JPG", "a.TXT")}
@@ -170,12 +172,22 @@ def test_entry_names_that_escape_the_archive_refuse_the_whole_archive(
             pass
 
 
-def test_a_zip_bomb_entry_is_refused_by_its_real_compression_ratio(tmp_path: Path):
+def test_a_zip_bomb_entry_is_refused_by_its_real_size(tmp_path: Path):
     bomb = zip_bomb(tmp_path / "bomb.cbz")
     with pytest.raises(ArchiveError, match="possible zip bomb"):
         with open_chapter(bomb, "archive") as source:
             for name in source.pages:
                 source.read(name)
+
+
+def test_a_blank_uncompressed_page_is_a_page_not_a_zip_bomb(tmp_path: Path):
+    # Given an all-white 2400x3600 PNG stored without compression (26 MB), zipped 1000:1
+    out = io.BytesIO()
+    Image.new("RGB", (2400, 3600), (255, 255, 255)).save(out, format="PNG", compress_level=0)
+    archive = write_cbz(tmp_path / "a.cbz", {"1.png": out.getvalue(), "2.png": image_bytes()})
+    # Then it reads as the page it is
+    with open_chapter(archive, "archive") as source:
+        assert source.read("1.png") == out.getvalue()
 
 
 def test_total_size_and_entry_count_are_capped(tmp_path: Path):

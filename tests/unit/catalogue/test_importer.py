@@ -271,7 +271,7 @@ def test_series_names_fall_back_to_file_names(tmp_path, engine, media, layout):
 def test_a_chapter_with_pages_we_cannot_read_fails_whole_and_junk_is_noted(tmp_path, engine, media):
     # Given the audit's archive (pages in formats we do not support) and one with junk beside its pages
     src = tmp_path / "src" / "S"
-    names = ["001.png", "002.bmp", "003.tif", "004.jpeg", "005.avif", "006.JPG"]
+    names = ["001.png", "002.bmp", "003.tif", "004.jpeg", "005.heic", "006.JPG"]
     write_cbz(src / "S 1.cbz", {n: image_bytes(fmt="PNG") for n in names})
     write_cbz(
         src / "S 2.cbz",
@@ -283,9 +283,9 @@ def test_a_chapter_with_pages_we_cannot_read_fails_whole_and_junk_is_noted(tmp_p
     report = import_source(tmp_path / "src", engine=engine, media=media)
     failures = {path.name: message for path, message in report.failed}
     # Then chapter 1 is not imported at all, and the message names the entries
-    assert "002.bmp, 003.tif, 005.avif" in failures["S 1.cbz"]
+    assert "002.bmp, 003.tif, 005.heic" in failures["S 1.cbz"]
     # An archive without pages says what it holds
-    assert failures["S 3.cbz"] == "no page images (JPEG, PNG, WebP or GIF); it holds readme.txt"
+    assert failures["S 3.cbz"] == "no page images (JPEG, PNG, WebP, GIF or AVIF); it holds readme.txt"
     # Chapter 2 has both pages (upper-case extension included); the junk is a note
     assert chapter_rows(engine) == [("S", 200, 2)]
     [(noted, note)] = report.notes

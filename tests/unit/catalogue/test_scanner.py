@@ -149,7 +149,7 @@ def test_a_folder_of_unsupported_images_is_still_a_chapter_so_it_can_be_refused(
     [
         ("001.png", "page"), ("006.JPG", "page"), ("a/b/004.jpeg", "page"), ("p.WebP", "page"),
         ("p.gif", "page"), ("002.bmp", "unsupported"), ("003.tif", "unsupported"),
-        ("p.TIFF", "unsupported"), ("005.avif", "unsupported"), ("p.heic", "unsupported"),
+        ("p.TIFF", "unsupported"), ("005.avif", "page"), ("p.heic", "unsupported"),
         ("p.jxl", "unsupported"), ("p.psd", "unsupported"), ("p.svg", "unsupported"),
         ("ComicInfo.xml", "metadata"), ("sub/comicinfo.XML", "metadata"), ("series.json", "metadata"),
         ("info.txt", "other"), ("release.nfo", "other"), ("link.url", "other"),
