@@ -144,6 +144,12 @@ def _import(args: argparse.Namespace, settings: Settings, url: str) -> int:
     finally:
         engine.dispose()
     _print_report(report)
+    if not (report.imported or report.skipped or report.failed):
+        raise _Failure(
+            f"no comics found in {source}: nothing to import (chapters are CBZ/ZIP, CBR/RAR, "
+            "CB7/7z, EPUB or PDF files, or folders of page images)",
+            EXIT_USAGE,
+        )
     # The site serves the published files: publish so the import shows up
     # without a restart (whatever failed, what was imported is complete).
     published = EXIT_OK if args.no_publish else _publish(args, settings, url)

@@ -38,6 +38,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
+from natsort import natsorted, ns
 from sqlmodel import Session, select
 
 from manga_app.catalogue import repository, upsert
@@ -121,14 +122,25 @@ def import_source(
     `skip`: folders never scanned, besides the media store (the published files).
     SourceError when `source` lies in one of them.
     """
-    candidates = scan(Path(source), skip=[media.root, *skip])
+    strays: list[Path] = []
+    candidates = scan(Path(source), skip=[media.root, *skip], strays=strays)
     if on_start:
         on_start(len(candidates))
     count = workers if workers is not None else _auto_workers(candidates)
     run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
     run.on_page = on_page
+    for path in natsorted(strays, key=str, alg=ns.PATH | ns.IGNORECASE):
+        run.report.notes.append((path, _stray_reason(path)))
     run.run(candidates, on_progress)
     return run.report
+
+
+def _stray_reason(path: Path) -> str:
+    kind = f"a {path.suffix.lower()} file" if path.suffix else "a file without extension"
+    return (
+        f"not imported: {kind} is not a comic (chapters are CBZ/ZIP, CBR/RAR, CB7/7z, "
+        "EPUB or PDF files, or folders of page images)"
+    )
 
 
 def _auto_workers(candidates: list[Candidate]) -> int:

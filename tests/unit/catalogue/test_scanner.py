@@ -32,10 +32,13 @@ def test_archives_and_image_folders_are_found_in_natural_order_with_their_series
     assert {c.cover.name for c in found} == {"cover.jpg"}
 
 
-def test_unsupported_archive_formats_are_still_candidates_so_they_can_be_refused(tmp_path: Path):
-    for name in ("a.rar", "b.7z", "c.cbr", "d.epub", "e.pdf"):
+def test_every_book_format_is_a_candidate_and_other_files_are_strays(tmp_path: Path):
+    for name in ("a.rar", "b.7z", "c.cbr", "d.epub", "e.pdf", "f.txt"):
         (tmp_path / name).write_bytes(b"x")
-    assert sorted(c.path.name for c in scan(tmp_path)) == ["a.rar", "b.7z", "c.cbr", "d.epub"]
+    strays: list[Path] = []
+    found = scan(tmp_path, strays=strays)
+    assert sorted(c.path.name for c in found) == ["a.rar", "b.7z", "c.cbr", "d.epub", "e.pdf"]
+    assert [path.name for path in strays] == ["f.txt"]
 
 
 def test_loose_archives_in_the_source_root_have_no_series_folder(tmp_path: Path):
