@@ -4,7 +4,7 @@
 #   libarchive13    RAR, 7z and ZIP (PPMd, XZ, Zstandard) chapters, through libarchive-c
 #   unar            solid RAR4 chapters, which Debian's libarchive cannot decompress
 #   chromium        the browser of the end-to-end tests and benchmarks (with --test)
-#   7zip            writes the ZIP and 7z archives the tests read (with --test)
+#   7zip, qpdf      write the ZIP, 7z and encrypted PDF files the tests read (with --test)
 set -euo pipefail
 libarchive=libarchive13
 if ! dpkg-query -W -f='${Status}' libarchive13 2>/dev/null | grep -q "install ok installed" \
@@ -13,7 +13,7 @@ if ! dpkg-query -W -f='${Status}' libarchive13 2>/dev/null | grep -q "install ok
 fi
 wanted=(fonts-noto-cjk "$libarchive" unar)
 if [[ "${1:-}" == "--test" ]]; then
-  wanted+=(chromium 7zip)
+  wanted+=(chromium 7zip qpdf)
 fi
 missing=()
 for package in "${wanted[@]}"; do
