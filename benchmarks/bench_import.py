@@ -169,10 +169,10 @@ def _floor_inputs(archives: list[Path]) -> list[tuple[bytes, bool]]:
 
 
 def _floor(pages: list[tuple[bytes, bool]], workers: int) -> float:
-    from manga_app.catalogue.importer import _process_pool
+    from manga_app.catalogue.pool import process_pool
 
     started = time.perf_counter()
-    pool = _process_pool(workers) if workers > 1 else None
+    pool = process_pool(workers) if workers > 1 else None
     try:
         if pool is None:
             for data, cover in pages:

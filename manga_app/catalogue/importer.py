@@ -24,13 +24,11 @@ drained for it; see janitor.py). So neither half a chapter nor orphan files rema
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -67,8 +65,10 @@ from manga_app.catalogue.media import (
 )
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import format_chapter_number, slugify, title_key
+from manga_app.catalogue.pool import process_pool
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
+from manga_app.catalogue.sweep import import_lock
 from manga_app.catalogue.scanner import Candidate, describe_entries, scan
 
 __all__ = ["ImportFailure", "ImportReport", "import_source"]
@@ -131,7 +131,12 @@ def import_source(
     run.on_page = on_page
     for path in natsorted(strays, key=str, alg=ns.PATH | ns.IGNORECASE):
         run.report.notes.append((path, _stray_reason(path)))
-    run.run(candidates, on_progress)
+    with import_lock(engine, media) as swept:
+        if swept:
+            run.report.notes.append(
+                (media.root, f"removed {swept} media files left by an import that did not finish")
+            )
+        run.run(candidates, on_progress)
     return run.report
 
 
@@ -175,22 +180,6 @@ class _Inline(Executor):
         except Exception as exc:  # noqa: BLE001 - handed to the caller through the future
             future.set_exception(exc)
         return future
-
-
-def _process_pool(workers: int) -> ProcessPoolExecutor:
-    # forkserver: safe although the caller may run threads (the CLI's progress bar).
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context(method),
-        initializer=_ignore_interrupts,
-    )
-
-
-def _ignore_interrupts() -> None:
-    """Ctrl-C reaches the whole process group: workers finish their page and report
-    the files they wrote, and this process stops and cleans up (see _abandon)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass(eq=False)
@@ -256,7 +245,7 @@ class _ImportRun:
     def run(self, candidates: list[Candidate], on_progress) -> None:
         todo = iter(candidates)
         queue: deque[_Pending] = deque()
-        self.pool = _Inline() if self.workers == 1 else _process_pool(self.workers)
+        self.pool = _Inline() if self.workers == 1 else process_pool(self.workers)
         try:
             more = True
             while True:
@@ -403,7 +392,7 @@ class _ImportRun:
             future = self.pool.submit(store_page_detached, root, data, make_cover)
         except BrokenProcessPool:  # a worker died (killed, or crashed in a decoder): start over
             self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = _process_pool(self.workers)
+            self.pool = process_pool(self.workers)
             future = self.pool.submit(store_page_detached, root, data, make_cover)
         self.unsettled[future] = owner
         return future
