@@ -17,10 +17,11 @@ bits, CMYK and palettes converted, transparency flattened onto white, and
 an animation reduced to its first frame (PageWrite.note says so).
 
 Pages are turned upright first (EXIF orientation), so recorded sizes and
-derivatives show what a photo viewer shows. Derivatives are WebP, except
-when they would be taller (or wider) than WebP can encode (16,383 px, a long
-webtoon strip at the reader width): those are JPEG (up to 65,535 px), so the
-strip keeps the reader width instead of shrinking to a sliver. Cover
+derivatives show what a photo viewer shows. Reader derivatives are JPEG
+(fast to encode: see JPEG_QUALITY); data-saver derivatives and covers are
+WebP, except when taller (or wider) than WebP can encode (16,383 px, a long
+webtoon strip): those are JPEG (up to 65,535 px), so the strip keeps its
+width instead of shrinking to a sliver. Cover
 thumbnails show at most the top of a page twice as tall as it is wide.
 
 `store_page_detached` is the same work packaged for a worker process: it
@@ -75,7 +76,15 @@ SAVER_WIDTH = 720
 COVER_WIDTHS = (320, 160)
 WEBP_MAX_SIDE = 16_383  # the WebP format cannot encode more
 JPEG_MAX_SIDE = 65_535  # nor can JPEG
-JPEG_QUALITY = 85
+# Reader derivatives (1200 px) are JPEG: libjpeg-turbo encodes a 1200x1800 page in
+# 7 ms against 44 ms for WebP (method 2) at the same PSNR (43.7 against 43.9 dB),
+# for 147 against 68 KiB; AVIF (speed 10) takes 59 ms. WebP's bytes matter most
+# for the data-saver (720 px) derivatives and cover thumbnails, which stay WebP.
+# Measured on the 2-core machine: benchmarks/bench_import.py, results/import.json.
+JPEG_QUALITY = 80
+# The data-saver and cover sizes are resized with the Hamming filter: half the
+# CPU of Lanczos (14 against 32 ms for 1200 -> 720 px) for a small, soft view.
+SMALL_RESAMPLE = Image.Resampling.HAMMING
 COVER_MAX_ASPECT = 2.0  # height / width of a cover thumbnail, at most (the top is kept)
 # libwebp's method 2 encodes about twice as fast as its default 4 for ~5 % more
 # bytes at the same quality setting (measured on the demo pages: 20 ms against
@@ -113,22 +122,17 @@ def original_path(key: str, ext: str) -> str:
 
 
 def _width_path(key: str, max_width: int, width: int | None, height: int | None) -> str:
-    ext = "webp" if width is None or height is None else derivative_ext(
-        derivative_size(width, height, max_width)
-    )
-    return _rel(key, f"-w{max_width}.{ext}")
+    size = (1, 1) if width is None or height is None else derivative_size(width, height, max_width)
+    return _rel(key, f"-w{max_width}.{derivative_ext(size, max_width)}")
 
 
 def reader_path(key: str, width: int | None = None, height: int | None = None) -> str:
-    """The reader derivative of a page of `width` x `height` (upright) pixels.
-
-    Without the size: the WebP name, right for every page up to 16,383 px
-    tall at the reader width (pass the size: taller strips are JPEG).
-    """
+    """The reader derivative (JPEG) of a page of `width` x `height` (upright) pixels."""
     return _width_path(key, READER_WIDTH, width, height)
 
 
 def saver_path(key: str, width: int | None = None, height: int | None = None) -> str:
+    """The data-saver derivative: WebP, or JPEG for a strip too tall for WebP (pass the size)."""
     return _width_path(key, SAVER_WIDTH, width, height)
 
 
@@ -384,16 +388,20 @@ def _encode_all(
     or the top crop used by covers), which costs much less than resizing
     every size from the full image.
     """
-    encoded: dict[tuple[tuple[int, int], bool], bytes] = {}
+    encoded: dict[tuple[tuple[int, int], bool, str], bytes] = {}
     frames = {False: image}
     if any(cropped for _, cropped in jobs.values()):
         frames[True] = image.crop((0, 0, *_top_box(image.size)))
-    for rel, job in sorted(jobs.items(), key=lambda item: -item[1][0][0]):
-        size, cropped = job
-        if job not in encoded:
-            frames[cropped] = webp_frame(frames[cropped], size)
-            encoded[job] = encode_derivative(frames[cropped], derivative_ext(size))
-    return {rel: encoded[job] for rel, job in jobs.items()}
+    order = sorted(jobs.items(), key=lambda item: (-item[1][0][0], "-w" not in item[0]))
+    for rel, (size, cropped) in order:
+        ext = rel.rsplit(".", 1)[1]
+        if (size, cropped, ext) not in encoded:
+            reader = f"-w{READER_WIDTH}." in rel
+            frames[cropped] = webp_frame(
+                frames[cropped], size, Image.Resampling.LANCZOS if reader else SMALL_RESAMPLE
+            )
+            encoded[(size, cropped, ext)] = encode_derivative(frames[cropped], ext)
+    return {rel: encoded[(size, cropped, rel.rsplit(".", 1)[1])] for rel, (size, cropped) in jobs.items()}
 
 
 def _top_box(size: tuple[int, int]) -> tuple[int, int]:
@@ -409,19 +417,21 @@ def derivative_size(width: int, height: int, max_width: int) -> tuple[int, int]:
     return max(1, round(width * scale)), max(1, round(height * scale))
 
 
-def derivative_ext(size: tuple[int, int]) -> str:
-    """'webp', or 'jpg' for sizes WebP cannot encode."""
-    return "webp" if max(size) <= WEBP_MAX_SIDE else "jpg"
+def derivative_ext(size: tuple[int, int], max_width: int = SAVER_WIDTH) -> str:
+    """'jpg' for reader derivatives and sizes WebP cannot encode, else 'webp'."""
+    return "webp" if max_width != READER_WIDTH and max(size) <= WEBP_MAX_SIDE else "jpg"
 
 
-def webp_frame(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+def webp_frame(
+    image: Image.Image, size: tuple[int, int], resample=Image.Resampling.LANCZOS
+) -> Image.Image:
     """`image` as it looks on paper (8-bit L or RGB, transparency on white), at `size`.
 
     Greyscale pages are resized before they are expanded to RGB (a third of the work).
     """
     image = displayable(image)
     if image.size != size:
-        image = image.resize(size, Image.Resampling.LANCZOS)
+        image = image.resize(size, resample)
     return image
 
 

@@ -19,12 +19,20 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue.media import MediaStore
+from manga_app.catalogue.media import (
+    MediaError,
+    MediaStore,
+    WriteLog,
+    original_path,
+    page_targets,
+)
 from manga_app.catalogue.models import Page, Series
 
-__all__ = ["LOCK_NAME", "import_lock", "sweep_orphans"]
+__all__ = ["LOCK_NAME", "import_lock", "sweep_orphans", "upgrade_derivatives"]
 
 LOCK_NAME = ".import.lock"
+# Present once every page has the derivatives of the current naming (reader JPEG).
+UPGRADED_NAME = ".derivatives-v2"
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -40,6 +48,7 @@ def import_lock(engine: sa.Engine, media: MediaStore) -> Iterator[int]:
             pass  # another import is running: its files are not leftovers
         else:
             removed = sweep_orphans(engine, media)
+            upgrade_derivatives(engine, media)
         fcntl.flock(handle, fcntl.LOCK_SH)
         try:
             yield removed
@@ -80,6 +89,34 @@ def sweep_orphans(engine: sa.Engine, media: MediaStore) -> int:
         except OSError:
             pass  # not empty
     return removed
+
+
+def upgrade_derivatives(engine: sa.Engine, media: MediaStore) -> int:
+    """Write the derivatives a page imported by an older version lacks (once per store).
+
+    Reader derivatives were WebP before they became JPEG: the published
+    manifests name the JPEG, so it is derived from the stored original.
+    Returns how many pages were upgraded.
+    """
+    marker = media.root / UPGRADED_NAME
+    if marker.exists():
+        return 0
+    with Session(engine) as session:
+        rows = set(session.exec(select(Page.media_key, Page.ext, Page.width, Page.height)))
+    upgraded = failed = 0
+    for key, ext, width, height in sorted(rows):
+        if all(media.path(rel).exists() for rel, _ in page_targets(key, width, height)):
+            continue
+        original = media.path(original_path(key, ext))
+        try:
+            media.store_page(original.read_bytes(), WriteLog())
+        except (OSError, MediaError):
+            failed += 1  # the original is gone or unreadable: the next import tries again
+            continue
+        upgraded += 1
+    if not failed:
+        marker.touch()
+    return upgraded
 
 
 def _hashed_folders(root: Path) -> list[Path]:

@@ -112,3 +112,23 @@ def test_media_of_an_import_still_running_is_not_swept(tmp_path: Path, engine, m
     report = import_source(tmp_path / "src", engine=engine, media=media)  # alone now
     assert not in_flight.exists()
     assert any("left by an import that did not finish" in note for _, note in report.notes)
+
+
+def test_pages_imported_before_reader_jpegs_get_them_on_the_next_import(
+    tmp_path: Path, engine, media
+):
+    from manga_app.catalogue.importer import import_source
+    from manga_app.catalogue.media import reader_path
+    from manga_app.catalogue.sweep import UPGRADED_NAME
+
+    # Given a chapter imported when reader derivatives were WebP (no JPEG, no marker)
+    write_cbz(tmp_path / "src" / "T" / "T 1.cbz", {"1.png": image_bytes(size=(300, 450))})
+    assert import_source(tmp_path / "src", engine=engine, media=media).ok
+    [key] = media_keys_in_db(engine)
+    jpeg = media.path(reader_path(key, 300, 450))
+    jpeg.rename(jpeg.with_suffix(".webp"))
+    (media.root / UPGRADED_NAME).unlink()
+    # When anything is imported again (here: nothing new)
+    assert import_source(tmp_path / "src", engine=engine, media=media).ok
+    # Then the page has the reader JPEG its published manifest names
+    assert jpeg.exists()
