@@ -109,13 +109,15 @@ def import_source(
     on_start: Callable[[int], None] | None = None,
     on_progress: Callable[[Candidate], None] | None = None,
     on_page: Callable[[Candidate, int, int], None] | None = None,
+    on_failure: Callable[[Path, str], None] | None = None,
     workers: int | None = None,
     skip: Iterable[Path] = (),
 ) -> ImportReport:
     """Import every chapter candidate under `source`; see ImportReport for the outcome.
 
     `on_start(chapters)` once, `on_page(candidate, pages done, pages)` as the
-    pages of a chapter are processed, `on_progress(candidate)` when a chapter
+    pages of a chapter are processed, `on_failure(path, reason)` as soon as a
+    chapter fails, `on_progress(candidate)` when a chapter
     is settled (imported, skipped or failed), in candidate order.
     `workers`: page-processing processes (default: one per CPU when the import
     is big enough to gain from them; 1 processes pages in this process).
@@ -128,7 +130,7 @@ def import_source(
         on_start(len(candidates))
     count = workers if workers is not None else _auto_workers(candidates)
     run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
-    run.on_page = on_page
+    run.on_page, run.on_failure = on_page, on_failure
     for path in natsorted(strays, key=str, alg=ns.PATH | ns.IGNORECASE):
         run.report.notes.append((path, _stray_reason(path)))
     with import_lock(engine, media) as swept:
@@ -239,6 +241,7 @@ class _ImportRun:
         self.cleaned_at = time.monotonic()
         self.warmed = workers == 1  # nothing to overlap with in one process
         self.on_page: Callable[[Candidate, int, int], None] | None = None
+        self.on_failure: Callable[[Path, str], None] | None = None
 
     # -- the pipeline ---------------------------------------------------------------------
 
@@ -432,11 +435,9 @@ class _ImportRun:
             else:
                 self.report.skipped.append(candidate.path)
         except ImportFailure as exc:
-            self.report.failed.append((candidate.path, str(exc)))
+            self._fail(candidate.path, str(exc))
         except Exception as exc:  # noqa: BLE001 - one unforeseen error must not stop the import
-            self.report.failed.append(
-                (candidate.path, f"unexpected error: {type(exc).__name__}: {exc}")
-            )
+            self._fail(candidate.path, f"unexpected error: {type(exc).__name__}: {exc}")
         else:
             # Settled (committed, skipped or failed and cleaned): nothing left for _abandon.
             for future in pending.futures:
@@ -450,6 +451,11 @@ class _ImportRun:
                 or time.monotonic() - self.cleaned_at >= CLEANUP_EVERY_SECONDS
             ):
                 self.draining = True  # stop reading ahead; clean up once nothing is in flight
+
+    def _fail(self, path: Path, reason: str) -> None:
+        self.report.failed.append((path, reason))
+        if self.on_failure is not None:
+            self.on_failure(path, reason)
 
     def _settle_one(self, pending: _Pending) -> bool:
         """True when imported, False when skipped as unchanged; ImportFailure otherwise."""
