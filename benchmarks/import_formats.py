@@ -28,6 +28,8 @@ BEFORE_PAGES_PER_S = 5.5
 
 
 def run_formats(root: Path, workers: int, meter) -> list[dict]:
+    from benchmarks.bench_import import _import
+
     pages = _pages(root / "demo")
     rows = []
     for label, write in _WRITERS.items():
@@ -120,28 +122,6 @@ def _folder(folder: Path, stem: str, pages: list[bytes]) -> None:
 _WRITERS: dict[str, Callable[[Path, str, list[bytes]], None]] = {
     "CBZ": _cbz, "CB7": _cb7, "PDF": _pdf, "EPUB": _epub, "folder": _folder,
 }
-
-
-def _import(root: Path, library: Path, workers: int) -> float:
-    from manga_app.catalogue.db import make_engine, migrate
-    from manga_app.catalogue.importer import import_source
-    from manga_app.catalogue.media import MediaStore
-
-    root.mkdir(parents=True)
-    url = f"sqlite:///{root / 'catalogue.db'}"
-    migrate(url)
-    engine = make_engine(url)
-    try:
-        started = time.perf_counter()
-        report = import_source(library, engine=engine, media=MediaStore(root / "media"),
-                               workers=workers)
-        elapsed = time.perf_counter() - started
-    finally:
-        engine.dispose()
-    if report.failed:
-        raise RuntimeError(f"import failed: {report.failed[:3]}")
-    shutil.rmtree(root)
-    return elapsed
 
 
 # (label, Pillow format, save options) of the encoders compared for derivatives.

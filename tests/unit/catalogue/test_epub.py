@@ -203,3 +203,17 @@ def test_a_spine_entry_outside_the_archive_is_refused(tmp_path: Path, href: str,
     with pytest.raises(ArchiveError, match="outside the archive"):
         with open_chapter(book, "archive"):
             pass
+
+
+def test_a_bomb_page_in_an_epub_is_refused_by_its_real_size(tmp_path: Path):
+    from manga_app.catalogue.archives import Limits
+
+    book = write_epub(
+        tmp_path / "bomb.epub",
+        manifest='<item id="a" href="a.png" media-type="image/png"/>',
+        spine='<itemref idref="a"/>',
+        files={"a.png": bytes(3 * 1024 * 1024)},  # deflates 1000:1
+    )
+    with pytest.raises(ArchiveError, match="possible zip bomb"):
+        with open_chapter(book, "archive", Limits(max_entry_bytes=1024 * 1024)) as source:
+            source.read(source.pages[0])
