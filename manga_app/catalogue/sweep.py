@@ -1,7 +1,8 @@
 """Media left behind by an import that died (`kill -9`, power loss), removed by the next one.
 
 An import that stops normally removes what it wrote and did not commit
-(janitor.py); one that dies cannot. So every import holds a shared lock on
+(janitor.py), and sweeps once more on its way out when it is alone; one that
+dies cannot. So every import holds a shared lock on
 `<media>/.import.lock` for its whole run, and first tries to take it
 exclusively: when that succeeds no other import is running, so every file
 in the store that no committed row uses, and every temporary file, is a
@@ -53,7 +54,24 @@ def import_lock(engine: sa.Engine, media: MediaStore) -> Iterator[int]:
         try:
             yield removed
         finally:
+            _sweep_if_alone(handle, engine, media)
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _sweep_if_alone(handle, engine: sa.Engine, media: MediaStore) -> None:
+    """On the way out (also after Ctrl-C): sweep again when no other import runs.
+
+    A page task handed to a worker in the instant Ctrl-C arrived is known to
+    nobody; its files are found here rather than by the next import.
+    """
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return
+    try:
+        sweep_orphans(engine, media)
+    except (sa.exc.SQLAlchemyError, OSError):
+        pass  # the next import sweeps; never hide why this one stopped
 
 
 def sweep_orphans(engine: sa.Engine, media: MediaStore) -> int:

@@ -98,18 +98,23 @@ def test_kill_9_leaves_no_worker_running_and_the_next_import_sweeps_its_media(tm
 
 
 def test_media_of_an_import_still_running_is_not_swept(tmp_path: Path, engine, media):
-    from manga_app.catalogue.importer import import_source
-    from manga_app.catalogue.sweep import import_lock
+    import fcntl
 
-    in_flight = media.root / "ab" / ("ab" + "0" * 62 + "-w1200.webp")
+    from manga_app.catalogue.importer import import_source
+    from manga_app.catalogue.sweep import LOCK_NAME
+
+    in_flight = media.root / "ab" / ("ab" + "0" * 62 + "-w1200.jpg")
     write_cbz(tmp_path / "src" / "T" / "T 1.cbz", {"1.png": image_bytes()})
-    with import_lock(engine, media):  # another import is running, and writing
+    media.root.mkdir(parents=True)
+    with (media.root / LOCK_NAME).open("a") as other:
+        fcntl.flock(other, fcntl.LOCK_SH)  # another import is running, and writing
         in_flight.parent.mkdir(parents=True)
         in_flight.write_bytes(b"written by another import, not committed yet")
         assert import_source(tmp_path / "src", engine=engine, media=media).ok
         assert in_flight.exists()
+    # That import died without a word: the next one, alone, removes what it left
     write_cbz(tmp_path / "src" / "T" / "T 2.cbz", {"1.png": image_bytes((1, 2, 3))})
-    report = import_source(tmp_path / "src", engine=engine, media=media)  # alone now
+    report = import_source(tmp_path / "src", engine=engine, media=media)
     assert not in_flight.exists()
     assert any("left by an import that did not finish" in note for _, note in report.notes)
 
