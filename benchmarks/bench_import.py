@@ -1,7 +1,7 @@
 """Import throughput (pages/s) against the image floor measured in the same run (issue 3).
 
 The floor is what the import cannot avoid: decoding every page and encoding
-the same WebP derivatives (same sizes, same Pillow settings, the same pages'
+the same derivatives (same sizes, formats and Pillow settings, the same pages'
 cover thumbnails), nothing else (no archive reading, hashing, files or
 database), with the same number of worker processes started the same way.
 Target: import time / floor time <= 1.3.
@@ -56,8 +56,18 @@ def run(results_dir: Path) -> dict:
             import_cpu.append(meter.seconds)
             print(f"   round {attempt + 1}: floor {floors[-1]:.2f} s ({floor_cpu[-1]:.1f} s CPU), "
                   f"import {imports[-1]:.2f} s ({import_cpu[-1]:.1f} s CPU)", flush=True)
+        from benchmarks.import_formats import BEFORE_PAGES_PER_S, compare_encoders, run_formats
+
+        encoders = compare_encoders(root)
+        formats = run_formats(root, workers, _CpuMeter)
     count = len(pages)
     floor, imported = min(floors), min(imports)
+    per_format = [
+        {"figure": f"{row['format']} import, 1200x1800 JPEG pages", "value": row["pages_per_s"],
+         "unit": "pages/s", "target": f">= {2 * BEFORE_PAGES_PER_S}" if row["format"] == "CBZ" else None,
+         "pass": row["pages_per_s"] >= 2 * BEFORE_PAGES_PER_S if row["format"] == "CBZ" else None}
+        for row in formats
+    ]
     ratio = imported / floor
     cpu_ratio = min(import_cpu) / min(floor_cpu)
     return {
@@ -70,7 +80,10 @@ def run(results_dir: Path) -> dict:
              "unit": "pages/s", "target": None, "pass": None},
             {"figure": "import CPU / floor CPU", "value": round(cpu_ratio, 3), "unit": "x",
              "target": None, "pass": None},
+            *per_format,
         ],
+        "formats": formats,
+        "encoders": encoders,
         "input": {"series": SERIES, "chapters": len(archives), "pages": count,
                   "covers": sum(cover for _, cover in pages),
                   "bytes": sum(len(data) for data, _ in pages),
@@ -169,10 +182,10 @@ def _floor_inputs(archives: list[Path]) -> list[tuple[bytes, bool]]:
 
 
 def _floor(pages: list[tuple[bytes, bool]], workers: int) -> float:
-    from manga_app.catalogue.importer import _process_pool
+    from manga_app.catalogue.pool import process_pool
 
     started = time.perf_counter()
-    pool = _process_pool(workers) if workers > 1 else None
+    pool = process_pool(workers) if workers > 1 else None
     try:
         if pool is None:
             for data, cover in pages:
@@ -188,27 +201,18 @@ def _floor(pages: list[tuple[bytes, bool]], workers: int) -> float:
 
 
 def _decode_and_encode(data: bytes, cover: bool) -> int:
-    """One page: decode once, encode each distinct derivative size (as the media store does)."""
-    from manga_app.catalogue.media import (
-        COVER_WIDTHS,
-        READER_WIDTH,
-        SAVER_WIDTH,
-        derivative_size,
-        encode_webp,
-        webp_frame,
-    )
+    """One page: decode once, encode each derivative (as the media store does, no files)."""
+    from manga_app.catalogue import media
 
     image = Image.open(io.BytesIO(data))
-    widths = [READER_WIDTH, SAVER_WIDTH, *(COVER_WIDTHS if cover else ())]
-    sizes = sorted({derivative_size(image.width, image.height, w) for w in widths}, reverse=True)
-    if image.format == "JPEG" and sizes[0][0] * 2 <= image.width:
-        image.draft(None, sizes[0])
-    image.load()
-    total, frame = 0, image
-    for size in sizes:
-        frame = webp_frame(frame, size)
-        total += len(encode_webp(frame))
-    return total
+    jobs = {rel: (media.derivative_size(image.width, image.height, width), False)
+            for rel, width in media.page_targets("0" * 64, image.width, image.height)}
+    if cover:
+        jobs.update({rel: (media.derivative_size(image.width, image.height, width), False)
+                     for rel, width in media.cover_targets("0" * 64)})
+    largest = max(size for size, _ in jobs.values())
+    upright = media._decode(image, largest, 1)
+    return sum(len(content) for content in media._encode_all(upright, jobs).values())
 
 
 def _import(root: Path, library: Path, workers: int) -> float:

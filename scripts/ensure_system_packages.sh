@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, only when missing:
 #   fonts-noto-cjk  Japanese glyphs for the demo library and icons
+#   libarchive13    RAR, 7z and ZIP (PPMd, XZ, Zstandard) chapters, through libarchive-c
+#   unar            solid RAR4 chapters, which Debian's libarchive cannot decompress
 #   chromium        the browser of the end-to-end tests and benchmarks (with --test)
+#   7zip, qpdf      write the ZIP, 7z and encrypted PDF files the tests read (with --test)
 set -euo pipefail
-wanted=(fonts-noto-cjk)
+libarchive=libarchive13
+if ! dpkg-query -W -f='${Status}' libarchive13 2>/dev/null | grep -q "install ok installed" \
+  && dpkg-query -W libarchive13t64 >/dev/null 2>&1; then
+  libarchive=libarchive13t64  # Debian 13 names it so
+fi
+wanted=(fonts-noto-cjk "$libarchive" unar)
 if [[ "${1:-}" == "--test" ]]; then
-  wanted+=(chromium)
+  wanted+=(chromium 7zip qpdf)
 fi
 missing=()
 for package in "${wanted[@]}"; do

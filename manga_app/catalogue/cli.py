@@ -23,8 +23,6 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from pydantic import ValidationError
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
@@ -33,8 +31,9 @@ from manga_app.catalogue.db import default_db_url, make_engine, migrate, normali
 from manga_app.catalogue.importer import ImportReport, import_source
 from manga_app.catalogue.library import EditError
 from manga_app.catalogue.media import MediaStore
+from manga_app.catalogue.progress import import_progress
 from manga_app.catalogue.publisher import publish_catalogue
-from manga_app.catalogue.scanner import Candidate, SourceError
+from manga_app.catalogue.scanner import SourceError
 from manga_app.config import Settings, content_key
 
 __all__ = ["main"]
@@ -157,6 +156,12 @@ def _import(args: argparse.Namespace, settings: Settings, url: str) -> int:
     finally:
         engine.dispose()
     _print_report(report)
+    if not (report.imported or report.skipped or report.failed):
+        raise _Failure(
+            f"no comics found in {source}: nothing to import (chapters are CBZ/ZIP, CBR/RAR, "
+            "CB7/7z, EPUB or PDF files, or folders of page images)",
+            EXIT_USAGE,
+        )
     # The site serves the published files: publish so the import shows up
     # without a restart (whatever failed, what was imported is complete).
     published = EXIT_OK if args.no_publish else _publish(args, settings, url)
@@ -185,54 +190,18 @@ def _edit(args: argparse.Namespace, settings: Settings, url: str) -> int:
 
 
 def _run_import(source: Path, engine: sa.Engine, media: MediaStore, *, skip) -> ImportReport:
-    """The import with a progress bar that moves with every page, not only every chapter."""
-    console = Console(stderr=True)
-    columns = (
-        TextColumn("Importing"),
-        BarColumn(),
-        TextColumn("{task.fields[chapters]} chapters, {task.fields[pages]} pages"),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-    )
-    # A chapter counts as the share of its pages done, so one huge archive moves the bar too.
-    done: dict[Path, float] = {}
-    counts = {"chapters": 0, "pages": 0, "total": 0}
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("", total=None, chapters="0/?", pages=0)
-
-        def show(description: str) -> None:
-            progress.update(
-                task,
-                completed=sum(done.values()),
-                chapters=f"{counts['chapters']}/{counts['total']}",
-                pages=counts["pages"],
-                description=description,
-            )
-
-        def on_start(total: int) -> None:
-            counts["total"] = total
-            progress.update(task, total=max(total, 1))
-            show("")
-
-        def on_page(candidate: Candidate, pages_done: int, pages: int) -> None:
-            counts["pages"] += pages_done - round(done.get(candidate.path, 0.0) * pages)
-            done[candidate.path] = pages_done / pages
-            show(candidate.path.name)
-
-        def on_progress(candidate: Candidate) -> None:
-            done[candidate.path] = 1.0
-            counts["chapters"] += 1
-            show(candidate.path.name)
-
+    """The import with its progress display and failures printed as they happen (progress.py)."""
+    with import_progress() as shown:
         try:
             return import_source(
                 source,
                 engine=engine,
                 media=media,
                 skip=skip,
-                on_start=on_start,
-                on_page=on_page,
-                on_progress=on_progress,
+                on_start=shown.on_start,
+                on_page=shown.on_page,
+                on_progress=shown.on_progress,
+                on_failure=shown.on_failure,
             )
         except sa.exc.SQLAlchemyError as exc:
             raise _Failure(f"database error: {_first_line(exc)}") from None

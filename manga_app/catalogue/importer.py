@@ -24,13 +24,11 @@ drained for it; see janitor.py). So neither half a chapter nor orphan files rema
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -38,6 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
+from natsort import natsorted, ns
 from sqlmodel import Session, select
 
 from manga_app.catalogue import library, reconcile, repository, upsert
@@ -66,8 +65,10 @@ from manga_app.catalogue.media import (
 )
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import describe_unit, slugify, title_key
+from manga_app.catalogue.pool import process_pool
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
+from manga_app.catalogue.sweep import import_lock
 from manga_app.catalogue.scanner import Candidate, describe_entries, scan
 
 __all__ = ["ImportFailure", "ImportReport", "import_source"]
@@ -110,29 +111,47 @@ def import_source(
     on_start: Callable[[int], None] | None = None,
     on_progress: Callable[[Candidate], None] | None = None,
     on_page: Callable[[Candidate, int, int], None] | None = None,
+    on_failure: Callable[[Path, str], None] | None = None,
     workers: int | None = None,
     skip: Iterable[Path] = (),
 ) -> ImportReport:
     """Import every chapter candidate under `source`; see ImportReport for the outcome.
 
     `on_start(chapters)` once, `on_page(candidate, pages done, pages)` as the
-    pages of a chapter are processed, `on_progress(candidate)` when a chapter
+    pages of a chapter are processed, `on_failure(path, reason)` as soon as a
+    chapter fails, `on_progress(candidate)` when a chapter
     is settled (imported, skipped or failed), in candidate order.
     `workers`: page-processing processes (default: one per CPU when the import
     is big enough to gain from them; 1 processes pages in this process).
     `skip`: folders never scanned, besides the media store (the published files).
     SourceError when `source` lies in one of them.
     """
-    candidates = scan(Path(source), skip=[media.root, *skip])
+    strays: list[Path] = []
+    candidates = scan(Path(source), skip=[media.root, *skip], strays=strays)
     if on_start:
         on_start(len(candidates))
     count = workers if workers is not None else _auto_workers(candidates)
     run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
-    run.on_page = on_page
-    run.run(candidates, on_progress)
-    root = Path(source).resolve()
-    _remove_gone(root if root.is_dir() else None, candidates, run)
+    run.on_page, run.on_failure = on_page, on_failure
+    for path in natsorted(strays, key=str, alg=ns.PATH | ns.IGNORECASE):
+        run.report.notes.append((path, _stray_reason(path)))
+    with import_lock(engine, media) as swept:
+        if swept:
+            run.report.notes.append(
+                (media.root, f"removed {swept} media files left by an import that did not finish")
+            )
+        run.run(candidates, on_progress)
+        root = Path(source).resolve()
+        _remove_gone(root if root.is_dir() else None, candidates, run)
     return run.report
+
+
+def _stray_reason(path: Path) -> str:
+    kind = f"a {path.suffix.lower()} file" if path.suffix else "a file without extension"
+    return (
+        f"not imported: {kind} is not a comic (chapters are CBZ/ZIP, CBR/RAR, CB7/7z, "
+        "EPUB or PDF files, or folders of page images)"
+    )
 
 
 def _remove_gone(root: Path | None, candidates: list[Candidate], run: _ImportRun) -> None:
@@ -182,22 +201,6 @@ class _Inline(Executor):
         except Exception as exc:  # noqa: BLE001 - handed to the caller through the future
             future.set_exception(exc)
         return future
-
-
-def _process_pool(workers: int) -> ProcessPoolExecutor:
-    # forkserver: safe although the caller may run threads (the CLI's progress bar).
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context(method),
-        initializer=_ignore_interrupts,
-    )
-
-
-def _ignore_interrupts() -> None:
-    """Ctrl-C reaches the whole process group: workers finish their page and report
-    the files they wrote, and this process stops and cleans up (see _abandon)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass(eq=False)
@@ -259,13 +262,14 @@ class _ImportRun:
         self.cleaned_at = time.monotonic()
         self.warmed = workers == 1  # nothing to overlap with in one process
         self.on_page: Callable[[Candidate, int, int], None] | None = None
+        self.on_failure: Callable[[Path, str], None] | None = None
 
     # -- the pipeline ---------------------------------------------------------------------
 
     def run(self, candidates: list[Candidate], on_progress) -> None:
         todo = iter(candidates)
         queue: deque[_Pending] = deque()
-        self.pool = _Inline() if self.workers == 1 else _process_pool(self.workers)
+        self.pool = _Inline() if self.workers == 1 else process_pool(self.workers)
         try:
             more = True
             while True:
@@ -376,7 +380,7 @@ class _ImportRun:
             pending.names = list(pending.source.pages)
             if not pending.names:
                 found = describe_entries([*skipped, *pending.source.metadata]) or "no files"
-                pending.late_failure = f"no page images (JPEG, PNG, WebP or GIF); it holds {found}"
+                pending.late_failure = f"no page images (JPEG, PNG, WebP, GIF or AVIF); it holds {found}"
                 pending.close()
                 return
             pending.cover_page = candidate.cover is None and self._may_need_page_cover(
@@ -417,7 +421,7 @@ class _ImportRun:
             future = self.pool.submit(store_page_detached, root, data, make_cover)
         except BrokenProcessPool:  # a worker died (killed, or crashed in a decoder): start over
             self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = _process_pool(self.workers)
+            self.pool = process_pool(self.workers)
             future = self.pool.submit(store_page_detached, root, data, make_cover)
         self.unsettled[future] = owner
         return future
@@ -457,11 +461,9 @@ class _ImportRun:
             else:
                 self.report.skipped.append(candidate.path)
         except ImportFailure as exc:
-            self.report.failed.append((candidate.path, str(exc)))
+            self._fail(candidate.path, str(exc))
         except Exception as exc:  # noqa: BLE001 - one unforeseen error must not stop the import
-            self.report.failed.append(
-                (candidate.path, f"unexpected error: {type(exc).__name__}: {exc}")
-            )
+            self._fail(candidate.path, f"unexpected error: {type(exc).__name__}: {exc}")
         else:
             # Settled (committed, skipped or failed and cleaned): nothing left for _abandon.
             for future in pending.futures:
@@ -475,6 +477,11 @@ class _ImportRun:
                 or time.monotonic() - self.cleaned_at >= CLEANUP_EVERY_SECONDS
             ):
                 self.draining = True  # stop reading ahead; clean up once nothing is in flight
+
+    def _fail(self, path: Path, reason: str) -> None:
+        self.report.failed.append((path, reason))
+        if self.on_failure is not None:
+            self.on_failure(path, reason)
 
     def _settle_one(self, pending: _Pending) -> bool:
         """True when imported, False when skipped as unchanged; ImportFailure otherwise."""
@@ -519,6 +526,8 @@ class _ImportRun:
                 for name, result in zip(pending.names, results, strict=True):
                     if result.error:
                         raise ImportFailure(f"page {name!r}: {result.error}")
+                    if result.note:
+                        pending.notes.append((candidate.path, f"page {name!r}: {result.note}"))
                 pages = [result.stored for result in results]
                 stale, old_cover, cover_key = self._commit(session, pending, pages, log)
             committed = True

@@ -12,11 +12,16 @@ largest derivative is at most half as wide); derivatives of the same size are
 encoded once. Writes are atomic (temp file + os.replace) and recorded in a
 WriteLog so a failed chapter can remove exactly the files it created.
 
+Derivatives show the page as it looks on paper: 16-bit pages scaled to 8
+bits, CMYK and palettes converted, transparency flattened onto white, and
+an animation reduced to its first frame (PageWrite.note says so).
+
 Pages are turned upright first (EXIF orientation), so recorded sizes and
-derivatives show what a photo viewer shows. Derivatives are WebP, except
-when they would be taller (or wider) than WebP can encode (16,383 px, a long
-webtoon strip at the reader width): those are JPEG (up to 65,535 px), so the
-strip keeps the reader width instead of shrinking to a sliver. Cover
+derivatives show what a photo viewer shows. Reader derivatives are JPEG
+(fast to encode: see JPEG_QUALITY); data-saver derivatives and covers are
+WebP, except when taller (or wider) than WebP can encode (16,383 px, a long
+webtoon strip): those are JPEG (up to 65,535 px), so the strip keeps its
+width instead of shrinking to a sliver. Cover
 thumbnails show at most the top of a page twice as tall as it is wide.
 
 `store_page_detached` is the same work packaged for a worker process: it
@@ -71,15 +76,25 @@ SAVER_WIDTH = 720
 COVER_WIDTHS = (320, 160)
 WEBP_MAX_SIDE = 16_383  # the WebP format cannot encode more
 JPEG_MAX_SIDE = 65_535  # nor can JPEG
-JPEG_QUALITY = 85
+# Reader derivatives (1200 px) are JPEG: libjpeg-turbo encodes a 1200x1800 page in
+# 7 ms against 44 ms for WebP (method 2) at the same PSNR (43.7 against 43.9 dB),
+# for 147 against 68 KiB; AVIF (speed 10) takes 59 ms. WebP's bytes matter most
+# for the data-saver (720 px) derivatives and cover thumbnails, which stay WebP.
+# Measured on the 2-core machine: benchmarks/bench_import.py, results/import.json.
+JPEG_QUALITY = 80
+# The data-saver and cover sizes are resized with the Hamming filter: half the
+# CPU of Lanczos (14 against 32 ms for 1200 -> 720 px) for a small, soft view.
+SMALL_RESAMPLE = Image.Resampling.HAMMING
 COVER_MAX_ASPECT = 2.0  # height / width of a cover thumbnail, at most (the top is kept)
 # libwebp's method 2 encodes about twice as fast as its default 4 for ~5 % more
 # bytes at the same quality setting (measured on the demo pages: 20 ms against
 # 42 ms per 720x1024 page, 45.7 KiB against 43.4 KiB, PSNR 44.6 against 45.2 dB).
 WEBP_QUALITY = 80
 WEBP_METHOD = 2
-_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
-_RESIZABLE_MODES = ("L", "RGB", "RGBA")  # resized as they are; others are converted first
+_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "AVIF": "avif"}
+_RESIZABLE_MODES = ("L", "RGB")  # resized as they are; others are converted first
+_WIDE_GRAY_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")  # 16-bit greyscale PNGs
+_WHITE = (255, 255, 255)
 _EXIF_ORIENTATION = 0x0112
 # EXIF orientation -> the transposition that makes the image upright.
 _UPRIGHT = {
@@ -107,22 +122,17 @@ def original_path(key: str, ext: str) -> str:
 
 
 def _width_path(key: str, max_width: int, width: int | None, height: int | None) -> str:
-    ext = "webp" if width is None or height is None else derivative_ext(
-        derivative_size(width, height, max_width)
-    )
-    return _rel(key, f"-w{max_width}.{ext}")
+    size = (1, 1) if width is None or height is None else derivative_size(width, height, max_width)
+    return _rel(key, f"-w{max_width}.{derivative_ext(size, max_width)}")
 
 
 def reader_path(key: str, width: int | None = None, height: int | None = None) -> str:
-    """The reader derivative of a page of `width` x `height` (upright) pixels.
-
-    Without the size: the WebP name, right for every page up to 16,383 px
-    tall at the reader width (pass the size: taller strips are JPEG).
-    """
+    """The reader derivative (JPEG) of a page of `width` x `height` (upright) pixels."""
     return _width_path(key, READER_WIDTH, width, height)
 
 
 def saver_path(key: str, width: int | None = None, height: int | None = None) -> str:
+    """The data-saver derivative: WebP, or JPEG for a strip too tall for WebP (pass the size)."""
     return _width_path(key, SAVER_WIDTH, width, height)
 
 
@@ -160,11 +170,16 @@ class WriteLog:
 
 @dataclass(frozen=True)
 class PageWrite:
-    """What a worker did with one page: the stored image or why not, and the files it created."""
+    """What a worker did with one page: the stored image or why not, and the files it created.
+
+    `note`: something the operator should know about a page that was stored
+    (an animation reduced to its first frame).
+    """
 
     stored: StoredImage | None
     error: str | None
     created: tuple[str, ...]
+    note: str | None = None
 
 
 class MediaStore:
@@ -181,6 +196,18 @@ class MediaStore:
         """
         key = hashlib.sha256(data).hexdigest()
         return self._store(key, data, log, page=True, cover=cover)
+
+    @staticmethod
+    def page_note(data: bytes) -> str | None:
+        """What the operator should hear about a page (an animation), else None."""
+        with _checked_open(data) as image:
+            frames = getattr(image, "n_frames", 1)
+            if frames > 1:
+                return (
+                    f"animated {image.format} page ({frames} frames): "
+                    "only its first frame is published"
+                )
+        return None
 
     def store_cover(self, data: bytes, log: WriteLog) -> str:
         """Keep a cover source and its thumbnails; returns its key."""
@@ -267,8 +294,10 @@ def store_page_detached(
     written, should it be interrupted before this returns.
     """
     log = log if log is not None else WriteLog()
+    note = None
     try:
         stored = MediaStore(Path(root)).store_page(data, log, cover=cover)
+        note = MediaStore.page_note(data)
         error = None
     except MediaError as exc:
         stored, error = None, str(exc)
@@ -276,7 +305,7 @@ def store_page_detached(
         stored, error = None, f"cannot write to the media store: {exc}"
     except Exception as exc:  # noqa: BLE001 - reported as this page's failure
         stored, error = None, f"unexpected error: {type(exc).__name__}: {exc}"
-    return PageWrite(stored, error, tuple(str(path) for path in log.created))
+    return PageWrite(stored, error, tuple(str(path) for path in log.created), note)
 
 
 def _remove_if_empty(folder: Path) -> None:
@@ -359,16 +388,20 @@ def _encode_all(
     or the top crop used by covers), which costs much less than resizing
     every size from the full image.
     """
-    encoded: dict[tuple[tuple[int, int], bool], bytes] = {}
+    encoded: dict[tuple[tuple[int, int], bool, str], bytes] = {}
     frames = {False: image}
     if any(cropped for _, cropped in jobs.values()):
         frames[True] = image.crop((0, 0, *_top_box(image.size)))
-    for rel, job in sorted(jobs.items(), key=lambda item: -item[1][0][0]):
-        size, cropped = job
-        if job not in encoded:
-            frames[cropped] = webp_frame(frames[cropped], size)
-            encoded[job] = encode_derivative(frames[cropped], derivative_ext(size))
-    return {rel: encoded[job] for rel, job in jobs.items()}
+    order = sorted(jobs.items(), key=lambda item: (-item[1][0][0], "-w" not in item[0]))
+    for rel, (size, cropped) in order:
+        ext = rel.rsplit(".", 1)[1]
+        if (size, cropped, ext) not in encoded:
+            reader = f"-w{READER_WIDTH}." in rel
+            frames[cropped] = webp_frame(
+                frames[cropped], size, Image.Resampling.LANCZOS if reader else SMALL_RESAMPLE
+            )
+            encoded[(size, cropped, ext)] = encode_derivative(frames[cropped], ext)
+    return {rel: encoded[(size, cropped, rel.rsplit(".", 1)[1])] for rel, (size, cropped) in jobs.items()}
 
 
 def _top_box(size: tuple[int, int]) -> tuple[int, int]:
@@ -384,32 +417,44 @@ def derivative_size(width: int, height: int, max_width: int) -> tuple[int, int]:
     return max(1, round(width * scale)), max(1, round(height * scale))
 
 
-def derivative_ext(size: tuple[int, int]) -> str:
-    """'webp', or 'jpg' for sizes WebP cannot encode."""
-    return "webp" if max(size) <= WEBP_MAX_SIDE else "jpg"
+def derivative_ext(size: tuple[int, int], max_width: int = SAVER_WIDTH) -> str:
+    """'jpg' for reader derivatives and sizes WebP cannot encode, else 'webp'."""
+    return "webp" if max_width != READER_WIDTH and max(size) <= WEBP_MAX_SIDE else "jpg"
 
 
-def webp_frame(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """`image` in a mode WebP encodes (RGB, or RGBA when it has transparency), at `size`.
+def webp_frame(
+    image: Image.Image, size: tuple[int, int], resample=Image.Resampling.LANCZOS
+) -> Image.Image:
+    """`image` as it looks on paper (8-bit L or RGB, transparency on white), at `size`.
 
     Greyscale pages are resized before they are expanded to RGB (a third of the work).
     """
-    has_alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
-    if image.mode not in _RESIZABLE_MODES or (has_alpha and image.mode != "RGBA"):
-        image = image.convert("RGBA" if has_alpha else "RGB")
+    image = displayable(image)
     if image.size != size:
-        image = image.resize(size, Image.Resampling.LANCZOS)
+        image = image.resize(size, resample)
     return image
 
 
+def displayable(image: Image.Image) -> Image.Image:
+    """8-bit greyscale or RGB: 16-bit scaled down (not clipped to white), CMYK and
+    palettes converted, transparent pages flattened onto white paper."""
+    if image.mode in _WIDE_GRAY_MODES:
+        return image.convert("I").point(lambda value: value / 257).convert("L")
+    has_alpha = image.mode in ("RGBA", "LA", "PA", "La", "RGBa") or "transparency" in image.info
+    if has_alpha:
+        rgba = image.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, _WHITE)
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        return flat.convert("L") if image.mode in ("LA", "La") else flat
+    if image.mode in _RESIZABLE_MODES:
+        return image
+    return image.convert("L" if image.mode == "1" else "RGB")
+
+
 def encode_derivative(frame: Image.Image, ext: str) -> bytes:
-    """WebP, or JPEG (transparency flattened onto white) for what WebP cannot hold."""
+    """WebP, or JPEG for what WebP cannot hold."""
     if ext == "webp":
         return encode_webp(frame)
-    if frame.mode == "RGBA":
-        flat = Image.new("RGB", frame.size, (255, 255, 255))
-        flat.paste(frame, mask=frame.getchannel("A"))
-        frame = flat
     out = io.BytesIO()
     frame.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=True)
     return out.getvalue()

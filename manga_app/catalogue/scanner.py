@@ -26,7 +26,7 @@ Never scanned: hidden folders, `__MACOSX`, and the folders passed as `skip`
 otherwise read as chapters).
 
 Entries inside a chapter are classified by name (`entry_kind`): pages
-(JPEG, PNG, WebP, GIF, any letter case), images in a format we do not
+(JPEG, PNG, WebP, GIF, AVIF, any letter case), images in a format we do not
 support (they fail the chapter: a chapter must never miss pages), metadata
 (ComicInfo.xml, series.json) and everything else, which is skipped and noted.
 """
@@ -55,17 +55,21 @@ __all__ = [
     "scan",
 ]
 
-PAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".jfif", ".png", ".webp", ".gif"})
+PAGE_SUFFIXES = frozenset(
+    {".jpg", ".jpeg", ".jfif", ".png", ".apng", ".webp", ".gif", ".avif"}
+)
 # Images a reader may well put in an archive, which we cannot turn into pages.
 UNSUPPORTED_IMAGE_SUFFIXES = frozenset(
     {
-        ".bmp", ".dib", ".tif", ".tiff", ".avif", ".heic", ".heif", ".jxl", ".jp2", ".j2k",
+        ".bmp", ".dib", ".tif", ".tiff", ".heic", ".heif", ".jxl", ".jp2", ".j2k",
         ".jpx", ".jpf", ".psd", ".psb", ".svg", ".svgz", ".ico", ".tga", ".pcx", ".ppm",
-        ".pgm", ".pbm", ".pnm", ".qoi", ".xcf", ".kra", ".exr", ".hdr", ".dds", ".apng",
+        ".pgm", ".pbm", ".pnm", ".qoi", ".xcf", ".kra", ".exr", ".hdr", ".dds",
         ".raw", ".dng", ".cr2", ".nef", ".arw",
     }
 )  # fmt: skip
-ARCHIVE_SUFFIXES = frozenset({".cbz", ".zip", ".cbr", ".rar", ".cb7", ".7z", ".epub"})
+ARCHIVE_SUFFIXES = frozenset(
+    {".cbz", ".zip", ".cbr", ".rar", ".cb7", ".7z", ".epub", ".pdf"}
+)
 SIDECAR_NAME = "series.json"
 METADATA_NAMES = frozenset({"comicinfo.xml", SIDECAR_NAME})
 _MACOS_FOLDER = "__MACOSX"
@@ -146,10 +150,20 @@ def _makes_chapter(name: str) -> bool:
     return entry_kind(name) in ("page", "unsupported") and not _is_cover(name)
 
 
-def scan(source: Path, *, skip: Iterable[Path] = ()) -> list[Candidate]:
+def _series_file(name: str) -> bool:
+    """series.json or cover.*: read for the series, not a chapter."""
+    return name.lower() == SIDECAR_NAME or _is_cover(name)
+
+
+def scan(
+    source: Path, *, skip: Iterable[Path] = (), strays: list[Path] | None = None
+) -> list[Candidate]:
     """All candidates under `source` (a folder, or one archive), in natural order.
 
     Folders in `skip` are never entered; SourceError when `source` lies inside one.
+    `strays` receives the files that are neither part of a candidate nor series
+    metadata (series.json, cover.*), so the import can name them instead of
+    leaving them out silently. Hidden files are not comics and are left out.
     """
     source = source.resolve()
     skipped = {Path(folder).resolve() for folder in skip}
@@ -166,11 +180,16 @@ def scan(source: Path, *, skip: Iterable[Path] = ()) -> list[Candidate]:
             for d in dirnames
             if not d.startswith(".") and d != _MACOS_FOLDER and here / d not in skipped
         ]
-        if any(_makes_chapter(f) for f in filenames):
+        chapter = any(_makes_chapter(f) for f in filenames)
+        if chapter:
             found.append(_candidate(here, "folder", root=source))
         for name in filenames:
-            if not name.startswith(".") and os.path.splitext(name)[1].lower() in ARCHIVE_SUFFIXES:
+            if name.startswith("."):
+                continue
+            if os.path.splitext(name)[1].lower() in ARCHIVE_SUFFIXES:
                 found.append(_candidate(here / name, "archive", root=source))
+            elif strays is not None and not chapter and not _series_file(name):
+                strays.append(here / name)
     return _with_last_siblings(natsorted(found, key=lambda c: str(c.path), alg=ns.PATH | ns.IGNORECASE))
 
 

@@ -54,8 +54,8 @@ def comicinfo_xml(**fields: str) -> str:
     return f'<?xml version="1.0"?><ComicInfo>{body}</ComicInfo>'
 
 
-def zip_bomb(path: Path, *, megabytes: int = 8) -> Path:
-    """A page entry that inflates ~1000:1 (zeros), far past the ratio limit."""
+def zip_bomb(path: Path, *, megabytes: int = 80) -> Path:
+    """A page entry that inflates ~1000:1 (zeros) past the 64 MiB entry limit."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("001.png", image_bytes())
         archive.writestr("002.png", bytes(megabytes * 1024 * 1024))
@@ -77,18 +77,36 @@ def bomb_png(width: int = 50_000, height: int = 50_000) -> bytes:
     )
 
 
-def patch_compression_method(path: Path, method: int) -> Path:
-    """Rewrite every entry's compression method (local and central headers) to `method`."""
-    data = bytearray(path.read_bytes())
-    for signature, offset in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
-        start = 0
-        while (index := data.find(signature, start)) != -1:
-            data[index + offset : index + offset + 2] = struct.pack("<H", method)
-            start = index + 4
-    path.write_bytes(bytes(data))
-    return path
-
-
 def touch_later(path: Path, seconds: int = 10) -> None:
     info = path.stat()
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + seconds * 1_000_000_000))
+
+
+def _zstd(data: bytes, tmp: Path) -> bytes:
+    """A Zstandard frame of `data`, written by libarchive's raw zstd filter."""
+    import libarchive
+
+    out = tmp / "frame.zst"
+    with libarchive.file_writer(str(out), "raw", "zstd") as writer:
+        writer.add_file_from_memory("data", len(data), data)
+    frame = out.read_bytes()
+    out.unlink()
+    return frame
+
+
+def write_zstd_zip(path: Path, pages: dict[str, bytes]) -> Path:
+    """A ZIP whose entries use method 93 (Zstandard), which zipfile cannot write, by hand."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body, central = b"", b""
+    for name, data in pages.items():
+        packed, raw_name, crc = _zstd(data, path.parent), name.encode(), zlib.crc32(data)
+        fields = struct.pack("<HHHHHIII", 63, 0, 93, 0, 0x21, crc, len(packed), len(data))
+        central += (
+            b"PK\x01\x02" + struct.pack("<H", 63) + fields
+            + struct.pack("<HHHHHII", len(raw_name), 0, 0, 0, 0, 0, len(body)) + raw_name
+        )  # fmt: skip
+        body += b"PK\x03\x04" + fields + struct.pack("<HH", len(raw_name), 0) + raw_name + packed
+    count = len(pages)
+    end = b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, count, count, len(central), len(body), 0)
+    path.write_bytes(body + central + end)
+    return path

@@ -11,7 +11,8 @@ from manga_app.catalogue.models import Chapter, Page, Series
 
 
 def media_keys_on_disk(root: Path) -> set[str]:
-    return {path.name[:64] for path in root.rglob("*") if path.is_file()}
+    """Keys of the media files (in the hashed folders; the import lock sits at the top)."""
+    return {path.name[:64] for path in root.rglob("*") if path.is_file() and path.parent != root}
 
 
 def media_keys_in_db(engine: sa.Engine) -> set[str]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import zipfile
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from manga_app.catalogue.archives import (
     ArchiveError,
@@ -20,7 +22,6 @@ from manga_app.catalogue.archives import (
 from .builders import (
     FIXTURES,
     image_bytes,
-    patch_compression_method,
     touch_later,
     write_cbz,
     write_folder,
@@ -55,15 +56,15 @@ def test_upper_case_extensions_are_pages_and_unsupported_images_refuse_the_chapt
     tmp_path: Path,
 ):
     # Given the audit's archive: two pages we read, three formats we cannot, two more we read
-    names = ["001.png", "002.bmp", "003.tif", "004.jpeg", "005.avif", "006.JPG"]
+    names = ["001.png", "002.bmp", "003.tif", "004.jpeg", "005.heic", "006.JPG"]
     archive = write_cbz(tmp_path / "a.cbz", {n: image_bytes() for n in names})
     # Then the whole chapter is refused, naming every entry that would have gone missing
     with pytest.raises(ArchiveError) as refused:
         with open_chapter(archive, "archive"):
             pass
     message = str(refused.value)
-    assert "3 page image(s) in a format we cannot import: 002.bmp, 003.tif, 005.avif" in message
-    assert "supported: JPEG, PNG, WebP, GIF" in message
+    assert "3 page image(s) in a format we cannot import: 002.bmp, 003.tif, 005.heic" in message
+    assert "supported: JPEG, PNG, WebP, GIF, AVIF" in message
     # And without them, upper-case extensions are pages like any other
     archive = write_cbz(
         tmp_path / "b.cbz", {n: image_bytes() for n in ("001.png", "004.jpeg", "006.JPG", "a.TXT")}
@@ -105,26 +106,6 @@ def test_folder_pages_come_in_natural_order(tmp_path: Path):
 
 
 @pytest.mark.parametrize(
-    ("name", "message"),
-    [
-        ("rar4.rar", "RAR archives are not supported"),
-        ("rar5-solid.rar", "RAR archives are not supported"),
-        ("rar5-encrypted.rar", "RAR archives are not supported"),
-        ("7zip.7z", "7-Zip archives are not supported"),
-        ("7zip-encrypted.7z", "7-Zip archives are not supported"),
-        ("epub3.epub", "EPUB books are not supported"),
-        ("zip-encrypted.zip", "encrypted"),
-    ],
-)
-def test_komga_samples_in_unsupported_formats_are_refused_naming_the_format(
-    name: str, message: str
-):
-    with pytest.raises(ArchiveError, match=message):
-        with open_chapter(ARCHIVES / name, "archive"):
-            pass
-
-
-@pytest.mark.parametrize(
     "name",
     [
         "zip.zip",
@@ -143,18 +124,6 @@ def test_komga_zip_samples_with_readable_entries_open(name: str):
         assert source.read("komga.png").startswith(b"\x89PNG")
 
 
-@pytest.mark.parametrize(("method", "label"), [(9, "Deflate64"), (98, "PPMd")])
-def test_entries_compressed_with_unsupported_methods_are_refused(
-    tmp_path: Path, method: int, label: str
-):
-    archive = patch_compression_method(
-        write_cbz(tmp_path / "a.cbz", {"1.png": image_bytes()}), method
-    )
-    with pytest.raises(ArchiveError, match=f"unsupported ZIP compression {label}"):
-        with open_chapter(archive, "archive") as source:
-            source.read("1.png")
-
-
 @pytest.mark.parametrize(
     "bad_name", ["../evil.png", "a/../../evil.png", "/etc/evil.png", "C:/evil.png", "..\\evil.png"]
 )
@@ -170,12 +139,22 @@ def test_entry_names_that_escape_the_archive_refuse_the_whole_archive(
             pass
 
 
-def test_a_zip_bomb_entry_is_refused_by_its_real_compression_ratio(tmp_path: Path):
+def test_a_zip_bomb_entry_is_refused_by_its_real_size(tmp_path: Path):
     bomb = zip_bomb(tmp_path / "bomb.cbz")
     with pytest.raises(ArchiveError, match="possible zip bomb"):
         with open_chapter(bomb, "archive") as source:
             for name in source.pages:
                 source.read(name)
+
+
+def test_a_blank_uncompressed_page_is_a_page_not_a_zip_bomb(tmp_path: Path):
+    # Given an all-white 2400x3600 PNG stored without compression (26 MB), zipped 1000:1
+    out = io.BytesIO()
+    Image.new("RGB", (2400, 3600), (255, 255, 255)).save(out, format="PNG", compress_level=0)
+    archive = write_cbz(tmp_path / "a.cbz", {"1.png": out.getvalue(), "2.png": image_bytes()})
+    # Then it reads as the page it is
+    with open_chapter(archive, "archive") as source:
+        assert source.read("1.png") == out.getvalue()
 
 
 def test_total_size_and_entry_count_are_capped(tmp_path: Path):
@@ -194,7 +173,7 @@ def test_total_size_and_entry_count_are_capped(tmp_path: Path):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"just some text", "not a ZIP/CBZ archive"),
+        (b"just some text", "not a comic archive"),
         (b"PK\x03\x04" + b"\x00" * 40, "corrupt ZIP archive"),
     ],
 )

@@ -139,10 +139,10 @@ def test_the_cli_reports_each_failure_and_exits_non_zero(workdir: Path, monkeypa
     db = f"sqlite:///{workdir / 'a.db'}"
     src = workdir / "src" / "Series"
     _cbz(src / "Series 1.cbz")
-    shutil.copy(FIXTURES / "archives" / "rar4.rar", src / "Series 2.cbr")
+    shutil.copy(FIXTURES / "archives" / "rar4-encrypted.rar", src / "Series 2.cbr")
     assert main(["import", str(workdir / "src"), "--db", db]) == 1
     out = capsys.readouterr().out
-    assert f"FAILED  {(src / 'Series 2.cbr').resolve()}: RAR archives are not supported" in out
+    assert f"FAILED  {(src / 'Series 2.cbr').resolve()}: the RAR archive is encrypted" in out
     assert "Imported: 1, skipped (unchanged): 0, failed: 1" in out
     # A clean re-run of only the good file succeeds with status 0
     (src / "Series 2.cbr").unlink()

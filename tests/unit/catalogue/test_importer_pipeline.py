@@ -175,7 +175,7 @@ def test_small_imports_do_not_start_worker_processes(tmp_path, engine, media, mo
     def no_pool(workers):
         raise AssertionError("started a process pool")
 
-    monkeypatch.setattr(importer, "_process_pool", no_pool)
+    monkeypatch.setattr(importer, "process_pool", no_pool)
     write_cbz(tmp_path / "src" / "S" / "S 1.cbz", {"1.png": image_bytes()})
     assert import_source(tmp_path / "src", engine=engine, media=media).ok
     shutil.rmtree(tmp_path / "src")

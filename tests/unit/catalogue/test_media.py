@@ -21,7 +21,7 @@ from manga_app.catalogue.media import (
 from .builders import bomb_png, image_bytes
 
 
-def test_a_page_is_kept_as_imported_plus_reader_and_saver_webps(tmp_path: Path):
+def test_a_page_is_kept_as_imported_plus_a_reader_jpeg_and_a_saver_webp(tmp_path: Path):
     # Given a large JPEG page
     data = image_bytes(size=(2400, 3600), fmt="JPEG")
     store, log = MediaStore(tmp_path), WriteLog()
@@ -32,9 +32,9 @@ def test_a_page_is_kept_as_imported_plus_reader_and_saver_webps(tmp_path: Path):
     assert original_path(stored.key, "jpg") == f"{stored.key[:2]}/{stored.key}.jpg"
     assert store.path(original_path(stored.key, "jpg")).read_bytes() == data
     with Image.open(store.path(reader_path(stored.key))) as reader:
-        assert (reader.format, reader.size) == ("WEBP", (1200, 1800))
+        assert (reader.format, reader.size) == ("JPEG", (1200, 1800))
     with Image.open(store.path(saver_path(stored.key))) as saver:
-        assert saver.size == (720, 1080)
+        assert (saver.format, saver.size) == ("WEBP", (720, 1080))
     assert len(log.created) == 3
 
 
@@ -107,10 +107,11 @@ def test_every_size_comes_from_one_decode_and_equal_sizes_are_encoded_once(
     # Given a page narrower than both reader widths (reader and data-saver are the same size)
     store = MediaStore(tmp_path)
     stored = store.store_page(image_bytes(size=(700, 1000)), WriteLog(), cover=True)
-    # Then that size is encoded once, each cover thumbnail once, largest first
+    # Then that size is encoded once as WebP (and once as the reader's JPEG), each
+    # cover thumbnail once, largest first
     assert encoded == [(700, 1000), (320, 457), (160, 229)]
-    reader = store.path(reader_path(stored.key)).read_bytes()
-    assert reader == store.path(saver_path(stored.key)).read_bytes()
+    with Image.open(store.path(reader_path(stored.key))) as reader:
+        assert (reader.format, reader.size) == ("JPEG", (700, 1000))
     with Image.open(store.path(cover_path(stored.key, 160))) as thumb:
         assert thumb.size == (160, 229)
 
@@ -158,7 +159,7 @@ def test_the_worker_entry_point_reports_errors_and_created_files_instead_of_rais
         ".png",
         "-cover160.webp",
         "-cover320.webp",
-        "-w1200.webp",
+        "-w1200.jpg",
         "-w720.webp",
     }
     bad = store_page_detached(str(tmp_path), bomb_png(), False)
@@ -211,9 +212,9 @@ def test_strips_too_tall_for_webp_keep_the_reader_width_as_jpeg(tmp_path: Path):
     # And the cover shows the top of the strip, at most twice as tall as wide
     with Image.open(store.path(cover_path(stored.key, 320))) as image:
         assert (image.format, image.size) == ("WEBP", (320, 640))
-    # A page that fits stays WebP, whether its size is given or not
-    assert reader_path("a" * 64, 800, 16_000).endswith("-w1200.webp")
-    assert reader_path("a" * 64).endswith("-w1200.webp")
+    # A data-saver page that fits stays WebP, whether its size is given or not
+    assert saver_path("a" * 64, 800, 16_000).endswith("-w720.webp")
+    assert saver_path("a" * 64).endswith("-w720.webp")
 
 
 def test_the_bomb_message_quotes_the_limit_in_force(tmp_path: Path):

@@ -32,10 +32,13 @@ def test_archives_and_image_folders_are_found_in_natural_order_with_their_series
     assert {c.cover.name for c in found} == {"cover.jpg"}
 
 
-def test_unsupported_archive_formats_are_still_candidates_so_they_can_be_refused(tmp_path: Path):
-    for name in ("a.rar", "b.7z", "c.cbr", "d.epub", "e.pdf"):
+def test_every_book_format_is_a_candidate_and_other_files_are_strays(tmp_path: Path):
+    for name in ("a.rar", "b.7z", "c.cbr", "d.epub", "e.pdf", "f.txt"):
         (tmp_path / name).write_bytes(b"x")
-    assert sorted(c.path.name for c in scan(tmp_path)) == ["a.rar", "b.7z", "c.cbr", "d.epub"]
+    strays: list[Path] = []
+    found = scan(tmp_path, strays=strays)
+    assert sorted(c.path.name for c in found) == ["a.rar", "b.7z", "c.cbr", "d.epub", "e.pdf"]
+    assert [path.name for path in strays] == ["f.txt"]
 
 
 def test_loose_archives_in_the_source_root_have_no_series_folder(tmp_path: Path):
@@ -149,7 +152,7 @@ def test_a_folder_of_unsupported_images_is_still_a_chapter_so_it_can_be_refused(
     [
         ("001.png", "page"), ("006.JPG", "page"), ("a/b/004.jpeg", "page"), ("p.WebP", "page"),
         ("p.gif", "page"), ("002.bmp", "unsupported"), ("003.tif", "unsupported"),
-        ("p.TIFF", "unsupported"), ("005.avif", "unsupported"), ("p.heic", "unsupported"),
+        ("p.TIFF", "unsupported"), ("005.avif", "page"), ("p.heic", "unsupported"),
         ("p.jxl", "unsupported"), ("p.psd", "unsupported"), ("p.svg", "unsupported"),
         ("ComicInfo.xml", "metadata"), ("sub/comicinfo.XML", "metadata"), ("series.json", "metadata"),
         ("info.txt", "other"), ("release.nfo", "other"), ("link.url", "other"),

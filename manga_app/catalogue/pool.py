@@ -1,0 +1,61 @@
+"""The importer's page-worker processes, which never outlive the importer.
+
+Workers are started by a forkserver (safe although the importer may run
+threads), ignore Ctrl-C (the importer stops them in order, see importer.py)
+and watch the importer: should it die without a word (`kill -9`, the OOM
+killer), a watchdog thread in each worker ends the worker within a second,
+whatever page it is on. What a dead import leaves in the media store is
+swept by the next import (sweep.py).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+__all__ = ["WATCH_SECONDS", "process_pool"]
+
+WATCH_SECONDS = 0.5
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
+
+
+def _start_worker(importer: int) -> None:
+    """Ctrl-C reaches the whole process group: workers finish their page and report
+    the files they wrote, and the importer stops and cleans up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    threading.Thread(target=_watch, args=(importer, parent), daemon=True).start()
+
+
+def _watch(importer: int, parent: int) -> None:
+    while _running(importer) and os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)  # the importer is gone: nobody will read this worker's results
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is alive (a zombie, killed and not yet reaped, is not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True

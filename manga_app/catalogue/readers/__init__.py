@@ -1,0 +1,1 @@
+"""One reader per chapter format; archives.open_chapter picks the reader."""
