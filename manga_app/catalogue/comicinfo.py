@@ -51,6 +51,8 @@ class MetadataError(ValueError):
 class ComicInfo:
     series: str | None = None
     number: str | None = None
+    # The volume a chapter belongs to, or the number of a file that is a volume (an EPUB's group-position).
+    volume: str | None = None
     title: str | None = None
     writers: list[str] = field(default_factory=list)
     pencillers: list[str] = field(default_factory=list)
@@ -109,6 +111,7 @@ def parse_comicinfo(data: bytes) -> ComicInfo:
     return ComicInfo(
         series=values.get("Series") or None,
         number=values.get("Number") or None,
+        volume=values.get("Volume") or None,
         title=values.get("Title") or None,
         writers=_split(values.get("Writer")),
         pencillers=_split(values.get("Penciller")),

@@ -116,7 +116,13 @@ def _unit(candidate: Candidate, info: ComicInfo, parsed, warn) -> tuple[str, int
     gives none), numbered by ComicInfo's Number, else by the name.
 
     Taggers number a volume's ComicInfo too (`第1巻.cbz` with Number 1): that
-    stays volume 1, never chapter 1."""
+    stays volume 1, never chapter 1. A Volume without a Number (an EPUB
+    volume's group-position) makes the file that volume."""
+    if not info.number and info.volume:
+        try:
+            return "volume", _checked(to_hundredths(info.volume), "volume")
+        except ValueError as exc:
+            warn(f"ComicInfo.xml Volume ignored: {exc}")
     if info.number:
         kind = "volume" if parsed.kind == "volume" else "chapter"
         try:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from manga_app import routes
 from manga_app.catalogue.archives import ArchiveError, open_chapter
 from manga_app.catalogue.comicinfo import parse_comicinfo
 from manga_app.catalogue.importer import import_source
@@ -121,11 +122,12 @@ def test_the_opf_metadata_reaches_the_importer_as_comicinfo(tmp_path: Path):
     assert "<Volume>2</Volume>" in xml and "<Publisher>架空出版</Publisher>" in xml
 
 
-def test_an_epub_volume_is_imported_under_its_series(tmp_path: Path, engine, media):
+def test_an_epub_volume_is_imported_as_that_volume_of_its_series(tmp_path: Path, engine, media):
+    # The OPF's group-position says volume 2: not chapter 2, whatever the file name says.
     _comic_epub(tmp_path / "src" / "ワンダー探偵 2.epub")
     report = import_source(tmp_path / "src", engine=engine, media=media)
     assert report.failed == [] and len(report.imported) == 1
-    assert chapter_rows(engine) == [("ワンダー探偵", 200, 4)]
+    assert chapter_rows(engine) == [("ワンダー探偵", int((routes.VOLUME_KEY + 2) * 100), 4)]
 
 
 def test_epub2_calibre_series_and_meta_cover(tmp_path: Path):
