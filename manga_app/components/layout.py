@@ -17,13 +17,9 @@ from manga_app.state.head import HeadState
 
 
 def back_button(label: str = "戻る") -> rx.Component:
-    return rx.el.button(
-        "‹ " + label,
-        on_click=NavigationState.go_back,
-        class_name="back-button",
-        type="button",
-        aria_label=label,
-    )
+    """A link to the previous page of the tab's navigation stack: it is in the
+    server-rendered page, so it works from the first frame, app or not."""
+    return link("‹ " + label, href=NavigationState.back_url, class_name="back-button", aria_label=label)
 
 
 def _logo() -> rx.Component:

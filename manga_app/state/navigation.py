@@ -15,7 +15,7 @@ class NavigationState(rx.State):
         """On every page load: push the path, or truncate back to it."""
         self.stack = navigation.visit(self.stack, self.router.url.path or navigation.ROOT)
 
-    @rx.event
-    def go_back(self):
-        """The in-app back control: the previous page on the stack, else '/'."""
-        return rx.redirect(navigation.back_target(self.stack))
+    @rx.var
+    def back_url(self) -> str:
+        """The in-app back control's target: the previous page on the stack, else '/'."""
+        return navigation.back_target(self.stack)

@@ -166,15 +166,15 @@ def test_the_back_control_follows_the_navigation_stack(base_url: str, page: Page
     page.wait_for_url("**/genres")
     page.locator("footer").get_by_role("link", name="検索").click()
     page.wait_for_url("**/search")
-    page.get_by_role("button", name="戻る").click()
+    page.get_by_role("link", name="戻る", exact=True).click()
     page.wait_for_url("**/genres")
-    page.get_by_role("button", name="戻る").click()
+    page.get_by_role("link", name="戻る", exact=True).click()
     page.wait_for_url(base_url + "/")
 
 
 def test_the_back_control_falls_back_to_the_home_page(base_url: str, page: Page) -> None:
     page.goto(base_url + "/no-such-page")
-    page.get_by_role("button", name="戻る").click()
+    page.get_by_role("link", name="戻る", exact=True).click()
     page.wait_for_url(base_url + "/")
 
 
@@ -205,7 +205,7 @@ def test_a_chapter_path_uses_the_reader_layout_without_site_chrome(base_url: str
     assert _raw(base_url + path).status_code == 200
     page.goto(base_url + path)
     expect(page.locator("[data-layout=reader]")).to_be_visible()
-    expect(page.locator(".reader-bar").get_by_role("button", name="戻る")).to_be_visible()
+    expect(page.locator(".reader-bar").get_by_role("link", name="戻る", exact=True)).to_be_visible()
     expect(page.locator("header.site-header")).to_have_count(0)
     expect(page.locator("footer.site-footer")).to_have_count(0)
 

@@ -25,7 +25,7 @@ def google_token(email: str | None = None, name: str = "テスト ユーザー",
     """Sign in with the emulator's fake Google IdP; the same `sub` is the same user."""
     email = email or f"user-{uuid.uuid4().hex[:8]}@example.com"
     claims = {"sub": sub or f"google-{email}", "email": email, "email_verified": True, "name": name,
-              "picture": "https://example.com/a.png"}
+              "picture": "https://lh3.googleusercontent.com/a/test-avatar"}
     response = httpx.post(
         f"{API}/accounts:signInWithIdp",
         params={"key": KEY},

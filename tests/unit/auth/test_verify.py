@@ -21,7 +21,7 @@ def test_a_google_token_from_the_emulator_gives_the_user_of_its_claims(emulated_
     token = google_token("hanako@example.com", name="花子")
     user = verify_id_token(token, config=emulated_config)
     assert user.uid == claims_of(token)["sub"]
-    assert (user.email, user.name, user.avatar) == ("hanako@example.com", "花子", "https://example.com/a.png")
+    assert (user.email, user.name, user.avatar) == ("hanako@example.com", "花子", "https://lh3.googleusercontent.com/a/test-avatar")
     assert user.is_anonymous is False
 
 
