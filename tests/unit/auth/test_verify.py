@@ -6,6 +6,7 @@ tokens checked by firebase-admin's signature verification."""
 from __future__ import annotations
 
 import time
+import uuid
 
 import pytest
 from manga_app.auth.settings import EMULATOR_ENV, FirebaseSettings, resolve
@@ -18,10 +19,12 @@ from .signed_tokens import PROJECT, Signer
 
 
 def test_a_google_token_from_the_emulator_gives_the_user_of_its_claims(emulated_config):
-    token = google_token("hanako@example.com", name="花子")
+    # A new address each run: an emulator left running keeps the accounts of earlier runs.
+    email = f"hanako-{uuid.uuid4().hex[:8]}@example.com"
+    token = google_token(email, name="花子")
     user = verify_id_token(token, config=emulated_config)
     assert user.uid == claims_of(token)["sub"]
-    assert (user.email, user.name, user.avatar) == ("hanako@example.com", "花子", "https://lh3.googleusercontent.com/a/test-avatar")
+    assert (user.email, user.name, user.avatar) == (email, "花子", "https://lh3.googleusercontent.com/a/test-avatar")
     assert user.is_anonymous is False
 
 
