@@ -19,7 +19,7 @@ SETTINGS_STORAGE_KEY = "manga_reader_settings"
 # reader (assets/js/reader/positions.js): "<saver 0|1>:<slug>/<number>:<page>"
 # of the chapter read last. Small: it goes with every request to the site.
 FIRST_PAGE_COOKIE = "manga_reader_first"
-_FIRST_PAGE_HINT = re.compile(r"([01]):([a-z0-9]+(?:-[a-z0-9]+)*/\d{1,6}(?:\.\d{1,2})?):(\d{1,5})")
+_FIRST_PAGE_HINT = re.compile(r"([01]):([a-z0-9]+(?:-[a-z0-9]+)*/\d{1,7}(?:\.\d{1,2})?):(\d{1,5})")
 
 
 @dataclass(frozen=True)

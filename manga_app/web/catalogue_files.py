@@ -18,7 +18,8 @@ from starlette.types import Scope
 from manga_app.config import get_settings
 
 _LIST_PAGE = re.compile(r"^[1-9][0-9]{0,8}$")
-_MANIFEST_NUMBER = re.compile(r"^[0-9]{1,6}(?:\.[0-9]{1,2})?$")
+# Unit keys: chapters, and volumes at routes.VOLUME_KEY + N (seven digits).
+_MANIFEST_NUMBER = re.compile(r"^[0-9]{1,7}(?:\.[0-9]{1,2})?$")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 JSON_CACHE = "public, max-age=60, stale-while-revalidate=600"
 MEDIA_CACHE = "public, max-age=31536000, immutable"

@@ -316,6 +316,8 @@ def test_the_first_paint_names_the_chapter_its_first_page_and_the_next_pages_siz
         ({reader_rules.FIRST_PAGE_COOKIE: "garbage"}, None),
         ({reader_rules.FIRST_PAGE_COOKIE: "1:s/1:3"}, {"saver": True, "key": "s/1", "page": 3}),
         ({reader_rules.FIRST_PAGE_COOKIE: "0:t/2:0"}, {"saver": False, "key": "t/2", "page": 0}),
+        # A volume's unit key (routes.VOLUME_KEY + 3) has seven digits.
+        ({reader_rules.FIRST_PAGE_COOKIE: "0:t/1000003:5"}, {"saver": False, "key": "t/1000003", "page": 5}),
     ],
 )
 def test_the_first_paint_is_told_what_the_readers_cookie_says(cookies: dict | None, visitor: dict | None) -> None:
