@@ -15,7 +15,7 @@ from manga_app.ssr import states
 from manga_app.ssr.renderer import RenderError, RendererClient
 from manga_app.state.head import HeadState
 from manga_app.web import csp
-from manga_app.web.shell import start_after_first_paint, static_dir
+from manga_app.web.shell import SPA_FALLBACK, start_after_first_paint, static_dir
 
 log = logging.getLogger(__name__)
 _CACHE_PAGES = 2_000
@@ -66,20 +66,27 @@ async def render_page(path: str, query: str, *, host: str, scheme: str, producti
     if cached is not None:
         _cache.move_to_end(key)
         return cached
-    result = await _render(path, query, host=host, scheme=scheme)
-    _cache[key] = result
-    if len(_cache) > _CACHE_PAGES:
-        _cache.popitem(last=False)
+    result, rendered = await _render(path, query, host=host, scheme=scheme)
+    if rendered:
+        _cache[key] = result
+        if len(_cache) > _CACHE_PAGES:
+            _cache.popitem(last=False)
     return result
 
 
-async def _render(path: str, query: str, *, host: str, scheme: str) -> Page:
+async def _render(path: str, query: str, *, host: str, scheme: str) -> tuple[Page, bool]:
+    """The page, and whether the server rendered it (else the app will, in
+    the browser: the built shell, never cached, so the next visit tries again)."""
     found = routes.match(path)
     template = routes.ROUTE_TEMPLATES[found.kind] if found else _NOT_FOUND_ROUTE
     data = states.router_data(path, query, host=host, scheme=scheme, template=template)
     seed = await states.page_states(load_events(found.kind if found else None), data)
     status = 404 if found is None or seed.get(HeadState.get_full_name(), {}).get(_FOUND) is False else 200
     url = path + (f"?{query}" if query else "")
-    rendered = await _renderer().render(url, states.seed_json(seed))
-    html = start_after_first_paint(rendered.html)
-    return Page(status, html, csp.inline_script_hashes(html))
+    try:
+        html = start_after_first_paint(await _renderer().render(url, states.seed_json(seed)))
+    except RenderError:
+        log.exception("%s is served without server rendering", url)
+        html = (static_dir() / SPA_FALLBACK).read_text(encoding="utf-8")
+        return Page(status, html, csp.inline_script_hashes(html)), False
+    return Page(status, html, csp.inline_script_hashes(html)), True

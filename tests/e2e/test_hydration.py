@@ -4,11 +4,17 @@ visitor first saw stay, nothing is swapped, and typing never loses a key."""
 
 from __future__ import annotations
 
+import os
+import signal
+import uuid
+from pathlib import Path
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import wait_for_hydration
+from manga_app.ssr.renderer import SCRIPT as RENDERER
+from tests.e2e.conftest import ROOT, WEB_DIR, wait_for_hydration
 
 PHONE = {"width": 390, "height": 844}
 # Marks elements of the first HTML as soon as the parser has them, before any
@@ -152,3 +158,25 @@ def test_a_script_the_server_did_not_send_cannot_run(browser: Browser, base_url:
     )
     context.close()
     assert outcome == "blocked"
+
+
+def test_a_renderer_that_died_is_started_again(base_url: str) -> None:
+    assert httpx.get(f"{base_url}/genres", timeout=60).status_code == 200  # the renderer runs
+    web_dir = str((ROOT / WEB_DIR).resolve())
+    renderers = [
+        int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _cmdline(int(pid))[1:2] == [str(RENDERER)]
+        and _cmdline(int(pid))[2:3] == [web_dir]
+    ]
+    assert renderers, "no renderer beside the server"
+    for pid in renderers:
+        os.kill(pid, signal.SIGKILL)
+    # A page no one has asked for yet: not in the page cache.
+    response = httpx.get(f"{base_url}/search?q={uuid.uuid4().hex[:6]}", timeout=60)
+    assert response.status_code == 200 and 'id="page-state"' in response.text
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []

@@ -1,0 +1,34 @@
+"""manga_app.ssr.pages: a page the renderer cannot render is still served."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from manga_app.ssr import pages
+from manga_app.ssr.renderer import RendererClient
+
+SHELL = '<!DOCTYPE html><html lang="ja"><head></head><body><script>start()</script></body></html>'
+
+
+@pytest.fixture
+def web_dir_without_a_server_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    client = tmp_path / "build" / "client"
+    client.mkdir(parents=True)
+    (client / pages.SPA_FALLBACK).write_text(SHELL, encoding="utf-8")
+    monkeypatch.setattr(pages, "static_dir", lambda: client)
+    monkeypatch.setattr(pages, "_client", RendererClient(tmp_path))
+    monkeypatch.setattr(pages, "_cache", type(pages._cache)())
+    return tmp_path
+
+
+def test_a_page_the_renderer_cannot_render_is_the_apps_shell_with_its_status_and_is_not_kept(
+    web_dir_without_a_server_build: Path,
+):
+    page = asyncio.run(pages.render_page("/no-such-page", "", host="localhost", scheme="http", production=False, version="v1"))
+    assert page.status == 404
+    assert page.html == SHELL  # the app renders the page in the browser
+    assert page.script_hashes and len(page.script_hashes) == 1
+    assert len(pages._cache) == 0  # the next visit tries the renderer again
