@@ -1,8 +1,9 @@
 """Headers every HTTP response carries (pages, JSON, media, built files):
 no MIME sniffing, no full referrer to other origins, never framed, and on
 the production host HSTS. Pages bring their own Content-Security-Policy
-(web/csp.py, web/pages.py); every other response gets one that allows
-nothing to run or load (csp.DEFAULT)."""
+(web/csp.py, web/pages.py); every other response but a built HTML file
+gets one that allows nothing to run or load (csp.DEFAULT): an image or
+JSON opened on its own is inert."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ ALWAYS = (
 _OURS = {name for name, _value in (*ALWAYS, HSTS)}
 _CSP = b"content-security-policy"
 _DEFAULT_CSP = (_CSP, csp.DEFAULT.encode("ascii"))
+# A built HTML file (not a page: pages bring their own policy) may still be opened.
+_HTML_FILE_CSP = (_CSP, b"frame-ancestors 'none'")
 
 
 def request_host(scope: Scope) -> str:
@@ -50,7 +53,8 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 headers = [(name, value) for name, value in message.get("headers", []) if name.lower() not in _OURS]
                 if not any(name.lower() == _CSP for name, _value in headers):
-                    headers.append(_DEFAULT_CSP)
+                    html = any(name.lower() == b"content-type" and value.startswith(b"text/html") for name, value in headers)
+                    headers.append(_HTML_FILE_CSP if html else _DEFAULT_CSP)
                 message = {**message, "headers": headers + extra}
             await send(message)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from starlette.applications import Starlette
-from starlette.responses import PlainTextResponse
+from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
@@ -52,6 +52,14 @@ def test_every_response_carries_the_headers(client, path):
     assert headers["content-security-policy"] == "default-src 'none'; frame-ancestors 'none'"
     assert headers["x-frame-options"] == "DENY"
     assert "strict-transport-security" not in headers
+
+
+def test_a_built_html_file_keeps_what_it_needs_to_show_but_is_never_framed(tmp_path: Path):
+    def built_file(request):
+        return HTMLResponse("<img src='/media/a.webp'>")
+
+    layer = SecurityHeaders(Starlette(routes=[Route("/{path:path}", built_file)]), production_host="")
+    assert TestClient(layer).get("/bench-floor.html").headers["content-security-policy"] == "frame-ancestors 'none'"
 
 
 def test_hsts_on_the_production_host_only(client):
