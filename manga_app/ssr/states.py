@@ -28,6 +28,7 @@ _ROUTER_VARS = frozenset(
     for name in ("rx_router_session", "rx_router_headers", "rx_router_page", "rx_router_url", "rx_router_route_id")
 )
 _default_snapshot: dict[str, dict[str, str]] | None = None
+_browser_storage: frozenset[tuple[str, str]] | None = None
 
 
 def route_params(template: str, path: str) -> dict[str, str]:
@@ -78,8 +79,8 @@ async def _run(root: State, event: Any) -> list[Any]:
         handler, args = event, {}
     else:
         return []
-    if handler.state is None or not issubclass(handler.state, State):
-        return []
+    if handler.state is None or not issubclass(handler.state, State) or handler.is_background:
+        return []  # background work (fetches that count views, say) is the live visit's
     state = await root.get_state(handler.state)
     result = handler.fn(state, **args)
     chained: list[Any] = []
@@ -113,15 +114,34 @@ async def _defaults() -> dict[str, dict[str, str]]:
     return _default_snapshot
 
 
+def _in_browser_storage() -> frozenset[tuple[str, str]]:
+    """(state, var) of every cookie and local/session storage var: the
+    browser's own values, which a page for every visitor must never carry."""
+    global _browser_storage
+    if _browser_storage is None:
+        found, classes = set(), [State]
+        while classes:
+            cls = classes.pop()
+            classes.extend(cls.get_substates())
+            found.update(
+                (cls.get_full_name(), name + FIELD_MARKER) for name in cls.get_fields() if cls._is_client_storage(name)
+            )
+        _browser_storage = frozenset(found)
+    return _browser_storage
+
+
 def _changed(snapshot: dict[str, dict[str, Any]], defaults: dict[str, dict[str, str]]) -> dict[str, dict[str, Any]]:
     plain = orjson.loads(format.json_dumps(snapshot))
+    stored = _in_browser_storage()
     changed: dict[str, dict[str, Any]] = {}
     for name, values in plain.items():
         default = defaults.get(name, {})
         diff = {
             var: value
             for var, value in values.items()
-            if var not in _ROUTER_VARS and orjson.dumps(value).decode() != default.get(var)
+            if var not in _ROUTER_VARS
+            and (name, var) not in stored
+            and orjson.dumps(value).decode() != default.get(var)
         }
         if diff:
             changed[name] = diff

@@ -65,3 +65,15 @@ def test_the_seed_cannot_end_its_script_element(text):
     seed = states.seed_json({"s": {"title_rx_state_": text}})
     assert "<" not in seed and "\u2028" not in seed and "\u2029" not in seed
     assert json.loads(seed) == {"s": {"title_rx_state_": text}}
+
+
+def test_browser_storage_is_never_seeded_into_a_page_for_every_visitor():
+    from manga_app.pages.reader_state import ReaderState
+
+    data = states.router_data("/no-such-page", "", host="localhost:3000", scheme="http", template="/404")
+    # A handler that writes the reader's settings (kept in the browser's localStorage).
+    seeded = asyncio.run(states.page_states([ReaderState.change_settings({"mode": "vertical"})], data))
+    reader = seeded.get(ReaderState.get_full_name(), {})
+    assert _field("settings_json") not in reader
+    # What the page derives from them is the page's, and is seeded.
+    assert reader[_field("mode")] == "vertical"
