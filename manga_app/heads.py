@@ -137,6 +137,7 @@ def reader_head(context: ChapterContext, path: str, *, site_name: str, origin: s
         issue_ld["image"] = absolute(origin, series.cover)
     crumbs = [(site_name, routes.HOME), (series.title, series.url), (label, chapter.url)]
     return PageHead(
+        heading=f"{series.title} {label}",
         title=page_title(f"{series.title} {label}", site_name),
         description=_clip(f"{series.title} {label}（全{chapter.page_count}ページ）を無料で読む。{series.summary}"),
         path=chapter.url,

@@ -41,6 +41,8 @@ class PageHead:
     json_ld: tuple[dict, ...] = field(default_factory=tuple)
     # Pages such as "not found" are never indexed, whatever the host.
     indexable: bool = True
+    # What the page calls itself on screen, without the site's name ("" = the title).
+    heading: str = ""
     # A chapter's first page for the reader's first paint (reader_rules.first_paint), or None.
     first_paint: dict | None = field(default=None, hash=False, compare=False)
 

@@ -56,5 +56,6 @@ def view() -> rx.Component:
             ("error", error_panel(ReaderState.retry, ReaderState.series_url)),
             loading_panel(),
         ),
-        title=HeadState.title,
+        # The chapter, not the site's name: the bar is narrow on a phone.
+        title=HeadState.heading,
     )

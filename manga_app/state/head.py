@@ -19,6 +19,8 @@ class HeadState(rx.State):
     """Title, description, canonical URL, Open Graph, robots and JSON-LD."""
 
     title: str = _defaults().title
+    # The page's name on screen (the reader's top bar): the title without the site's name.
+    heading: str = ""
     description: str = _defaults().description
     canonical: str = ""
     og_type: str = "website"
@@ -35,6 +37,7 @@ class HeadState(rx.State):
         """Show `head` for the current page (also used by dynamic pages)."""
         settings = get_settings()
         self.title = head.title
+        self.heading = head.heading or head.title
         self.description = head.description
         self.canonical = seo.absolute_url(settings.origin, head.path)
         self.og_type = head.og_type

@@ -22,6 +22,7 @@ from tests.e2e.reader_helpers import (
     open_chapter,
     series,
     series_of,
+    series_with_chapters,
     show_menu,
     visible_pages,
     write_manifest,
@@ -637,3 +638,33 @@ def test_a_manifest_encrypted_with_another_key_shows_an_error_with_retry(base_ur
         image_decoded(page, ".reader-stage img")
     finally:
         path.write_bytes(original)
+
+
+# ---- the chapter's ends ------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["paged", "vertical"])
+def test_back_from_the_first_page_opens_the_previous_chapter_at_its_last_page(
+    base_url: str, server_env, page: Page, mode: str
+) -> None:
+    slug = series_with_chapters(server_env, "rtl", 2)
+    last = len(manifest(server_env, slug, "1"))
+    open_chapter(page, f"{base_url}/{slug}-ch-2")
+    if mode == "vertical":
+        choose(page, ("読み方", "縦スクロール"))
+        page.evaluate("window.scrollTo(0, 0)")
+    # The side key that goes back in this chapter's reading direction.
+    back = "ArrowRight" if page.locator(".reader-root").get_attribute("data-direction") == "rtl" else "ArrowLeft"
+    page.keyboard.press(back)
+    page.wait_for_url(re.compile(rf"/{slug}-ch-1(-[a-z0-9-]+)?$"))
+    show_menu(page)
+    expect(counter(page)).to_have_text(f"{last} / {last}")
+
+
+def test_the_top_bar_names_the_chapter_and_the_tab_keeps_the_site_name(base_url: str, server_env, page: Page) -> None:
+    slug = series(server_env, "rtl")
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    bar = page.locator(".reader-bar-title")
+    expect(bar).to_contain_text("第1話")
+    assert "漫画ひろば" not in bar.inner_text()
+    assert page.title().endswith("| 漫画ひろば")

@@ -61,6 +61,7 @@ def test_a_chapter_head_names_series_and_chapter_and_links_its_series() -> None:
     context = ChapterContext(series=_series(), chapter=chapters[1], previous=chapters[0], next=None, chapters=chapters)
     head = heads.reader_head(context, "/hoshi-ch-2", site_name=SITE, origin=ORIGIN)
     assert head.title == "星降る街の配達人 第2話 再会 | 漫画ひろば"
+    assert head.heading == "星降る街の配達人 第2話 再会"  # the reader's bar: no site name
     assert head.path == "/hoshi-ch-2"
     issue = head.json_ld[0]
     assert issue["@type"] == "ComicIssue" and issue["isPartOf"]["url"] == ORIGIN + "/manga/hoshi"

@@ -4,7 +4,7 @@
 // (onProgress), and reports setting changes (onSettingsChange) and the
 // approaching end (onNearEnd).
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { buildUnits, unitOfPage } from "./layout.js";
 import { tapAction } from "./input.js";
 import { useReaderKeys, useSwipes } from "./controls.js";
@@ -42,11 +42,18 @@ export function MangaReader(props) {
     onProgress, onSettingsChange, onNearEnd,
   } = props;
   const navigate = useNavigate();
+  // Back from a chapter's first page opens the one before at its end.
+  const location = useLocation();
+  const openAtEnd = !!(location.state && location.state.openAt === "end");
   const viewport = useViewport();
   const total = pages.length;
   const storeKey = seriesSlug && chapterNumber ? `${seriesSlug}/${chapterNumber}` : "";
   // Decided once: this browser's position in the chapter, or the history's.
-  const [start] = useState(() => startPosition(storeKey, { page: initialPage, offset: initialOffset, at: initialAt }, total));
+  const [start] = useState(() =>
+    openAtEnd
+      ? { page: Math.max(total - 1, 0), offset: 0 }
+      : startPosition(storeKey, { page: initialPage, offset: initialOffset, at: initialAt }, total),
+  );
   const [page, setPage] = useState(start.page);
   const [overlay, setOverlay] = useState(true);
   const [sheetOpen, setSheetOpen] = useState(false);
@@ -126,10 +133,14 @@ export function MangaReader(props) {
         stage.scrollBy({ top: action.endsWith("-up") ? -step : step, behavior: "instant" });
         return;
       }
+      const backToPrevious = () => prevUrl && navigate(prevUrl, { state: { openAt: "end" } });
       if (mode === "vertical") {
         const step = window.innerHeight * STRIP_STEP;
         if (action === "next") window.scrollBy({ top: step, behavior: "instant" });
-        if (action === "prev") window.scrollBy({ top: -step, behavior: "instant" });
+        if (action === "prev") {
+          if (window.scrollY <= 0) backToPrevious();
+          else window.scrollBy({ top: -step, behavior: "instant" });
+        }
         if (action === "first") showPage(0);
         if (action === "last") showPage(total);
         return;
@@ -139,11 +150,14 @@ export function MangaReader(props) {
           if (nextUrl) navigate(nextUrl);
         } else showPage(unitIndex + 1 < units.length ? units[unitIndex + 1][0] : total);
       }
-      if (action === "prev" && unitIndex > 0) showPage(units[unitIndex - 1][0]);
+      if (action === "prev") {
+        if (unitIndex > 0) showPage(units[unitIndex - 1][0]);
+        else backToPrevious();
+      }
       if (action === "first") showPage(0);
       if (action === "last") showPage(units[units.length - 1][0]);
     },
-    [mode, units, unitIndex, total, nextUrl, navigate, showPage],
+    [mode, units, unitIndex, total, nextUrl, prevUrl, navigate, showPage],
   );
 
   // ---- keyboard, taps and swipes ------------------------------------
