@@ -83,7 +83,7 @@ def _reader(request: Request, head: seo.PageHead, *, host: str, production: bool
     # ...written as HTML when no stored setting of the browser changes it.
     in_html = own_styles and reader_rules.first_paint_in_html(head.first_paint)
     html = shell.render_shell(
-        shell.shell_file(root, path, prerendered=False),
+        root / shell.SPA_FALLBACK,
         head_html,
         body_html=first_paint.reader_html(head.first_paint) if in_html else "",
         after_paint=True,

@@ -14,8 +14,8 @@ from pathlib import Path
 from reflex.utils import prerequisites
 from reflex_base import constants
 
+# The built shell of routes Reflex did not prerender: what the reader is served in.
 SPA_FALLBACK = "__spa-fallback.html"
-NOT_FOUND = "404.html"
 
 # Head tags React prerendered from the initial state; the server writes the
 # page's own instead.
@@ -32,18 +32,6 @@ _CHARSET = re.compile(r"<meta\b[^>]*\bcharset=[^>]*>", re.IGNORECASE)
 
 def static_dir() -> Path:
     return (prerequisites.get_web_dir() / constants.Dirs.STATIC).resolve()
-
-
-def shell_file(root: Path, path: str, *, prerendered: bool) -> Path:
-    """The built file for a page path: its prerendered HTML, else the SPA shell."""
-    if prerendered:
-        name = path.strip("/")
-        for candidate in (root / name / "index.html", root / f"{name}.html"):
-            if name and candidate.is_file():
-                return candidate
-        if not name:
-            return root / "index.html"
-    return root / SPA_FALLBACK
 
 
 @lru_cache(maxsize=64)

@@ -72,34 +72,8 @@ def static_root(tmp_path: Path) -> Path:
     (root / "genres" / "index.html").write_text(prerendered_html("genres"), encoding="utf-8")
     (root / "search.html").write_text(prerendered_html("search"), encoding="utf-8")
     (root / shell.SPA_FALLBACK).write_text(prerendered_html("fallback"), encoding="utf-8")
-    (root / shell.NOT_FOUND).write_text(prerendered_html("not found"), encoding="utf-8")
+    (root / "404.html").write_text(prerendered_html("not found"), encoding="utf-8")
     return root
-
-
-# --------------------------------------------------------------------------
-# shell_file
-# --------------------------------------------------------------------------
-
-SHELL_FILE_CASES = [
-    pytest.param("/", True, "index.html", id="prerendered-root"),
-    pytest.param("", True, "index.html", id="prerendered-empty-path"),
-    pytest.param("/genres", True, "genres/index.html", id="prerendered-nested-index"),
-    pytest.param("/genres/", True, "genres/index.html", id="prerendered-nested-trailing-slash"),
-    pytest.param("/search", True, "search.html", id="prerendered-flat-html"),
-    pytest.param("/library", True, shell.SPA_FALLBACK, id="prerendered-but-missing"),
-    pytest.param("/history", True, shell.SPA_FALLBACK, id="prerendered-but-missing-2"),
-    pytest.param("/manga/abc", False, shell.SPA_FALLBACK, id="dynamic-manga"),
-    pytest.param("/abc-ch-12", False, shell.SPA_FALLBACK, id="dynamic-reader"),
-    pytest.param("/genres", False, shell.SPA_FALLBACK, id="dynamic-even-when-a-file-exists"),
-    pytest.param("/", False, shell.SPA_FALLBACK, id="dynamic-root"),
-]
-
-
-@pytest.mark.parametrize(("path", "prerendered", "expected"), SHELL_FILE_CASES)
-def test_a_page_is_served_from_its_prerendered_file_or_the_spa_shell(
-    static_root, path, prerendered, expected
-):
-    assert shell.shell_file(static_root, path, prerendered=prerendered) == static_root / expected
 
 
 # --------------------------------------------------------------------------
@@ -117,7 +91,7 @@ SHELL_NAMES = [
     pytest.param("index.html", id="root"),
     pytest.param("genres/index.html", id="nested"),
     pytest.param(shell.SPA_FALLBACK, id="spa-fallback"),
-    pytest.param(shell.NOT_FOUND, id="not-found"),
+    pytest.param("404.html", id="not-found"),
 ]
 
 
