@@ -49,21 +49,34 @@ class SearchState(rx.State):
     loaded: bool = False
     _params: SearchParams = SearchParams()
     _pending: bool = False
+    # The URL (path and query) the visitor last typed on, until the next load.
+    _typed_on: str = ""
+
+    def _url(self) -> str:
+        return f"{self.router.url.path}?{self.router.url.query}"
 
     @rx.event
     async def load(self):
         snapshot, _ = await current_index()
         known = frozenset(genre.name for genre in snapshot.genres)
         params = parse_search_params(self.router.url.query or "", known_genres=known)
+        typed_here, self._typed_on = self._typed_on == self._url() and params.q != self.query, ""
+        if typed_here:
+            # The box is in the server-rendered page: the visitor typed into it
+            # before the app had loaded the page. Their words win over the URL's.
+            self._params = params
+            return await self._search_typed()
         if params.q != self.query:
             self.query = params.q
             self.input_key += 1
         await self._run(params)
+        return None
 
     @rx.event
     async def type_query(self, value: str):
         """as-you-type: search now, or once the throttle interval is over."""
         self.query = clean_query(value)
+        self._typed_on = self._url()
         if not _throttle_for(self.router.session.client_token).allow():
             if not self._pending:
                 self._pending = True
