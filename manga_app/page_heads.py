@@ -1,17 +1,13 @@
-"""The head of whatever page lives at a path, looked up in the catalogue.
-
-Used by the server for the first HTML response (and its status: None means
-404) and by HeadState after every client-side navigation."""
+"""The head of whatever page lives at a path, looked up in the catalogue
+(None: no page lives there, a 404). Used by HeadState."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from dataclasses import replace
 
 from sqlmodel import Session
 
-from manga_app import heads, reader_pages, reader_rules
+from manga_app import heads
 from manga_app.catalogue import views
 from manga_app.catalogue.db import shared_engine
 from manga_app.catalogue.held import held_catalogue
@@ -42,40 +38,7 @@ def load_chapter(params: dict[str, str]) -> views.ChapterContext | None:
         return _chapter(session, params)
 
 
-def load_reader(
-    params: dict[str, str], hint: reader_rules.FirstPageHint | None = None
-) -> tuple[views.ChapterContext, dict | None] | None:
-    """A reader path's chapter, and its first page for the head's first
-    paint. One session: this is on the way to every reader page's first byte."""
-    with Session(shared_engine()) as session:
-        context = _chapter(session, params)
-        if context is None:
-            return None
-        series, chapter = context.series, context.chapter
-        pages = reader_pages.chapter_pages(
-            session=session, series_slug=series.slug, number=chapter.number, media_base_url=get_settings().media_base_url
-        )
-    if not pages:
-        return context, None
-    webtoon = reader_rules.is_webtoon(series.direction, ((page["width"], page["height"]) for page in pages))
-    paint = reader_rules.first_paint(
-        slug=series.slug,
-        number=chapter.number,
-        first_page=pages[0],
-        webtoon=webtoon,
-        direction=reader_rules.series_default_direction(series.direction, webtoon),
-        second_page=pages[1] if len(pages) > 1 else None,
-        preload=reader_rules.preload_url(pages, f"{series.slug}/{chapter.number}", hint),
-        visitor=hint,
-    )
-    return context, paint
-
-
-async def resolve_head(
-    found: RouteMatch | None, path: str, *, cookies: Mapping[str, str] | None = None
-) -> PageHead | None:
-    """`cookies`: the request's, for the first HTML response (the reader's
-    first-page hint, see reader_rules.first_page_hint)."""
+async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
     settings = get_settings()
     if found is None:
         return None
@@ -89,10 +52,6 @@ async def resolve_head(
         title = await asyncio.to_thread(load_title, found.params["slug"])
         return None if title is None else heads.title_head(*title, site_name=settings.site_name, origin=settings.origin)
     if found.kind is PageKind.READER:
-        loaded = await asyncio.to_thread(load_reader, found.params, reader_rules.first_page_hint(cookies))
-        if loaded is None:
-            return None
-        context, paint = loaded
-        head = heads.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
-        return replace(head, first_paint=paint)
+        context = await asyncio.to_thread(load_chapter, found.params)
+        return None if context is None else heads.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
     return None

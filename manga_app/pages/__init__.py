@@ -19,6 +19,14 @@ def load_events(kind: routes.PageKind | None) -> list:
     return [*_ON_LOAD_COMMON, *(page.ON_LOAD if page else [])]
 
 
+def server_cookies(kind: routes.PageKind | None) -> tuple[str, ...]:
+    """The cookies the page of `kind` is rendered with on the server (its
+    SERVER_COOKIES: a reader's settings, say); none for most pages, which
+    are the same for every visitor."""
+    page = next((page for page in PAGES if page.KIND is kind), None)
+    return getattr(page, "SERVER_COOKIES", ())
+
+
 def register_pages(app: rx.App) -> None:
     for page in PAGES:
         app.add_page(

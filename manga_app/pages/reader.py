@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from manga_app import reader_rules
 from manga_app.components.layout import reader_layout
 from manga_app.components.reader import error_panel, loading_panel, manga_reader
 from manga_app.pages.reader_state import ReaderState
@@ -13,12 +14,13 @@ KIND = PageKind.READER
 # Signed in, the account's newest positions (other devices) join the history
 # before the chapter decides where to resume.
 ON_LOAD: list = [LibraryState.pull, ReaderState.load]
+# The server draws the reader with the visitor's layout and the page they left.
+SERVER_COOKIES = (reader_rules.SETTINGS_COOKIE, reader_rules.FIRST_PAGE_COOKIE)
 
 
 def _reader() -> rx.Component:
     return manga_reader(
-        # Each opening is a new reader: position, preloads and timers restart.
-        key=ReaderState.reader_key,
+        loaded_path=ReaderState.loaded_path,
         view_id=ReaderState.view_id,
         pages=ReaderState.pages,
         alt_prefix=ReaderState.alt_prefix,

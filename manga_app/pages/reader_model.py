@@ -136,6 +136,38 @@ def dump_settings(settings: dict) -> str:
     return json.dumps(normalize_settings(settings), separators=(",", ":"), sort_keys=True)
 
 
+def _json_object(text: str) -> dict:
+    try:
+        value = json.loads(text) if text else {}
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def combine_settings(cookie: str, stored: str) -> dict:
+    """The reader's settings from its cookie (everything but the per-series
+    directions) and its localStorage (the directions; before the cookie
+    existed, every setting: those still count until the cookie is written)."""
+    local = _json_object(stored)
+    return normalize_settings({**local, **_json_object(cookie), "directions": local.get("directions")})
+
+
+def split_settings(settings: dict) -> tuple[str, str]:
+    """(cookie, localStorage) texts of the settings: see combine_settings."""
+    normalized = normalize_settings(settings)
+    directions = normalized.pop("directions")
+    cookie = json.dumps(normalized, separators=(",", ":"), sort_keys=True)
+    return cookie, json.dumps({"directions": directions}, separators=(",", ":"), sort_keys=True)
+
+
+def migrated_settings_cookie(cookie: str, stored: str) -> str | None:
+    """The cookie to write for a browser whose settings are all still in
+    localStorage (from before the cookie), else None."""
+    if cookie or not (_json_object(stored).keys() - {"directions"}):
+        return None
+    return split_settings(combine_settings("", stored))[0]
+
+
 def apply_change(settings: dict, change: object, *, slug: str, webtoon: bool) -> dict:
     """The settings after the reader's change. `mode` is stored for the kind
     of chapter being read, `direction` for this series ("auto" forgets the

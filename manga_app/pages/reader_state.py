@@ -4,7 +4,12 @@ the once-a-day view count.
 
 Only what this visitor sees is held here; the interactive reading itself
 (paging, keys, taps, preloading, the per-chapter positions kept in the
-browser) runs in the browser (assets/js/reader/)."""
+browser) runs in the browser (assets/js/reader/).
+
+`load` computes only what the page shows, from the path and the reader's
+cookies, so the server renders the reader with it (manga_app/ssr); what an
+opening does (history, the view count, the visitor's id) is the live app's
+`record_opening`."""
 
 from __future__ import annotations
 
@@ -34,13 +39,6 @@ VISITOR_COOKIE_SECONDS = 400 * 24 * 3600
 MAX_KEY_LENGTH = 120
 
 
-# The opening of each visitor (by client token) that is still fetching its
-# chapter, in this worker: opening another chapter cancels it at once, so a
-# chapter left before it arrived never holds up the next one, never shows
-# and never counts. (Past the fetch, the view_id check drops it.)
-_fetching: dict[str, asyncio.Task] = {}
-
-
 def _option(chapter: ChapterView) -> dict[str, str]:
     return {"url": chapter.url, "label": chapter_label(chapter), "number": chapter.number}
 
@@ -58,6 +56,8 @@ class ReaderState(rx.State):
     # previous opening's state for a moment; its reports are told apart, and
     # a chapter left before its pages arrived is never shown or counted.
     view_id: int = 0
+    # The path this state was loaded for (the reader draws only its own).
+    loaded_path: str = ""
     pages: list[dict] = []
     chapter_url: str = ""
     series_slug: str = ""
@@ -81,7 +81,16 @@ class ReaderState(rx.State):
     # First pages of the next chapter, once its manifest was fetched.
     next_warm: list[str] = []
 
+    # The reader's settings in a cookie, so the server draws a returning
+    # reader's own layout; the per-series directions (too many for a cookie)
+    # stay in localStorage, under the key that once held every setting.
+    settings_cookie: str = rx.Cookie(
+        "", name=reader_rules.SETTINGS_COOKIE, max_age=VISITOR_COOKIE_SECONDS, same_site="lax"
+    )
     settings_json: str = rx.LocalStorage("", name=reader_rules.SETTINGS_STORAGE_KEY, sync=True)
+    # Written by the reader itself (reader_rules.FIRST_PAGE_COOKIE): where the
+    # chapter read last reopens, which the server can draw.
+    first_page_cookie: str = rx.Cookie("", name=reader_rules.FIRST_PAGE_COOKIE)
     # A random id for this browser: who "a visitor" is when not signed in.
     # Stored only as a keyed hash on the server (chapter_views).
     visitor_id: str = rx.Cookie("", name="manga_visitor", max_age=VISITOR_COOKIE_SECONDS, same_site="lax")
@@ -92,82 +101,73 @@ class ReaderState(rx.State):
     # The next chapter's decrypted pages, fetched near the end of this one.
     _prefetched: dict[str, list[dict]] = {}
 
+    def _settings(self) -> dict:
+        return model.combine_settings(self.settings_cookie, self.settings_json)
+
     @rx.var
     def settings(self) -> dict:
-        return model.parse_settings(self.settings_json)
+        return self._settings()
 
     @rx.var
     def mode(self) -> str:
-        return model.effective_mode(model.parse_settings(self.settings_json), self.webtoon)
+        return model.effective_mode(self._settings(), self.webtoon)
 
     @rx.var
     def direction(self) -> str:
-        settings = model.parse_settings(self.settings_json)
+        settings = self._settings()
         return model.effective_direction(settings, self.series_slug, self.series_direction, self.webtoon)
 
     @rx.var
     def direction_choice(self) -> str:
-        return model.direction_choice(model.parse_settings(self.settings_json), self.series_slug)
+        return model.direction_choice(self._settings(), self.series_slug)
 
     @rx.var
     def preload(self) -> int:
-        return model.preload_count(model.parse_settings(self.settings_json)["preload"], len(self.pages))
-
-    @rx.var
-    def reader_key(self) -> str:
-        return f"{self.chapter_url}#{self.view_id}"
+        return model.preload_count(self._settings()["preload"], len(self.pages))
 
     @rx.var
     def alt_prefix(self) -> str:
         return f"{self.series_title} {self.chapter_label}"
 
     @rx.event
-    def load(self):
-        """on_load: the chapter at this path. Its rows and pages are fetched in
-        the background, so leaving for another chapter at once is not held up
-        by this one (and this one is then dropped, see _open)."""
+    async def load(self):
+        """on_load: the chapter at this path, as the page shows it (the server
+        renders with this too); then the opening is recorded, in the live app.
+
+        Leaving for another page before this is done cancels it: Reflex
+        supersedes an unfinished on_load chain with the next navigation's,
+        so a chapter left before its pages arrived is never shown or counted."""
         self.view_id += 1
         self.next_warm = []
-        self.status = "loading"
-        left = _fetching.pop(self.router.session.client_token, None)
-        if left is not None:
-            left.cancel()
         path = self.router.url.path or ""
-        if routes.parse_reader_path(path) is None:
-            return None  # HeadState.found is False: the layout shows the not-found panel
-        return ReaderState.open_chapter(self.view_id, path)
-
-    @rx.event(background=True)
-    async def open_chapter(self, view_id: int, path: str):
         params = routes.parse_reader_path(path)
         if params is None:
+            return  # HeadState.found is False: the layout shows the not-found panel
+        if self.loaded_path and self.loaded_path != path:
+            # From one chapter to another in the app: the loading panel at
+            # once. (A first visit keeps the server's page while this runs.)
+            self.status = "loading"
+            yield
+        migrated = model.migrated_settings_cookie(self.settings_cookie, self.settings_json)
+        if migrated is not None:
+            self.settings_cookie = migrated
+        prefetched = self._take_prefetched(params["slug"], params["number"])
+        # The chapter's rows and its manifest are independent: fetch both at once.
+        context, pages = await asyncio.gather(
+            asyncio.to_thread(load_chapter, params), self._fetch_pages(params["slug"], params["number"], prefetched)
+        )
+        if context is None:
+            self.pages, self.loaded_path = [], ""
             return
-        async with self:
-            if self.view_id != view_id:
-                return
-            prefetched = self._take_prefetched(params["slug"], params["number"])
-            token = self.router.session.client_token
-            _fetching[token] = asyncio.current_task()
-        try:
-            # The chapter's rows and its manifest are independent: fetch both at once.
-            context, pages = await asyncio.gather(
-                asyncio.to_thread(load_chapter, params), self._fetch_pages(params["slug"], params["number"], prefetched)
-            )
-        except asyncio.CancelledError:
-            return  # another chapter was opened meanwhile
-        finally:
-            if _fetching.get(token) is asyncio.current_task():
-                del _fetching[token]
-        async with self:
-            if self.view_id != view_id:
-                return  # the visitor has already moved on (A -> B -> C: B is dropped)
-            if context is None:
-                self.pages = []
-                return
-            self._show_chapter(context, pages)
-            shown = await self._show_pages(pages)
+        self._show_chapter(context, pages)
+        shown = await self._show_pages(pages)
+        self.loaded_path = path
         if shown:
-            await self._bookkeeping(view_id)
+            yield ReaderState.record_opening(self.view_id)
+
+    @rx.event(background=True)
+    async def record_opening(self, view_id: int):
+        await self._bookkeeping(view_id)
 
     @rx.event(background=True)
     async def retry(self):
@@ -221,9 +221,12 @@ class ReaderState(rx.State):
         self.resume_page, self.resume_offset, self.resume_at = model.resume_position(
             reading_state.entries(), self.series_slug, self.chapter_number, len(pages)
         )
+        resume_at = self.resume_at
+        hint = reader_rules.first_page_hint({reader_rules.FIRST_PAGE_COOKIE: self.first_page_cookie})
+        if resume_at == 0 and hint.key == f"{self.series_slug}/{self.chapter_number}" and hint.page < len(pages):
+            # No history here: the page this browser last left the chapter at.
+            self.resume_page = hint.page
         self.pages, self.status = pages, "ready"
-        if not self.visitor_id:
-            self.visitor_id = secrets.token_urlsafe(18)
         return True
 
     async def _bookkeeping(self, view_id: int) -> None:
@@ -232,6 +235,8 @@ class ReaderState(rx.State):
         async with self:
             if self.view_id != view_id:
                 return
+            if not self.visitor_id:
+                self.visitor_id = secrets.token_urlsafe(18)
             reading_state = await self.get_state(ReadingState)
             self._record(reading_state, self.resume_page, self.resume_offset, datetime.now(UTC))
             uid = (await self.get_state(AuthState))._uid
@@ -291,9 +296,9 @@ class ReaderState(rx.State):
 
     @rx.event
     def change_settings(self, change: dict):
-        current = model.parse_settings(self.settings_json)
+        current = self._settings()
         updated = model.apply_change(current, change, slug=self.series_slug, webtoon=self.webtoon)
-        self.settings_json = model.dump_settings(updated)
+        self.settings_cookie, self.settings_json = model.split_settings(updated)
 
     @rx.event(background=True)
     async def prefetch_next(self):
@@ -311,5 +316,5 @@ class ReaderState(rx.State):
             if self.view_id != view_id:
                 return
             self._prefetched = {f"{slug}/{number}": pages}
-            field = "saver_url" if model.parse_settings(self.settings_json)["saver"] else "url"
+            field = "saver_url" if self._settings()["saver"] else "url"
             self.next_warm = [page[field] for page in pages[:NEXT_CHAPTER_WARM_PAGES]]

@@ -1,16 +1,18 @@
 """A page's first HTML: its states (states.py) rendered by the renderer,
 cached per catalogue version, since the server renders what every visitor
-first sees."""
+first sees (and, for a page drawn with some of the visitor's cookies,
+what every visitor with those cookies sees)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from manga_app import routes
-from manga_app.pages import load_events
+from manga_app.pages import load_events, server_cookies
 from manga_app.ssr import states
 from manga_app.ssr.renderer import RenderError, RendererClient
 from manga_app.state.head import HeadState
@@ -30,6 +32,7 @@ class _Key:
     production: bool
     path: str
     query: str
+    cookies: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -60,13 +63,26 @@ async def warm_up() -> None:
         log.exception("The page renderer did not start")
 
 
-async def render_page(path: str, query: str, *, host: str, scheme: str, production: bool, version: str) -> Page:
-    key = _Key(version, production, path, query)
+async def render_page(
+    path: str,
+    query: str,
+    *,
+    host: str,
+    scheme: str,
+    production: bool,
+    version: str,
+    cookies: Mapping[str, str] | None = None,
+) -> Page:
+    """`cookies`: the request's; only those the page names are used."""
+    found = routes.match(path)
+    named = server_cookies(found.kind if found else None)
+    used = tuple((name, cookies[name]) for name in named if cookies and cookies.get(name))
+    key = _Key(version, production, path, query, used)
     cached = _cache.get(key)
     if cached is not None:
         _cache.move_to_end(key)
         return cached
-    result, rendered = await _render(path, query, host=host, scheme=scheme)
+    result, rendered = await _render(path, query, found, dict(used), host=host, scheme=scheme)
     if rendered:
         _cache[key] = result
         if len(_cache) > _CACHE_PAGES:
@@ -74,13 +90,14 @@ async def render_page(path: str, query: str, *, host: str, scheme: str, producti
     return result
 
 
-async def _render(path: str, query: str, *, host: str, scheme: str) -> tuple[Page, bool]:
+async def _render(
+    path: str, query: str, found: routes.RouteMatch | None, cookies: dict[str, str], *, host: str, scheme: str
+) -> tuple[Page, bool]:
     """The page, and whether the server rendered it (else the app will, in
     the browser: the built shell, never cached, so the next visit tries again)."""
-    found = routes.match(path)
     template = routes.ROUTE_TEMPLATES[found.kind] if found else _NOT_FOUND_ROUTE
     data = states.router_data(path, query, host=host, scheme=scheme, template=template)
-    seed = await states.page_states(load_events(found.kind if found else None), data)
+    seed = await states.page_states(load_events(found.kind if found else None), data, cookies)
     status = 404 if found is None or seed.get(HeadState.get_full_name(), {}).get(_FOUND) is False else 200
     url = path + (f"?{query}" if query else "")
     try:

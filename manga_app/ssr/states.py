@@ -1,20 +1,23 @@
 """A page's states as its on_load handlers leave them, computed on the server.
 
 The same Python handlers the browser's hydrate runs are run here against a
-fresh state tree, for a visitor the server knows nothing about (no cookies,
-no browser storage, not signed in): the page as every visitor first sees
-it. Per-visitor parts (who is signed in, follows, read marks) arrive with
-the app."""
+fresh state tree, for a visitor the server knows nothing about (no browser
+storage, not signed in) except the cookies a page names for it (the
+reader's settings, say): the page as that visitor first sees it.
+Per-visitor parts (who is signed in, follows, read marks) arrive with the
+app. Browser storage itself is never part of the result: the browser
+sends its own when the app connects."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, unquote
 
 import orjson
 import reflex as rx
+from reflex.istate.storage import Cookie
 from reflex.state import State, _resolve_delta
 from reflex_base import constants
 from reflex_base.constants.state import FIELD_MARKER
@@ -53,11 +56,19 @@ def router_data(path: str, query: str, *, host: str, scheme: str, template: str)
     }
 
 
-async def page_states(on_load: Sequence[Any], data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Run `on_load` on a fresh state tree; the states that differ from the
-    compiled defaults, in the frontend's format ({state: {var_rx_state_: value}})."""
+async def page_states(
+    on_load: Sequence[Any], data: dict[str, Any], cookies: Mapping[str, str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Run `on_load` on a fresh state tree that holds `cookies` (by cookie
+    name, as the request sent them) in their rx.Cookie vars, as the
+    browser's hydrate would; the states that differ from the compiled
+    defaults, in the frontend's format ({state: {var_rx_state_: value}})."""
     root = State(_reflex_internal_init=True)
     root.router_data = root._update_router_vars(data, {})
+    for name, value in (cookies or {}).items():
+        for state_cls, var in _cookie_vars().get(name, ()):
+            # The browser reads cookies URI-decoded (universal-cookie).
+            setattr(await root.get_state(state_cls), var, unquote(value))
     pending = list(on_load)
     while pending:
         pending.extend(await _run(root, pending.pop(0)))
@@ -114,19 +125,42 @@ async def _defaults() -> dict[str, dict[str, str]]:
     return _default_snapshot
 
 
+_cookies: dict[str, list[tuple[type[State], str]]] | None = None
+
+
+def _cookie_vars() -> dict[str, list[tuple[type[State], str]]]:
+    """Every named rx.Cookie var, by its cookie's name."""
+    global _cookies
+    if _cookies is None:
+        found: dict[str, list[tuple[type[State], str]]] = {}
+        for cls in _all_states():
+            for name, field in cls.get_fields().items():
+                if isinstance(field.default, Cookie) and field.default.name:
+                    found.setdefault(field.default.name, []).append((cls, name))
+        _cookies = found
+    return _cookies
+
+
+def _all_states() -> list[type[State]]:
+    found, classes = [], [State]
+    while classes:
+        cls = classes.pop()
+        found.append(cls)
+        classes.extend(cls.get_substates())
+    return found
+
+
 def _in_browser_storage() -> frozenset[tuple[str, str]]:
     """(state, var) of every cookie and local/session storage var: the
     browser's own values, which a page for every visitor must never carry."""
     global _browser_storage
     if _browser_storage is None:
-        found, classes = set(), [State]
-        while classes:
-            cls = classes.pop()
-            classes.extend(cls.get_substates())
-            found.update(
-                (cls.get_full_name(), name + FIELD_MARKER) for name in cls.get_fields() if cls._is_client_storage(name)
-            )
-        _browser_storage = frozenset(found)
+        _browser_storage = frozenset(
+            (cls.get_full_name(), name + FIELD_MARKER)
+            for cls in _all_states()
+            for name in cls.get_fields()
+            if cls._is_client_storage(name)
+        )
     return _browser_storage
 
 

@@ -177,6 +177,16 @@ def page(context: BrowserContext) -> Page:
     return context.new_page()
 
 
+# Marks elements of the first HTML as soon as the parser has them, before any
+# script of the app runs; a node React replaced would lose the mark.
+MARK_FIRST_HTML = """
+document.addEventListener("DOMContentLoaded", () => {
+  window.__firstHtml = [...document.querySelectorAll(%s)];
+  window.__firstHtml.forEach((element) => { element.__fromFirstHtml = true; });
+});
+"""
+
+
 def wait_for_hydration(page: Page) -> None:
     """The app has started (its modules ran) and the page's on_load has run
     (HeadState applied)."""

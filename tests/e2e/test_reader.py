@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import wait_for_hydration
+from tests.e2e.conftest import MARK_FIRST_HTML, wait_for_hydration
 from tests.e2e.reader_helpers import (
     chapter_numbers,
     choose,
@@ -401,39 +401,42 @@ def test_the_hidden_top_bar_takes_no_focus(base_url: str, server_env, page: Page
 # ---- loading ----------------------------------------------------------------
 
 
-def test_the_first_page_is_preloaded_and_painted_from_the_first_html_response(base_url: str, server_env, page: Page) -> None:
+def _first_image_box(page: Page) -> list[float]:
+    image_decoded(page, '.reader-root img[data-page-index="0"]')
+    return page.locator('.reader-root img[data-page-index="0"]').evaluate(
+        "e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height] }"
+    )
+
+
+def test_the_first_page_is_in_the_first_html_and_the_app_keeps_it_in_place(base_url: str, server_env, page: Page) -> None:
     slug = series(server_env, "rtl")
     first = manifest(server_env, slug, "1")[0]
     html = httpx.get(f"{base_url}/{slug}-ch-1", timeout=10).text
-    # A browser that has not read here reads in full quality: only that image is named.
-    assert first["url"] in html and first["saver_url"] not in html
-    # With the app's JavaScript held back, the first page is already there.
+    # A browser that has not read here reads in full quality, the first page first.
+    assert re.search(rf'<img[^>]*src="{re.escape(first["url"])}"[^>]*data-page-index="0"', html)
+    preloads = [tag.lower() for tag in re.findall(r"<link[^>]*>", html) if 'rel="preload"' in tag]
+    assert any(f'href="{first["url"]}"' in tag and 'fetchpriority="high"' in tag for tag in preloads), preloads
+    # With the app's JavaScript held back, the reader's own page is there, sized and styled.
     page.route("**/assets/*.js", lambda route: route.abort())
     page.goto(f"{base_url}/{slug}-ch-1")
-    preload = page.locator("link[rel=preload][as=image]")
-    expect(preload).to_have_attribute("href", first["url"])
-    expect(preload).to_have_attribute("fetchpriority", "high")
-    image_decoded(page, "#reader-first-paint img")
-    painted = page.locator("#reader-first-paint img").evaluate("e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height] }")
+    painted = _first_image_box(page)
+    assert painted[2] > 300 and painted[1] > 0, painted  # the screen's width, centred as the reader draws it
     page.unroute("**/assets/*.js")
-    # The reader then draws the same page in the same place, and the first paint goes.
+    # The app takes that very element over, where it was.
+    page.add_init_script(MARK_FIRST_HTML % repr('.reader-root img[data-page-index="0"]'))
     open_chapter(page, f"{base_url}/{slug}-ch-1")
-    expect(page.locator("#reader-first-paint")).to_have_count(0)
-    drawn = page.locator(".reader-stage img").first
-    expect(drawn).to_have_attribute("src", first["url"])
-    box = drawn.evaluate("e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height] }")
-    # Whole pixels in the reader, exact CSS sizes in the first paint: never a pixel apart.
-    assert all(abs(a - b) <= 1 for a, b in zip(box, painted, strict=True)), (box, painted)
+    kept = page.evaluate("() => (window.__firstHtml || []).map((e) => e.isConnected && e.__fromFirstHtml)")
+    assert kept == [True], "the app replaced the page the server drew"
+    box = _first_image_box(page)
+    assert all(abs(a - b) <= 0.5 for a, b in zip(box, painted, strict=True)), (box, painted)
 
 
 @pytest.mark.parametrize("direction", ["rtl", "vertical"])  # the demo library has no ltr series
-def test_a_new_visitor_and_a_returning_one_see_the_same_first_paint(
+def test_a_new_visitor_and_a_returning_one_see_the_same_first_page(
     base_url: str, server_env, page: Page, direction: str
 ) -> None:
-    """A browser that has not read here gets the first page written as HTML
-    by the server; one that has (the reader's cookie) gets it drawn by the
-    head's script from its stored settings. With the default settings both
-    must draw the same page in the same place."""
+    """A returning browser (the reader's cookie, from another chapter) with
+    the default settings is drawn the same first page in the same place."""
     slug = series(server_env, direction)
     url = f"{base_url}/{slug}-ch-1"
     page.route("**/assets/*.js", lambda route: route.abort())
@@ -442,51 +445,13 @@ def test_a_new_visitor_and_a_returning_one_see_the_same_first_paint(
         if visitor == "returning":  # it read chapter 2 last, from its first page
             page.context.add_cookies([{"name": "manga_reader_first", "value": f"0:{slug}/2:0", "url": base_url}])
         page.goto(url)
-        image_decoded(page, "#reader-first-paint img")
-        drawn[visitor] = page.locator("#reader-first-paint").evaluate(
-            "root => { const r = root.querySelector('img').getBoundingClientRect();"
-            " return [root.tagName, root.dataset.mode, r.x, r.y, r.width, r.height] }"
-        )
-    # Written by the server (an element React never renders), then by the script.
-    assert drawn["new"][0] == "READER-FIRST-PAINT" and drawn["returning"][0] == "DIV"
-    assert drawn["new"][1] == drawn["returning"][1] == ("vertical" if direction == "vertical" else "paged")
-    assert all(abs(a - b) < 0.5 for a, b in zip(drawn["new"][2:], drawn["returning"][2:], strict=True)), drawn
+        drawn[visitor] = [page.locator(".reader-root").get_attribute("data-mode"), *_first_image_box(page)]
+    assert drawn["new"][0] == ("vertical" if direction == "vertical" else "paged")
+    assert drawn["new"][0] == drawn["returning"][0]
+    assert all(abs(a - b) < 0.5 for a, b in zip(drawn["new"][1:], drawn["returning"][1:], strict=True)), drawn
 
 
-def test_the_first_page_is_painted_before_the_site_stylesheet_and_the_reader_only_with_it(
-    base_url: str, server_env, page: Page
-) -> None:
-    """The first page needs no stylesheet download: it shows while the site's
-    stylesheet is held back, and the reader does not draw itself unstyled
-    meanwhile; once the stylesheet arrives the reader takes over, styled."""
-    slug = series(server_env, "rtl")
-    held = []
-    stylesheet = re.compile(r".*/assets/[^/]+\.css(\?.*)?$")
-    page.route(stylesheet, lambda route: held.append(route))
-    page.goto(f"{base_url}/{slug}-ch-1", wait_until="commit")
-    image_decoded(page, "#reader-first-paint img")
-    box = page.locator("#reader-first-paint img").bounding_box()
-    assert box is not None and box["width"] > 300 and box["y"] > 0  # full width, centred as the reader draws it
-    # Painted, the page asks for the stylesheet; the reader waits for it.
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert held, "the site's stylesheet was never asked for"
-    page.wait_for_timeout(1500)
-    expect(page.locator(".reader-root")).to_have_count(0)
-    expect(page.locator("#reader-first-paint")).to_have_count(1)
-    for route in held:
-        route.continue_()
-    page.unroute(stylesheet)
-    expect(page.locator(".reader-root")).to_have_attribute("data-mode", "paged")
-    image_decoded(page, ".reader-stage img")
-    expect(page.locator("#reader-first-paint")).to_have_count(0)
-    # Styled: the paged stage fills the screen from the site's stylesheet.
-    assert page.locator(".reader-root .reader-stage").evaluate("e => getComputedStyle(e).position") == "fixed"
-
-
-def test_the_first_paint_follows_the_data_saver_choice(base_url: str, server_env, page: Page) -> None:
+def test_the_first_html_follows_the_data_saver_choice(base_url: str, server_env, page: Page) -> None:
     slug = series(server_env, "vertical")
     first = manifest(server_env, slug, "1")[0]
     open_chapter(page, f"{base_url}/{slug}-ch-1")
@@ -495,9 +460,9 @@ def test_the_first_paint_follows_the_data_saver_choice(base_url: str, server_env
     later = page.context.new_page()
     later.route("**/assets/*.js", lambda route: route.abort())
     later.goto(f"{base_url}/{slug}-ch-1")
-    expect(later.locator("link[rel=preload][as=image]")).to_have_attribute("href", first["saver_url"])
-    image_decoded(later, "#reader-first-paint img")
-    assert later.locator("#reader-first-paint img").get_attribute("src") == first["saver_url"]
+    expect(later.locator("link[rel=preload][as=image][fetchpriority=high]")).to_have_attribute("href", first["saver_url"])
+    image_decoded(later, '.reader-root img[data-page-index="0"]')
+    assert later.locator('.reader-root img[data-page-index="0"]').get_attribute("src") == first["saver_url"]
     assert not _requested(later, first["url"])
 
 
@@ -630,8 +595,6 @@ def test_a_manifest_encrypted_with_another_key_shows_an_error_with_retry(base_ur
         retry = page.get_by_role("button", name="再読み込み")
         expect(retry).to_be_visible()
         assert page.locator(".reader-root img.reader-page").count() == 0
-        # The first page painted from the HTML does not hide the error.
-        expect(page.locator("#reader-first-paint")).to_have_count(0)
         path.write_bytes(original)
         retry.click()
         expect(page.locator(".reader-root img.reader-page").first).to_be_visible()

@@ -181,10 +181,9 @@ def test_resuming_deep_in_a_strip_does_not_download_the_pages_above_first(base_u
     start = 11
     # What the reader leaves in a browser that read this chapter down to page 12.
     saved = json.dumps({"v": 1, "items": {f"{slug}/{number}": [start, 0, 1767225600000]}})
-    page.add_init_script(
-        f"localStorage.setItem('manga_reader_positions', {json.dumps(saved)});"
-        f"document.cookie = 'manga_reader_first=0:{slug}/{number}:{start}; path=/';"
-    )
+    page.add_init_script(f"localStorage.setItem('manga_reader_positions', {json.dumps(saved)});")
+    # ...and its cookie, which the first request carries: the server draws that page.
+    page.context.add_cookies([{"name": "manga_reader_first", "value": f"0:{slug}/{number}:{start}", "url": base_url}])
     try:
         open_chapter(page, f"{base_url}/{slug}-ch-{number}")
         expect(page.locator(".reader-root")).to_have_attribute("data-page", str(start))

@@ -142,21 +142,18 @@ def test_double_page_units(pages, double, offset, units) -> None:
     assert run_js("layout.js", f"return m.buildUnits({json.dumps(pages)}, {json.dumps(double)}, {json.dumps(offset)});") == units
 
 
-@pytest.mark.parametrize(
-    ("pages", "fit", "viewport", "sizes"),
-    [
-        ([P], "auto", (390, 844), [[390, 554]]),  # portrait phone: the width decides
-        ([P], "auto", (1280, 720), [[506, 720]]),  # landscape: the whole page on screen
-        ([P], "width", (1280, 720), [[1280, 1820]]),
-        ([P], "height", (390, 844), [[593, 844]]),
-        ([P], "original", (390, 844), [[720, 1024]]),
-        ([P, P], "auto", (1280, 720), [[506, 720], [506, 720]]),
-    ],
-)
-def test_drawn_sizes(pages, fit, viewport, sizes) -> None:
-    width, height = viewport
-    found = run_js("layout.js", f"return m.unitSizes({json.dumps(pages)}, {json.dumps(fit)}, {{width: {width}, height: {height}}});")
-    assert [[item["width"], item["height"]] for item in found] == sizes
+def test_a_units_pages_share_its_width_by_their_shapes() -> None:
+    # reader_pages.css draws each page at the unit's common height from these.
+    wide = {"width": 1440, "height": 1024}
+    found = run_js("layout.js", f"return m.unitStyles({json.dumps([P, P])}, 'auto');")
+    assert found == [{"--share": 0.70313, "--ratio": 1.40625}] * 2
+    alone = run_js("layout.js", f"return m.unitStyles({json.dumps([wide])}, 'width');")
+    assert alone == [{"--share": 1.40625, "--ratio": 1.40625}]
+
+
+def test_original_size_pages_are_drawn_at_their_own_size() -> None:
+    found = run_js("layout.js", f"return m.unitStyles({json.dumps([P])}, 'original');")
+    assert found == [{"width": "720px", "height": "1024px"}]
 
 
 @pytest.mark.parametrize(
@@ -217,6 +214,9 @@ def test_the_store_keeps_the_newest_chapters_only() -> None:
         ([6, 0.2, 9500], {"page": 4, "offset": 0.5, "at": 9000}, 10, {"page": 6, "offset": 0.2}),
         ([6, 0.2, 9000], {"page": 0, "offset": 0, "at": 0}, 10, {"page": 6, "offset": 0.2}),
         ([40, 0.2, 9000], None, 10, {"page": 9, "offset": 0.2}),  # the chapter got shorter
+        # No history and nothing stored: the server's guess (this browser's
+        # first-page cookie) is where the page was drawn, so it stays.
+        (None, {"page": 2, "offset": 0, "at": 0}, 10, {"page": 2, "offset": 0}),
     ],
 )
 def test_where_a_chapter_opens(stored, history, total, start) -> None:

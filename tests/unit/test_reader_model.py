@@ -288,30 +288,9 @@ def test_the_series_own_direction(series_direction: str, webtoon: bool, directio
     assert reader_rules.series_default_direction(series_direction, webtoon) == direction
 
 
-def test_the_first_paint_names_the_chapter_its_first_page_and_the_next_pages_size() -> None:
-    second = {**PAGE, "width": 700, "height": 1000}
-    data = reader_rules.first_paint(slug="s", number="10.5", first_page=PAGE, webtoon=False, direction="rtl", second_page=second)
-    assert data == {
-        "key": "s/10.5",
-        "slug": "s",
-        "number": "10.5",
-        "url": PAGE["url"],
-        "saver_url": PAGE["saver_url"],
-        "width": 720,
-        "height": 1024,
-        "webtoon": False,
-        "direction": "rtl",
-        "next": {"width": 700, "height": 1000},
-        "visitor": None,
-    }
-    alone = reader_rules.first_paint(slug="s", number="1", first_page=PAGE, webtoon=True, direction="ltr", second_page=None)
-    assert "next" not in alone and alone["webtoon"] is True
-
-
 @pytest.mark.parametrize(
     ("cookies", "visitor"),
     [
-        (None, None),
         ({}, None),  # a browser that has not read here: the defaults hold
         ({reader_rules.FIRST_PAGE_COOKIE: "garbage"}, None),
         ({reader_rules.FIRST_PAGE_COOKIE: "1:s/1:3"}, {"saver": True, "key": "s/1", "page": 3}),
@@ -320,33 +299,35 @@ def test_the_first_paint_names_the_chapter_its_first_page_and_the_next_pages_siz
         ({reader_rules.FIRST_PAGE_COOKIE: "0:t/1000003:5"}, {"saver": False, "key": "t/1000003", "page": 5}),
     ],
 )
-def test_the_first_paint_is_told_what_the_readers_cookie_says(cookies: dict | None, visitor: dict | None) -> None:
+def test_what_the_readers_first_page_cookie_says(cookies: dict, visitor: dict | None) -> None:
     hint = reader_rules.first_page_hint(cookies)
-    data = reader_rules.first_paint(
-        slug="s", number="1", first_page=PAGE, webtoon=False, direction="rtl", second_page=None, visitor=hint
-    )
-    assert data["visitor"] == visitor
+    found = None if hint == reader_rules.NEW_VISITOR else {"saver": hint.saver, "key": hint.key, "page": hint.page}
+    assert found == visitor
 
 
-# ---- the first page the server can preload (reader_rules) -----------------------
-
-PAGES = [{"url": f"/m/{i}-w1200.webp", "saver_url": f"/m/{i}-w720.webp", "width": 720, "height": 1024} for i in range(5)]
-COOKIE = reader_rules.FIRST_PAGE_COOKIE
+# ---- settings split between a cookie and localStorage ---------------------
 
 
-@pytest.mark.parametrize(
-    ("cookies", "key", "url"),
-    [
-        (None, "s/1", None),  # the request's cookies were not handed over: nothing from the HTML
-        ({}, "s/1", "/m/0-w1200.webp"),  # a browser that has not read here yet
-        ({COOKIE: "garbage"}, "s/1", "/m/0-w1200.webp"),
-        ({COOKIE: "1:s/1:3"}, "s/1", "/m/3-w720.webp"),  # the chapter read last reopens at its page
-        ({COOKIE: "0:s/1:3"}, "s/1", "/m/3-w1200.webp"),
-        ({COOKIE: "1:s/1:3"}, "s/2", "/m/0-w720.webp"),  # another chapter: its first page, same quality
-        ({COOKIE: "1:s/1:40"}, "s/1", "/m/0-w720.webp"),  # a page the chapter no longer has
-        ({COOKIE: "1:s/10.5:2"}, "s/10.5", "/m/2-w720.webp"),
-        ({COOKIE: "1:S/1:2"}, "s/1", "/m/0-w1200.webp"),  # not a slug: garbled
-    ],
-)
-def test_the_page_the_first_html_response_preloads(cookies: dict | None, key: str, url: str | None) -> None:
-    assert reader_rules.preload_url(PAGES, key, reader_rules.first_page_hint(cookies)) == url
+def test_settings_go_to_the_cookie_and_the_directions_to_local_storage() -> None:
+    settings = model.normalize_settings({"fit": "width", "double": True, "directions": {"a": "ltr"}})
+    cookie, stored = model.split_settings(settings)
+    assert "directions" not in json.loads(cookie) and json.loads(cookie)["fit"] == "width"
+    assert json.loads(stored) == {"directions": {"a": "ltr"}}
+    assert model.combine_settings(cookie, stored) == settings
+
+
+def test_settings_from_before_the_cookie_still_count_and_move_to_it() -> None:
+    legacy = json.dumps({"fit": "height", "saver": True, "directions": {"b": "rtl"}})
+    combined = model.combine_settings("", legacy)
+    assert combined["fit"] == "height" and combined["saver"] is True and combined["directions"] == {"b": "rtl"}
+    migrated = model.migrated_settings_cookie("", legacy)
+    assert migrated is not None and model.combine_settings(migrated, legacy) == combined
+    # The cookie, once written, wins over what localStorage still holds.
+    assert model.combine_settings(json.dumps({"fit": "width"}), legacy)["fit"] == "width"
+    assert model.migrated_settings_cookie(migrated, legacy) is None
+    assert model.migrated_settings_cookie("", json.dumps({"directions": {"b": "rtl"}})) is None
+
+
+@pytest.mark.parametrize("cookie", ["", "garbage", "[]", '{"fit": "huge"}'])
+def test_a_garbled_settings_cookie_is_the_defaults(cookie: str) -> None:
+    assert model.combine_settings(cookie, "") == model.normalize_settings({})

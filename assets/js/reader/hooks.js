@@ -1,6 +1,6 @@
 // Small React hooks of the reader: preloading, saving and reporting the
-// position, the viewport size.
-import { useCallback, useEffect, useRef, useState } from "react";
+// position.
+import { useCallback, useEffect, useRef } from "react";
 import { rememberFirstPage, writePosition } from "./positions.js";
 
 export const PROGRESS_INTERVAL_MS = 2000;
@@ -116,15 +116,4 @@ export function useProgressReporter(storeKey, onProgress, saver = false) {
   }, [store, send]);
 
   return report;
-}
-
-export function useViewport() {
-  const read = () => ({ width: window.innerWidth, height: window.innerHeight });
-  const [size, setSize] = useState(read);
-  useEffect(() => {
-    const update = () => setSize(read());
-    window.addEventListener("resize", update);
-    return () => window.removeEventListener("resize", update);
-  }, []);
-  return size;
 }

@@ -38,20 +38,16 @@ export function unitOfPage(units, page) {
   return found === -1 ? units.length : found;
 }
 
-// Drawn sizes (CSS px) of the pages of one unit in the paged reader, side by
-// side at one common height. Known before any image arrives, so nothing moves.
-export function unitSizes(pages, fit, viewport) {
-  if (fit === "original") return pages.map((page) => ({ width: page.width, height: page.height }));
+// How the pages of one unit are drawn in the paged reader: side by side at
+// one common height. The sizes are CSS (reader_pages.css) from each page's
+// share of the unit's width (`--share`) and the unit's width-to-height ratio
+// (`--ratio`), so the server's HTML and every screen size draw them right
+// before any image or script arrives, and nothing moves. 原寸 ("original")
+// is each image's own size.
+export function unitStyles(pages, fit) {
+  if (fit === "original") return pages.map((page) => ({ width: `${page.width}px`, height: `${page.height}px` }));
   const ratio = pages.reduce((sum, page) => sum + page.width / page.height, 0);
-  const byWidth = viewport.width / ratio;
-  let height;
-  if (fit === "width") height = byWidth;
-  else if (fit === "height") height = viewport.height;
-  else height = Math.min(viewport.height, byWidth); // "auto": the whole unit on screen
-  return pages.map((page) => ({
-    width: Math.floor((page.width / page.height) * height),
-    height: Math.floor(height),
-  }));
+  return pages.map((page) => ({ "--share": +(page.width / page.height).toFixed(5), "--ratio": +ratio.toFixed(5) }));
 }
 
 // The page under the top edge of the viewport in the vertical strip, and how

@@ -2,7 +2,7 @@
 // Every image carries its width and height, so its box is right before the
 // image arrives (no layout shift).
 import React from "react";
-import { unitSizes } from "./layout.js";
+import { unitStyles } from "./layout.js";
 
 export function PageImage({ page, index, src, alt, priority, lazy, style, onLoad, imageRef }) {
   return (
@@ -58,9 +58,9 @@ export function VerticalStrip({ pages, fit, srcOf, altOf, priorityPage, holdAbov
   );
 }
 
-export function PagedStage({ pages, unit, fit, viewport, direction, srcOf, altOf, priorityPage, onPriorityLoad, stageRef, onScroll, endCard }) {
+export function PagedStage({ pages, unit, fit, direction, srcOf, altOf, priorityPage, onPriorityLoad, stageRef, onScroll, endCard }) {
   const shown = unit ? unit.map((index) => pages[index]) : [];
-  const sizes = unit ? unitSizes(shown, fit, viewport) : [];
+  const styles = unit ? unitStyles(shown, fit) : [];
   return (
     <div className={`reader-stage reader-fit-${fit}`} ref={stageRef} onScroll={onScroll}>
       {unit ? (
@@ -74,7 +74,7 @@ export function PagedStage({ pages, unit, fit, viewport, direction, srcOf, altOf
               alt={altOf(index)}
               priority={index === priorityPage}
               lazy={false}
-              style={{ width: `${sizes[position].width}px`, height: `${sizes[position].height}px` }}
+              style={styles[position]}
               onLoad={index === priorityPage ? onPriorityLoad : undefined}
             />
           ))}

@@ -4,7 +4,6 @@
 // reopens where it was left, not only the series' last one. No React here.
 //
 // Format: {"v": 1, "items": {"<slug>/<number>": [page, offset, savedAtMs]}}.
-// The server-written head reads it too (first_paint.js).
 
 export const POSITIONS_KEY = "manga_reader_positions";
 export const MAX_POSITIONS = 300;
@@ -57,11 +56,13 @@ export function writePosition(key, page, offset, at = Date.now()) {
 
 // Where to open a chapter: this browser's position for it, unless the
 // history handed over by the server (another device, signed in) is newer.
-// Both carry the device's clock; the history keeps whole seconds.
+// Both carry the device's clock; the history keeps whole seconds. With
+// neither, the server's guess (from this browser's first-page cookie), where
+// the server drew the page.
 export function startPosition(key, fromHistory, total) {
   const stored = readPosition(key);
   const history = fromHistory && fromHistory.at > 0 ? fromHistory : null;
-  let chosen = { page: 0, offset: 0 };
+  let chosen = fromHistory || { page: 0, offset: 0 };
   if (stored && !(history && history.at > stored.at + 1000)) chosen = stored;
   else if (history) chosen = history;
   const last = Math.max(total - 1, 0);

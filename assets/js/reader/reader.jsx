@@ -3,12 +3,17 @@
 // of every chapter in the browser (positions.js), reports it back
 // (onProgress), and reports setting changes (onSettingsChange) and the
 // approaching end (onNearEnd).
-import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+//
+// The server renders it too (manga_app/ssr) and the browser hydrates that
+// HTML, so its first render reads nothing the server cannot know: no window,
+// no localStorage. What only the browser knows (its own position in the
+// chapter, "open at the end") is applied right after hydration.
+import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { buildUnits, unitOfPage } from "./layout.js";
 import { tapAction } from "./input.js";
 import { useReaderKeys, useSwipes } from "./controls.js";
-import { usePreload, useProgressReporter, useViewport } from "./hooks.js";
+import { usePreload, useProgressReporter } from "./hooks.js";
 import { STRIP_LINE, useResumeHold, useStripTracking } from "./strip.js";
 import { rememberFirstPage, startPosition } from "./positions.js";
 import { PagedStage, VerticalStrip } from "./pages.jsx";
@@ -24,16 +29,32 @@ const STRIP_STEP = 0.85;
 const LINE_STEP_PX = 60;
 // A preload fallback in case the first page's load event never comes.
 const PRELOAD_FALLBACK_MS = 2500;
-// The first page the server-written head painted before this script ran
-// (assets/js/reader/first_paint.js); the reader's own page replaces it.
-const FIRST_PAINT_ID = "reader-first-paint";
 
-function removeFirstPaint() {
-  const element = document.getElementById(FIRST_PAINT_ID);
-  if (element) element.remove();
+const noSubscription = () => () => {};
+// False while rendering on the server and while hydrating its HTML; true for
+// every render after that (React re-renders once hydration is done).
+function useInBrowser() {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
 }
 
+function sameStart(a, b) {
+  return a.page === b.page && Math.abs(a.offset - b.offset) < 0.001;
+}
+
+// `loadedPath` is the path Python loaded these props for. A tab's state from
+// an earlier visit arrives again when the app connects, before this page's
+// own load: props of another path are never drawn. Each opening of a
+// chapter (a new history entry) is a new reader: position, preloads and
+// timers restart.
 export function MangaReader(props) {
+  const location = useLocation();
+  const drawn = useRef(null);
+  if (props.loadedPath === location.pathname) drawn.current = props;
+  if (!drawn.current || drawn.current.loadedPath !== location.pathname) return null;
+  return <Reader key={location.key} {...drawn.current} />;
+}
+
+function Reader(props) {
   const {
     pages = [], altPrefix = "", heading = "", seriesTitle = "", seriesSlug = "", seriesUrl = "/", chapterUrl = "",
     chapterNumber = "", prevUrl = "", prevLabel = "", nextUrl = "", nextLabel = "", chapters = [],
@@ -44,15 +65,18 @@ export function MangaReader(props) {
   const navigate = useNavigate();
   // Back from a chapter's first page opens the one before at its end.
   const location = useLocation();
-  const openAtEnd = !!(location.state && location.state.openAt === "end");
-  const viewport = useViewport();
+  const inBrowser = useInBrowser();
   const total = pages.length;
   const storeKey = seriesSlug && chapterNumber ? `${seriesSlug}/${chapterNumber}` : "";
-  // Decided once: this browser's position in the chapter, or the history's.
-  const [start] = useState(() =>
-    openAtEnd
+  // Where this opening starts, decided once: this browser's position in the
+  // chapter, or the history's (the server's guess while hydrating, then
+  // corrected below).
+  const browserStart = () =>
+    location.state && location.state.openAt === "end"
       ? { page: Math.max(total - 1, 0), offset: 0 }
-      : startPosition(storeKey, { page: initialPage, offset: initialOffset, at: initialAt }, total),
+      : startPosition(storeKey, { page: initialPage, offset: initialOffset, at: initialAt }, total);
+  const [start, setStart] = useState(() =>
+    inBrowser ? browserStart() : { page: Math.min(Math.max(initialPage, 0), Math.max(total - 1, 0)), offset: initialOffset },
   );
   const [page, setPage] = useState(start.page);
   const [overlay, setOverlay] = useState(true);
@@ -174,6 +198,18 @@ export function MangaReader(props) {
   };
 
   // ---- position tracking and resume ----------------------------------
+  useLayoutEffect(() => {
+    // Hydrated from the server's guess: this browser may know better.
+    const chosen = browserStart();
+    if (sameStart(chosen, start)) return;
+    setStart(chosen);
+    setPage(chosen.page);
+    setSettled(!(mode === "vertical" && chosen.page > 0));
+    position.current = chosen;
+    // Once, before the mode's own first layout below reads the position.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   const modeShown = useRef(false);
   useLayoutEffect(() => {
     // Resume (and every mode switch) starts where the visitor is.
@@ -194,12 +230,16 @@ export function MangaReader(props) {
   useEffect(() => {
     // The first report: the server's history learns which position this
     // opening really started from (this browser may know a newer one).
-    report(start.page, start.offset);
+    report(position.current.page, position.current.offset);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const settle = useCallback(() => setSettled(true), []);
-  useResumeHold(mode === "vertical" && (start.page > 0 || start.offset > 0), () => stripTop(start.page, start.offset), settle);
+  useResumeHold(
+    () => mode === "vertical" && (position.current.page > 0 || position.current.offset > 0),
+    () => stripTop(position.current.page, position.current.offset),
+    settle,
+  );
   const onStripPosition = useCallback(
     (index, offset) => {
       setPage(index);
@@ -240,13 +280,16 @@ export function MangaReader(props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [page]);
 
-  useLayoutEffect(() => {
-    // A resized paged screen draws the page at another size: same offset.
-    const stage = stageRef.current;
-    if (mode !== "paged" || !stage || page >= total) return;
-    stage.scrollTop = position.current.offset * stage.scrollHeight;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [viewport.width, viewport.height]);
+  useEffect(() => {
+    // A resized paged screen draws the page at another size (reader_pages.css): same offset.
+    if (mode !== "paged") return undefined;
+    const keep = () => {
+      const stage = stageRef.current;
+      if (stage && position.current.page < total) stage.scrollTop = position.current.offset * stage.scrollHeight;
+    };
+    window.addEventListener("resize", keep);
+    return () => window.removeEventListener("resize", keep);
+  }, [mode, total]);
 
   // ---- overlay, preloading, the next chapter ---------------------------
   useEffect(() => {
@@ -255,13 +298,15 @@ export function MangaReader(props) {
     return () => clearTimeout(timer);
   }, [overlay, sheetOpen, overlayHeld, page]);
 
+  const rootRef = useRef(null);
   useEffect(() => {
+    // The server's HTML may have brought the first page before hydration,
+    // and with it its load event.
+    const image = rootRef.current && rootRef.current.querySelector(`img[data-page-index="${start.page}"]`);
+    if (image && image.complete && image.naturalWidth > 0) setFirstLoaded(true);
     const timer = setTimeout(() => setFirstLoaded(true), PRELOAD_FALLBACK_MS);
-    return () => {
-      clearTimeout(timer);
-      removeFirstPaint();
-    };
-  }, []);
+    return () => clearTimeout(timer);
+  }, [start.page]);
 
   useEffect(() => {
     // A new quality choice: the server preloads that one from now on.
@@ -282,17 +327,11 @@ export function MangaReader(props) {
   const endCard = (
     <EndCard heading={heading} nextUrl={nextUrl} nextLabel={nextLabel} seriesUrl={seriesUrl} seriesTitle={seriesTitle} />
   );
-  const onPriorityLoad = (event) => {
-    setFirstLoaded(true);
-    // The head's first paint goes once this page is ready to be drawn in
-    // its place, so the swap never shows an empty frame.
-    const image = event && event.currentTarget;
-    if (image && image.decode) image.decode().then(removeFirstPaint, removeFirstPaint);
-    else removeFirstPaint();
-  };
+  const onPriorityLoad = () => setFirstLoaded(true);
 
   return (
     <div
+      ref={rootRef}
       className="reader-root"
       data-mode={mode}
       data-direction={direction}
@@ -318,7 +357,6 @@ export function MangaReader(props) {
             pages={pages}
             unit={unitIndex < units.length ? units[unitIndex] : null}
             fit={fit}
-            viewport={viewport}
             direction={direction}
             srcOf={srcOf}
             altOf={altOf}

@@ -12,10 +12,10 @@ export const STRIP_LINE = 2;
 // The router restores or resets the window's scroll around hydration, which
 // can land after the resume: hold the resumed position (`wanted()`, the
 // window scroll, or null) until the visitor moves or a moment has passed,
-// then `onSettled`. Once, right after mounting.
+// then `onSettled`. Once, right after mounting, if `active()`.
 export function useResumeHold(active, wanted, onSettled) {
   useEffect(() => {
-    if (!active) return undefined;
+    if (!active()) return undefined;
     const top = wanted();
     if (top === null) {
       onSettled();

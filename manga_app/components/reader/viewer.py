@@ -11,6 +11,8 @@ class MangaReader(rx.Component):
     library = rx.asset("js/reader/reader.jsx").importable_path
     tag = "MangaReader"
 
+    # The path these props were loaded for: the reader draws only its own.
+    loaded_path: rx.Var[str]
     # [{url, saver_url, width, height}] of this chapter, in reading order.
     pages: rx.Var[list[dict]]
     # Sent back with every progress report (see ReaderState.view_id).
