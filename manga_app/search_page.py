@@ -1,11 +1,8 @@
-"""What the search page shows for a search: one pure function for both the
-page's state (pages/search_state.SearchState) and the server's first paint
-of the page (web/first_paint.py), so the two can never show different
-results. No framework imports."""
+"""The parts of the search page for a search (pages/search_state.SearchState):
+its links, chips and suggestions. No framework imports."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +10,6 @@ from manga_app import routes
 from manga_app.search import ranking
 from manga_app.search.index import STATUSES
 from manga_app.search.normalize import query_terms
-from manga_app.search.paging import PER_PAGE
 from manga_app.search.params import SearchParams
 from manga_app.search.suggest import near_titles
 from manga_app.state.browse import STATUS_LABELS, Card, Chip, PageLink, TabLink, card_for, pager_links
@@ -22,22 +18,6 @@ from manga_app.state.browse import STATUS_LABELS, Card, Chip, PageLink, TabLink,
 CHIP_GENRES = 40
 SUGGESTIONS = 5
 DEFAULT_HEADING = "作品を探す"
-
-
-@dataclass
-class SearchPage:
-    """Field for field what SearchState shows once a search has run."""
-
-    heading: str = DEFAULT_HEADING
-    total: int = 0
-    cards: list[Card] = field(default_factory=list)
-    suggestions: list[Card] = field(default_factory=list)
-    suggestion_title: str = ""
-    notice: str = ""
-    sort_links: list[TabLink] = field(default_factory=list)
-    status_links: list[TabLink] = field(default_factory=list)
-    genre_chips: list[Chip] = field(default_factory=list)
-    pager: list[PageLink] = field(default_factory=list)
 
 
 def search_url(params: SearchParams) -> str:
@@ -53,37 +33,50 @@ def cycle_genre(params: SearchParams, genre: str) -> SearchParams:
     return params.with_changes(genres=(*params.genres, genre))
 
 
-def search_page(params: SearchParams, *, snapshot: Any, index: Any, now: datetime) -> SearchPage:
-    """`snapshot` and `index`: the held catalogue and its search index
-    (state/search_index.current_index)."""
+def heading(params: SearchParams) -> str:
+    return f"「{params.q}」の検索結果" if params.q else DEFAULT_HEADING
+
+
+def past_the_end_notice(asked: int, shown: int) -> str:
+    return f"{asked}ページ目はありません。最後のページを表示しています。" if asked > shown else ""
+
+
+def suggestions(params: SearchParams, *, snapshot: Any, index: Any, now: datetime) -> tuple[list[Card], str]:
+    """For a search that found nothing: titles near what was typed, else the
+    popular ones, and the heading over them."""
     terms = query_terms(params.q)
-    result = index.search(params.to_query(PER_PAGE), terms)
-    page = SearchPage(
-        heading=f"「{params.q}」の検索結果" if params.q else DEFAULT_HEADING,
-        total=result.total,
-        cards=[card_for(item, now=now, terms=terms) for item in result.items],
-        notice=f"{params.page}ページ目はありません。最後のページを表示しています。" if params.page > result.page else "",
-    )
-    if result.total == 0:
-        near = near_titles(index, terms, SUGGESTIONS) if terms else []
-        fallback = near or list(snapshot.popular[:SUGGESTIONS])
-        page.suggestions = [card_for(item, now=now) for item in fallback]
-        page.suggestion_title = "もしかして" if near else "人気の作品"
-    shown = params.with_changes(page=result.page)
-    page.pager = pager_links(result.page, result.pages, lambda number: search_url(shown.with_changes(page=number)))
+    near = near_titles(index, terms, SUGGESTIONS) if terms else []
+    fallback = near or list(snapshot.popular[:SUGGESTIONS])
+    return [card_for(item, now=now) for item in fallback], "もしかして" if near else "人気の作品"
+
+
+def pager(params: SearchParams, page: int, pages: int) -> list[PageLink]:
+    shown = params.with_changes(page=page)
+    return pager_links(page, pages, lambda number: search_url(shown.with_changes(page=number)))
+
+
+def sort_links(params: SearchParams, current: str) -> list[TabLink]:
     sorts = [option for option in ranking.SORT_LABELS if option != ranking.RELEVANCE or params.q]
-    page.sort_links = [
-        TabLink(ranking.SORT_LABELS[option], search_url(params.with_changes(sort=option)), option == result.sort)
+    return [
+        TabLink(ranking.SORT_LABELS[option], search_url(params.with_changes(sort=option)), option == current)
         for option in sorts
     ]
-    page.status_links = [TabLink("すべて", search_url(params.with_changes(status="")), not params.status)] + [
+
+
+def status_links(params: SearchParams) -> list[TabLink]:
+    return [TabLink("すべて", search_url(params.with_changes(status="")), not params.status)] + [
         TabLink(STATUS_LABELS[status], search_url(params.with_changes(status=status)), params.status == status)
         for status in STATUSES
     ]
+
+
+def genre_chips(params: SearchParams, genres: Any) -> list[Chip]:
+    """The most common genres (`genres`: the catalogue's, most common first),
+    and every genre the search names."""
     chosen = set(params.genres) | set(params.exclude)
-    names = [genre.name for genre in snapshot.genres[:CHIP_GENRES]]
+    names = [genre.name for genre in genres[:CHIP_GENRES]]
     names += [name for name in chosen if name not in names]
-    page.genre_chips = [
+    return [
         Chip(
             label=name,
             href=search_url(cycle_genre(params, name)),
@@ -91,4 +84,3 @@ def search_page(params: SearchParams, *, snapshot: Any, index: Any, now: datetim
         )
         for name in names
     ]
-    return page

@@ -6,9 +6,11 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
+from manga_app import genre_page as parts
 from manga_app import routes
-from manga_app.genre_page import genre_page
-from manga_app.state.browse import Card, PageLink, TabLink
+from manga_app.search.index import Query
+from manga_app.search.paging import PER_PAGE
+from manga_app.state.browse import Card, PageLink, TabLink, card_for
 from manga_app.state.search_index import current_index
 
 
@@ -34,6 +36,11 @@ class GenreState(rx.State):
             self.name, self.cards, self.pager, self.sort_links, self.total = name, [], [], [], 0
             self.loaded = True
             return
-        for field, value in vars(genre_page(name, self.router.url.query or "", index=index, now=datetime.now(UTC))).items():
-            setattr(self, field, value)
+        sort, page = parts.parse_genre_query(self.router.url.query or "")
+        result = index.search(Query(genres=(name,), sort=sort, page=page, per_page=PER_PAGE), [])
+        now = datetime.now(UTC)
+        self.name, self.total, self.page, self.pages = name, result.total, result.page, result.pages
+        self.cards = [card_for(item, now=now) for item in result.items]
+        self.sort_links = parts.sort_links(name, sort)
+        self.pager = parts.pager(name, sort, result.page, result.pages)
         self.loaded = True

@@ -14,10 +14,11 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app import reading, routes
+from manga_app.display import format_count, relative_time_ja
 from manga_app.page_heads import load_title
-from manga_app.title_page import title_page
-from manga_app.state.browse import ChapterRow, Chip
+from manga_app.state.browse import STATUS_LABELS, ChapterRow, Chip
 from manga_app.state.reading import ReadingState
+from manga_app.title_page import chapter_rows, first_url
 
 
 @dataclass
@@ -71,6 +72,18 @@ class TitleState(rx.State):
         if loaded is None:
             self.slug, self.title, self.chapters, self.volumes = slug, "", [], []
             return
-        for name, value in vars(title_page(*loaded, now=datetime.now(UTC))).items():
-            setattr(self, name, value)
+        series, units = loaded
+        now = datetime.now(UTC)
+        self.slug, self.title, self.aliases = series.slug, series.title, list(series.alt_titles)
+        self.authors = list(dict.fromkeys((*series.authors, *series.artists)))
+        self.genres = [Chip(label=name, href=routes.genre_url(name)) for name in series.genres]
+        self.tags, self.summary = list(series.tags), series.summary
+        self.status_label = STATUS_LABELS.get(series.status, "")
+        self.views = format_count(series.views)
+        self.cover = series.cover_small or series.cover
+        self.cover_srcset = f"{series.cover_small} 160w, {series.cover} 320w" if series.cover_small else ""
+        self.updated = relative_time_ja(series.updated_at, now=now)
+        self.chapters = chapter_rows(units, "chapter", now)
+        self.volumes = chapter_rows(units, "volume", now)
+        self.first_url = first_url(units)
         self.loaded = True

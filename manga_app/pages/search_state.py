@@ -10,11 +10,13 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
+from manga_app import search_page as parts
 from manga_app.display import Throttle
-from manga_app.search.normalize import clean_query
+from manga_app.search.normalize import clean_query, query_terms
+from manga_app.search.paging import PER_PAGE
 from manga_app.search.params import SearchParams, parse_search_params
-from manga_app.search_page import search_page, search_url
-from manga_app.state.browse import Card, Chip, PageLink, TabLink
+from manga_app.search_page import search_url
+from manga_app.state.browse import Card, Chip, PageLink, TabLink, card_for
 from manga_app.state.search_index import current_index
 
 # At most one search per visitor per interval while typing; a keystroke in
@@ -113,7 +115,18 @@ class SearchState(rx.State):
 
     async def _run(self, params: SearchParams) -> None:
         snapshot, index = await current_index()
-        self._params = params
-        for name, value in vars(search_page(params, snapshot=snapshot, index=index, now=datetime.now(UTC))).items():
-            setattr(self, name, value)
+        self._params, now = params, datetime.now(UTC)
+        terms = query_terms(params.q)
+        result = index.search(params.to_query(PER_PAGE), terms)
+        self.heading, self.total = parts.heading(params), result.total
+        self.cards = [card_for(item, now=now, terms=terms) for item in result.items]
+        self.notice = parts.past_the_end_notice(params.page, result.page)
+        found_none = result.total == 0
+        self.suggestions, self.suggestion_title = (
+            parts.suggestions(params, snapshot=snapshot, index=index, now=now) if found_none else ([], "")
+        )
+        self.pager = parts.pager(params, result.page, result.pages)
+        self.sort_links = parts.sort_links(params, result.sort)
+        self.status_links = parts.status_links(params)
+        self.genre_chips = parts.genre_chips(params, snapshot.genres)
         self.loaded = True

@@ -17,7 +17,8 @@ from manga_app.ssr import states
 from manga_app.ssr.renderer import RenderError, RendererClient
 from manga_app.state.head import HeadState
 from manga_app.web import csp
-from manga_app.web.shell import SPA_FALLBACK, start_after_first_paint, static_dir
+from manga_app.reflex_patches import start_after_first_paint
+from manga_app.web.shell import SPA_FALLBACK, static_dir
 
 log = logging.getLogger(__name__)
 _CACHE_PAGES = 2_000

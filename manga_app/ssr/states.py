@@ -23,8 +23,6 @@ from reflex_base import constants
 from reflex_base.constants.state import FIELD_MARKER
 from reflex_base.utils import format
 
-from manga_app import routes
-
 # Connection data the browser's own hydrate fills in; never part of a page.
 _ROUTER_VARS = frozenset(
     name + FIELD_MARKER

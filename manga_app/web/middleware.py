@@ -16,7 +16,8 @@ from starlette.responses import PlainTextResponse
 
 from manga_app import routes
 from manga_app.config import get_settings
-from manga_app.web import catalogue_files, install, pages, robots, shell, sitemap, socket_guard
+from manga_app import reflex_patches
+from manga_app.web import catalogue_files, install, pages, robots, shell, sitemap
 from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.
@@ -104,5 +105,5 @@ class SiteHttpLayer:
 
 
 def site_http_layer(reflex_app: ASGIApp) -> ASGIApp:
-    socket_guard.install()
+    reflex_patches.install()
     return SecurityHeaders(SiteHttpLayer(reflex_app), production_host=get_settings().production_host)

@@ -1,6 +1,6 @@
-"""Every patch this site makes to Reflex's event handling, in one place
-(tests/unit/web/test_socket_guard.py fails if a Reflex upgrade moves what
-these rely on).
+"""What the site checks at Reflex's event entry points (manga_app/
+reflex_patches.py installs these hooks; its test fails if a Reflex upgrade
+moves them):
 
 - Before every event: the signed-in session must still be this
   connection's and its token current (state/session_guard.py), through
@@ -20,8 +20,6 @@ browser may send is up to about 1 MB) close the connection in engine.io.
 from __future__ import annotations
 
 import asyncio
-import functools
-import inspect
 import logging
 import time
 
@@ -32,7 +30,6 @@ from reflex_base.event import fix_events
 
 from manga_app.state.notify import notify
 from manga_app.state.session_guard import hold_session
-from manga_app.web import bounded_logs
 from manga_app.web.rate_limit import Notices, RateLimiter
 
 logger = logging.getLogger(__name__)
@@ -45,38 +42,9 @@ NOTICE_INTERVAL = 10.0
 NOTICES = Notices(NOTICE_INTERVAL)
 TOO_MANY = ("warning", "操作が多すぎます", "少し待ってからもう一度お試しください。")
 MAX_EVENT_NAME = 200
-_MARK = "_manga_guarded"
 
 
-def install() -> None:
-    """Patch Reflex once per process (idempotent)."""
-    bounded_logs.install()
-    if getattr(App._preprocess, _MARK, False):
-        return
-    _wrap(App, "_preprocess", _preprocess)
-    _wrap(EventNamespace, "on_event", _on_event)
-    _wrap(EventNamespace, "on_disconnect", _on_disconnect)
-
-
-def _wrap(cls: type, name: str, wrapper) -> None:
-    original = getattr(cls, name)
-    if inspect.iscoroutinefunction(original):  # socket.io awaits only coroutine functions
-
-        async def method(self, *args, **kwargs):
-            return await wrapper(self, original, *args, **kwargs)
-
-    else:
-
-        def method(self, *args, **kwargs):
-            return wrapper(self, original, *args, **kwargs)
-
-    functools.update_wrapper(method, original)
-
-    setattr(method, _MARK, True)
-    setattr(cls, name, method)
-
-
-async def _preprocess(self: App, original, state, event):
+async def before_event(self: App, original, state, event):
     await hold_session(state._get_root_state())
     return await original(self, state, event)
 
@@ -86,7 +54,7 @@ def _address(namespace: EventNamespace, sid: str) -> str:
     return str(static.get(constants.RouteVar.CLIENT_IP) or "unknown")
 
 
-async def _on_event(self: EventNamespace, original, sid: str, data):
+async def on_event(self: EventNamespace, original, sid: str, data):
     now = time.monotonic()
     if not isinstance(data, dict) or not isinstance(data.get("name"), str) or len(data["name"]) > MAX_EVENT_NAME:
         logger.warning("Dropped a malformed event (%s) from %s", type(data).__name__, sid)
@@ -112,7 +80,7 @@ async def _tell(namespace: EventNamespace, sid: str) -> None:
     await namespace.emit(str(constants.SocketEvent.EVENT), update, to=sid)
 
 
-def _on_disconnect(self: EventNamespace, original, sid: str):
+def on_disconnect(self: EventNamespace, original, sid: str):
     PER_CONNECTION.forget(sid)
     NOTICES.forget(sid)
     return original(self, sid)

@@ -59,32 +59,3 @@ def test_parse_genre_query(query, expected):
 def test_genre_page_url_leaves_defaults_out():
     assert genre_page_url("日常") == "/genre/%E6%97%A5%E5%B8%B8"
     assert genre_page_url("日常", "popular", 2) == "/genre/%E6%97%A5%E5%B8%B8?sort=popular&page=2"
-
-
-@pytest.mark.parametrize(
-    ("model", "state_path"),
-    [
-        ("manga_app.title_page:TitlePage", "manga_app.pages.manga_state:TitleState"),
-        ("manga_app.genre_page:GenrePage", "manga_app.pages.genre_state:GenreState"),
-        ("manga_app.search_page:SearchPage", "manga_app.pages.search_state:SearchState"),
-    ],
-)
-def test_each_page_model_field_is_a_state_var_of_the_same_default(model, state_path):
-    # The state copies the model field by field (the server's first paint
-    # renders the same model): a field the state lacks would never reach
-    # the page, and the two would show different things.
-    import dataclasses
-    import importlib
-
-    def load(path):
-        module, name = path.split(":")
-        return getattr(importlib.import_module(module), name)
-
-    page, state = load(model), load(state_path)
-    defaults = state.get_fields()
-    for field in dataclasses.fields(page):
-        assert field.name in state.base_vars, field.name
-        expected = field.default_factory() if field.default is dataclasses.MISSING else field.default
-        declared = defaults[field.name]
-        default = declared.default_factory() if declared.default is dataclasses.MISSING else declared.default
-        assert default == expected, field.name

@@ -11,7 +11,7 @@ from manga_app.catalogue import repository
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.views import load_chapter, load_title
-from manga_app.title_page import title_page
+from manga_app.title_page import chapter_rows, first_url
 
 from .builders import distinct_pages, write_cbz
 
@@ -80,10 +80,10 @@ def test_volume_and_chapter_urls_never_collide(tmp_path, engine, media):
 def test_the_title_page_lists_volumes_and_chapters_in_their_own_groups(tmp_path, engine, media):
     import_source(_library(tmp_path), engine=engine, media=media)
     with Session(engine) as session:
-        page = title_page(*load_title(session=session, slug="wandaa-tantei", media_base_url="/m"), now=NOW)
-    assert [row.label for row in page.volumes] == ["第3巻", "第2巻", "第1巻"]
-    assert [row.label for row in page.chapters] == ["第22.7話", "第22話", "第21話", "第5.5話", "第5話", "第3話"]
-    assert page.first_url == "/wandaa-tantei-ch-1-vol"
+        _series, units = load_title(session=session, slug="wandaa-tantei", media_base_url="/m")
+    assert [row.label for row in chapter_rows(units, "volume", NOW)] == ["第3巻", "第2巻", "第1巻"]
+    assert [row.label for row in chapter_rows(units, "chapter", NOW)] == ["第22.7話", "第22話", "第21話", "第5.5話", "第5話", "第3話"]
+    assert first_url(units) == "/wandaa-tantei-ch-1-vol"
 
 
 def test_an_extras_folder_belongs_to_its_series_and_its_extras_follow_the_last_chapter(tmp_path, engine, media):

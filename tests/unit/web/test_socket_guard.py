@@ -1,39 +1,13 @@
-"""The Reflex patches of web/socket_guard.py still reach what they rely on
-(this fails when a Reflex upgrade moves it), and their pure parts: rate
-limits per key and log lines bounded to 200 characters of any payload."""
+"""The pure parts of the event checks (web/socket_guard.py): rate limits
+per key and log lines bounded to 200 characters of any payload. Where
+Reflex calls them: tests/unit/test_reflex_patches.py."""
 
 from __future__ import annotations
 
-import inspect
 import logging
 
-import socketio
-from reflex.app import App, EventNamespace
-from reflex_base import constants
-from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
-
-from manga_app.web import bounded_logs, socket_guard
+from manga_app.web import bounded_logs
 from manga_app.web.rate_limit import Notices, RateLimiter
-
-
-def test_the_patches_sit_where_reflex_calls_them():
-    socket_guard.install()
-    socket_guard.install()  # idempotent: one wrapper, not two
-    for cls, name in ((App, "_preprocess"), (EventNamespace, "on_event"), (EventNamespace, "on_disconnect")):
-        method = getattr(cls, name)
-        assert getattr(method, "_manga_guarded", False), name
-        assert not getattr(method.__wrapped__, "_manga_guarded", False), f"{name} wrapped twice"
-    # socket.io awaits coroutine handlers named on_<event>; the browser sends "event".
-    assert inspect.iscoroutinefunction(EventNamespace.on_event) and constants.SocketEvent.EVENT == "event"
-    assert "on_event" in inspect.getsource(socketio.AsyncNamespace.trigger_event).replace("'on_' + (event", "on_event")
-    # The event processor runs the app's _preprocess under the state lock, with router data set first.
-    source = inspect.getsource(BaseStateEventProcessor._execute_event)
-    assert source.index("state.router_data = merged_router_data") < source.index("self.middleware._preprocess(state, event)")
-    # What the limits read from the namespace.
-    namespace_source = inspect.getsource(EventNamespace)
-    assert "self._static_router_data[sid] = self._build_static_router_data(sid, environ)" in namespace_source
-    assert "constants.RouteVar.CLIENT_IP: client_ip" in namespace_source
-    assert "def sid_to_token" in namespace_source
 
 
 def test_a_bucket_allows_its_burst_then_its_rate():

@@ -1,0 +1,133 @@
+"""Every change this site makes to Reflex itself, in one place.
+tests/unit/test_reflex_patches.py fails when a Reflex upgrade moves what
+these rely on; nothing else in the site patches the framework.
+
+- The document head: no color-mode script (`leave_out_color_mode_script`).
+- Event handling: a hook before every event and on every socket.io event
+  and disconnect (`install`; the policy itself is web/socket_guard.py).
+- The built page: rendered pages start the app after their first frame
+  (`start_after_first_paint`), the one rewrite of Reflex's build output.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import re
+
+import reflex as rx
+import reflex.utils.misc
+from reflex.app import App, EventNamespace
+
+from manga_app.web import bounded_logs, socket_guard
+
+_MARK = "_manga_guarded"
+
+
+# ---- the document head ---------------------------------------------------
+# Reflex 0.10 always puts a script first in every page's head
+# (reflex.utils.misc.preload_color_theme, looked up each time the document
+# root is compiled) that reads a saved color mode from localStorage before
+# React starts. The site has one look (default_color_mode="light", no
+# toggle, no stylesheet reads the class), yet a fresh page's first use of
+# localStorage costs about 3.5 ms of main thread before the first frame, on
+# every page. Reflex has no setting for it.
+
+
+def _no_color_mode_script(default_color_mode: str = "system") -> rx.Component:
+    """Stands in for reflex.utils.misc.preload_color_theme: renders nothing."""
+    return rx.fragment()
+
+
+def leave_out_color_mode_script() -> None:
+    """Before the app is compiled (manga_app.manga_app calls it on import)."""
+    reflex.utils.misc.preload_color_theme = _no_color_mode_script
+
+
+# ---- event handling ------------------------------------------------------
+
+
+def install() -> None:
+    """Wrap Reflex's event entry points once per process (idempotent):
+    App._preprocess (run by the event processor under the state lock, before
+    every event), EventNamespace.on_event and on_disconnect (socket.io)."""
+    bounded_logs.install()
+    if getattr(App._preprocess, _MARK, False):
+        return
+    _wrap(App, "_preprocess", socket_guard.before_event)
+    _wrap(EventNamespace, "on_event", socket_guard.on_event)
+    _wrap(EventNamespace, "on_disconnect", socket_guard.on_disconnect)
+
+
+def _wrap(cls: type, name: str, wrapper) -> None:
+    original = getattr(cls, name)
+    if inspect.iscoroutinefunction(original):  # socket.io awaits only coroutine functions
+
+        async def method(self, *args, **kwargs):
+            return await wrapper(self, original, *args, **kwargs)
+
+    else:
+
+        def method(self, *args, **kwargs):
+            return wrapper(self, original, *args, **kwargs)
+
+    functools.update_wrapper(method, original)
+    setattr(method, _MARK, True)
+    setattr(cls, name, method)
+
+
+# ---- the built page ------------------------------------------------------
+# React Router's build puts the app's module preloads and its start module
+# in every page; on a phone on a slow network those few hundred kilobytes
+# would share the connection and the main thread with a page that is
+# already all there in the HTML. Without this, Lighthouse mobile fell from
+# 97-99 to 81-89 (LCP 2.8-3.1 s).
+
+_MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/?>')
+# React Router's inline module that starts the app, and its static imports.
+_APP_START = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOTALL)
+_STATIC_IMPORT = re.compile(r'^import (?:\* as (\w+) from )?("[^"\\]+");[ \t]*$', re.MULTILINE)
+_ANY_STATIC_IMPORT = re.compile(r"^\s*import\s*[^(\s]", re.MULTILINE)
+# What the app waits for: the frame after the one that shows the HTML (at
+# once in a hidden tab, which paints none).
+PAINT_GATE = (
+    "new Promise((go) => document.visibilityState === \"hidden\" ? go()"
+    " : requestAnimationFrame(() => setTimeout(go, 0)))"
+)
+
+
+def _gated_start(body: str, preloads: list[str]) -> str | None:
+    """The app's start module, waiting for PAINT_GATE before it loads
+    anything: its static imports become awaited dynamic ones (same order),
+    and the module preloads left out of the head are added at that moment.
+    None when the module has an import this does not know how to rewrite."""
+
+    def dynamic(found: re.Match) -> str:
+        alias, source = found.group(1), found.group(2)
+        return f"const {alias} = await import({source});" if alias else f"await import({source});"
+
+    rewritten = _STATIC_IMPORT.sub(dynamic, body)
+    if _ANY_STATIC_IMPORT.search(rewritten):
+        return None
+    hrefs = json.dumps(preloads)
+    return (
+        f"await ({PAINT_GATE});\n"
+        f"for (const href of {hrefs}) {{ const link = document.createElement(\"link\"); "
+        "link.rel = \"modulepreload\"; link.href = href; document.head.appendChild(link); }\n"
+        + rewritten
+    )
+
+
+def start_after_first_paint(html: str) -> str:
+    """The page with the app's JavaScript neither fetched nor run before its
+    first frame: the page shows sooner on a slow phone; the app starts one
+    frame later. A start module this does not know is left as built (and
+    the test named above fails)."""
+    preloads = _MODULE_PRELOAD.findall(html)
+    start = _APP_START.search(html)
+    gated = None if start is None else _gated_start(start.group(2), preloads)
+    if gated is None:
+        return html
+    html = html[: start.start(2)] + gated + html[start.end(2) :]
+    return _MODULE_PRELOAD.sub("", html)

@@ -1,0 +1,109 @@
+"""manga_app/reflex_patches.py: every change the site makes to Reflex still
+reaches what it relies on (these fail when a Reflex upgrade moves it), and
+each does what it is for. tests/e2e/test_hydration.py checks that the real
+build's start module is rewritten."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import reflex.utils.misc
+import socketio
+from reflex.app import App, EventNamespace
+from reflex.compiler.utils import create_document_root
+from reflex_base import constants
+from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
+
+from manga_app import reflex_patches
+
+# ---- the document head ------------------------------------------------------
+
+
+def _document_code() -> str:
+    root = create_document_root(head_components=[], html_lang="ja", default_color_mode="light")
+    return str(root.render())
+
+
+def test_the_document_head_reads_no_saved_color_mode(monkeypatch):
+    monkeypatch.setattr(reflex.utils.misc, "preload_color_theme", reflex.utils.misc.preload_color_theme)
+    # Reflex's own document does (what this change takes away).
+    assert "localStorage" in _document_code()
+    reflex_patches.leave_out_color_mode_script()
+    code = _document_code()
+    assert "localStorage" not in code and "prefers-color-scheme" not in code
+    # The rest of the document is still there.
+    assert "utf-8" in code and "stylesheet" in code
+
+
+# ---- event handling ---------------------------------------------------------
+
+
+def test_the_patches_sit_where_reflex_calls_them():
+    reflex_patches.install()
+    reflex_patches.install()  # idempotent: one wrapper, not two
+    for cls, name in ((App, "_preprocess"), (EventNamespace, "on_event"), (EventNamespace, "on_disconnect")):
+        method = getattr(cls, name)
+        assert getattr(method, "_manga_guarded", False), name
+        assert not getattr(method.__wrapped__, "_manga_guarded", False), f"{name} wrapped twice"
+    # socket.io awaits coroutine handlers named on_<event>; the browser sends "event".
+    assert inspect.iscoroutinefunction(EventNamespace.on_event) and constants.SocketEvent.EVENT == "event"
+    assert "on_event" in inspect.getsource(socketio.AsyncNamespace.trigger_event).replace("'on_' + (event", "on_event")
+    # The event processor runs the app's _preprocess under the state lock, with router data set first.
+    source = inspect.getsource(BaseStateEventProcessor._execute_event)
+    assert source.index("state.router_data = merged_router_data") < source.index("self.middleware._preprocess(state, event)")
+    # What the limits read from the namespace.
+    namespace_source = inspect.getsource(EventNamespace)
+    assert "self._static_router_data[sid] = self._build_static_router_data(sid, environ)" in namespace_source
+    assert "constants.RouteVar.CLIENT_IP: client_ip" in namespace_source
+    assert "def sid_to_token" in namespace_source
+
+
+# ---- the built page ---------------------------------------------------------
+
+CHARSET = '<meta charSet="utf-8"/>'
+# React Router's start module, as the build writes it.
+APP_START = (
+    '<script type="module" async="">import "/assets/manifest-1.js";\n'
+    'import * as route0 from "/assets/root-2.js";\n  \n'
+    '  window.__reactRouterRouteModules = {"root":route0};\n\n'
+    'import("/assets/entry.client-3.js");</script>'
+)
+STYLES = '<link href="/assets/styles-4.css" rel="stylesheet" type="text/css"/>'
+
+
+def _page(start: str = APP_START) -> str:
+    return (
+        f'<!DOCTYPE html><html><head>{CHARSET}<link rel="modulepreload" href="/assets/root-2.js"/>{STYLES}</head>'
+        f"<body><h1>page</h1>{start}</body></html>"
+    )
+
+
+def _head(html: str) -> str:
+    return html[: html.index("</head>")]
+
+
+def test_the_app_starts_after_the_gate_with_the_same_imports_in_the_same_order():
+    html = reflex_patches.start_after_first_paint(_page())
+    assert "modulepreload" not in _head(html)
+    module = re.search(r"<script[^>]*>(.*?)</script>", html, re.DOTALL).group(1)
+    lines = [line.strip() for line in module.splitlines() if line.strip()]
+    assert lines[0] == f"await ({reflex_patches.PAINT_GATE});"
+    # The module preloads left out of the head are asked for at that moment.
+    assert '["/assets/root-2.js"]' in lines[1] and 'link.rel = "modulepreload"' in lines[1]
+    assert lines[2:] == [
+        'await import("/assets/manifest-1.js");',
+        'const route0 = await import("/assets/root-2.js");',
+        'window.__reactRouterRouteModules = {"root":route0};',
+        'import("/assets/entry.client-3.js");',
+    ]
+
+
+def test_the_page_and_its_stylesheet_are_left_as_they_are():
+    html = reflex_patches.start_after_first_paint(_page())
+    assert STYLES in _head(html) and "<body><h1>page</h1><script" in html
+
+
+def test_an_app_start_it_cannot_rewrite_is_left_as_built_with_its_preloads():
+    odd = '<script type="module">import { a } from "/assets/a.js";\na();</script>'
+    assert reflex_patches.start_after_first_paint(_page(odd)) == _page(odd)
