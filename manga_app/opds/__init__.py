@@ -1,0 +1,7 @@
+"""The OPDS 1.2 catalogue for reader apps (Panels, Chunky, KOReader, Mihon...).
+
+Pure parts only: URL builders (urls.py), the Atom documents (feeds.py,
+entries.py), 五十音 rows (kana.py), ComicInfo.xml (comicinfo.py), the
+streamed CBZ (cbz.py) and what each feed lists from the held catalogue
+(listing.py). The HTTP layer is manga_app/web/opds.py; keys are
+manga_app/auth/opds_keys.py."""
