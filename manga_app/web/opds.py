@@ -1,12 +1,13 @@
-"""The OPDS 1.2 catalogue's feeds over HTTP (routes: `routes()` below,
-mounted by middleware.py at `/opds` and `/opds/k/{key}`). Downloads and
-page streaming are opds_files.py; caching, keys and errors opds_http.py."""
+"""The OPDS 1.2 catalogue's feeds over HTTP (routes: feed_routes() and
+file_routes() below, mounted by middleware.py at `/opds` and
+`/opds/k/{key}`). Downloads and page streaming are opds_files.py, the
+personal feeds opds_personal.py; caching, keys and errors opds_http.py."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from urllib.parse import unquote
 
 from sqlmodel import Session
@@ -17,13 +18,13 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from manga_app.catalogue.db import shared_engine
 from manga_app.catalogue.views import load_title
 from manga_app.config import get_settings
-from manga_app.opds import entries, feeds, kana, listing, queries, urls
-from manga_app.opds.feeds import ACQUISITION, NAVIGATION, Entry, Feed
+from manga_app.opds import entries, feeds, kana, listing, urls
+from manga_app.opds.feeds import ACQUISITION, NAVIGATION
 from manga_app.search import ranking
 from manga_app.search.index import Query
 from manga_app.search.normalize import clean_query, query_terms
 from manga_app.state.search_index import current_index
-from manga_app.web import opds_files
+from manga_app.web import opds_files, opds_personal
 from manga_app.web.opds_http import (
     Asker,
     OpdsError,
@@ -32,30 +33,15 @@ from manga_app.web.opds_http import (
     catalogue_validated,
     error_response,
     page_number,
+    feed_of,
     paged,
-    privately_validated,
-    require_user,
+    render,
 )
 
 SERIES_PER_PAGE = 50
 NAMES_PER_PAGE = 100
 UNITS_PER_PAGE = 100
 MAX_NAME = 200
-
-
-def _render(feed: Feed) -> tuple[bytes, str]:
-    settings = get_settings()
-    return feeds.render_feed(feed, site_name=settings.site_name, site_uri=settings.origin), feed.media_type
-
-
-def _feed(who: Asker, request: Request, title: str, kind: str, items: Sequence[Entry], **more) -> Feed:
-    path = request.url.path
-    self_href = path + (f"?{request.url.query}" if request.url.query else "")
-    return Feed(
-        id=entries.feed_id(path.replace(who.urls.root, urls.ROOT, 1)), title=title, kind=kind,
-        updated=catalogue_updated(who.snapshot), self_href=self_href, start_href=who.urls.start(),
-        search_href=who.urls.search_description(), entries=items, icon="/favicon.ico", **more,
-    )
 
 
 def _handler(body: Callable) -> Callable:
@@ -82,11 +68,11 @@ def _series_list(request: Request, who: Asker, title: str, fetch, *, url, up: st
     total, items = fetch(number, SERIES_PER_PAGE)
     page = paged(total, SERIES_PER_PAGE, number, url)
 
-    def render():
+    def build():
         found = [entries.series_entry(item, who.urls) for item in items]
-        return _render(_feed(who, request, title, NAVIGATION, found, page=page, up_href=up or who.urls.start()))
+        return render(feed_of(who, request, title, NAVIGATION, found, page=page, up_href=up or who.urls.start()))
 
-    return catalogue_validated(request, who, render)
+    return catalogue_validated(request, who, build)
 
 
 def _searched(index, query: Query, terms: list[str]):
@@ -101,7 +87,7 @@ def _searched(index, query: Query, terms: list[str]):
 
 
 async def root(request: Request, who: Asker) -> Response:
-    def render():
+    def build():
         moment = catalogue_updated(who.snapshot)
         u = who.urls
         rows = [
@@ -119,9 +105,9 @@ async def root(request: Request, who: Asker) -> Response:
             ]
         found = [entries.navigation_entry(key, title, href, updated=moment, content=text, kind=kind)
                  for key, title, href, text, kind in rows]
-        return _render(_feed(who, request, get_settings().site_name, NAVIGATION, found))
+        return render(feed_of(who, request, get_settings().site_name, NAVIGATION, found))
 
-    return catalogue_validated(request, who, render)
+    return catalogue_validated(request, who, build)
 
 
 async def new(request: Request, who: Asker) -> Response:
@@ -137,16 +123,16 @@ async def latest(request: Request, who: Asker) -> Response:
 
 
 async def genres(request: Request, who: Asker) -> Response:
-    def render():
+    def build():
         moment = catalogue_updated(who.snapshot)
         found = [
             entries.navigation_entry(f"genre:{genre.name}", genre.name, who.urls.genre(genre.name),
                                      updated=moment, content=f"{genre.total}作品")
             for genre in who.snapshot.genres
         ]
-        return _render(_feed(who, request, "ジャンル", NAVIGATION, found, up_href=who.urls.start()))
+        return render(feed_of(who, request, "ジャンル", NAVIGATION, found, up_href=who.urls.start()))
 
-    return catalogue_validated(request, who, render)
+    return catalogue_validated(request, who, build)
 
 
 def _name(request: Request, param: str) -> str:
@@ -171,13 +157,13 @@ async def authors(request: Request, who: Asker) -> Response:
     page = paged(len(names), NAMES_PER_PAGE, number, who.urls.authors)
     shown = names[(number - 1) * NAMES_PER_PAGE : number * NAMES_PER_PAGE]
 
-    def render():
+    def build():
         moment = catalogue_updated(who.snapshot)
         found = [entries.navigation_entry(f"author:{name}", name, who.urls.author(name), updated=moment,
                                           content=f"{count}作品") for name, count in shown]
-        return _render(_feed(who, request, "作者", NAVIGATION, found, page=page, up_href=who.urls.start()))
+        return render(feed_of(who, request, "作者", NAVIGATION, found, page=page, up_href=who.urls.start()))
 
-    return catalogue_validated(request, who, render)
+    return catalogue_validated(request, who, build)
 
 
 async def author(request: Request, who: Asker) -> Response:
@@ -192,14 +178,14 @@ async def author(request: Request, who: Asker) -> Response:
 async def kana_rows(request: Request, who: Asker) -> Response:
     rows = listing.listings_of(who.snapshot.mangas).kana_rows
 
-    def render():
+    def build():
         moment = catalogue_updated(who.snapshot)
         found = [entries.navigation_entry(f"kana:{row}", label, who.urls.kana_row(row), updated=moment,
                                           content=f"{len(rows[row])}作品")
                  for row, (label, _) in kana.ROWS.items() if row in rows]
-        return _render(_feed(who, request, "五十音", NAVIGATION, found, up_href=who.urls.start()))
+        return render(feed_of(who, request, "五十音", NAVIGATION, found, up_href=who.urls.start()))
 
-    return catalogue_validated(request, who, render)
+    return catalogue_validated(request, who, build)
 
 
 async def kana_row(request: Request, who: Asker) -> Response:
@@ -265,43 +251,11 @@ async def series(request: Request, who: Asker) -> Response:
     page = paged(len(ordered), UNITS_PER_PAGE, number, lambda n: who.urls.series(slug, n))
     shown = ordered[(number - 1) * UNITS_PER_PAGE : number * UNITS_PER_PAGE]
 
-    def render():
+    def build():
         found = [entries.unit_entry(title, unit, who.urls, pages=unit.page_count) for unit in shown]
-        return _render(_feed(who, request, title.title, ACQUISITION, found, page=page, up_href=who.urls.start()))
+        return render(feed_of(who, request, title.title, ACQUISITION, found, page=page, up_href=who.urls.start()))
 
-    return catalogue_validated(request, who, render)
-
-
-# --- personal feeds (under /opds/k/{key}) ------------------------------------------
-
-
-def _personal(uid: str, what: str):
-    settings = get_settings()
-    with Session(shared_engine()) as session:
-        if what == "following":
-            return queries.followed(session=session, uid=uid)
-        return queries.continue_reading(session=session, uid=uid, media_base_url=settings.media_base_url)
-
-
-async def following(request: Request, who: Asker) -> Response:
-    uid = require_user(who)
-    slugs = await asyncio.to_thread(_personal, uid, "following")
-    items = [item for slug in slugs if (item := who.snapshot.by_slug.get(slug)) is not None]
-    number = page_number(request)
-    page = paged(len(items), SERIES_PER_PAGE, number, who.urls.following)
-    shown = items[(number - 1) * SERIES_PER_PAGE : number * SERIES_PER_PAGE]
-    found = [entries.series_entry(item, who.urls) for item in shown]
-    body, media_type = _render(_feed(who, request, "フォロー中", NAVIGATION, found, page=page))
-    return privately_validated(request, body, media_type)
-
-
-async def continue_reading(request: Request, who: Asker) -> Response:
-    uid = require_user(who)
-    rows = await asyncio.to_thread(_personal, uid, "continue")
-    found = [entries.unit_entry(title, unit, who.urls, pages=unit.page_count, reading=reading)
-             for title, unit, reading in rows]
-    body, media_type = _render(_feed(who, request, "続きを読む", ACQUISITION, found))
-    return privately_validated(request, body, media_type)
+    return catalogue_validated(request, who, build)
 
 
 _not_found = PlainTextResponse("見つかりませんでした。\n", status_code=404, headers={"Cache-Control": "no-store"})
@@ -324,7 +278,7 @@ def feed_routes() -> list[BaseRoute]:
         ("/", root), ("/new", new), ("/popular", popular), ("/latest", latest), ("/genres", genres),
         ("/genres/{name}", genre), ("/authors", authors), ("/authors/{name}", author), ("/kana", kana_rows),
         ("/kana/{row}", kana_row), ("/search.xml", search_description), ("/search", search),
-        ("/series/{slug}", series), ("/following", following), ("/continue", continue_reading),
+        ("/series/{slug}", series), ("/following", opds_personal.following), ("/continue", opds_personal.continue_reading),
     ]
     return _mounted([Route(path, _handler(body), methods=get) for path, body in by_path],
                     root_endpoint=_handler(root))

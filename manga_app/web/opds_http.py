@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
@@ -20,7 +21,9 @@ from starlette.responses import PlainTextResponse, Response
 
 from manga_app.auth import service
 from manga_app.catalogue.held import Snapshot, held_catalogue
-from manga_app.opds import feeds, urls
+from manga_app.config import get_settings
+from manga_app.opds import entries, feeds, urls
+from manga_app.opds.feeds import Entry, Feed
 from manga_app.opds.urls import Urls
 
 PUBLIC_CACHE = "public, max-age=60"
@@ -147,3 +150,18 @@ def privately_validated(request: Request, body: bytes, media_type: str) -> Respo
     if _not_modified(request, etag, None):
         return Response(status_code=304, headers=headers)
     return Response(body if request.method != "HEAD" else b"", media_type=media_type, headers=headers)
+
+
+def render(feed: Feed) -> tuple[bytes, str]:
+    settings = get_settings()
+    return feeds.render_feed(feed, site_name=settings.site_name, site_uri=settings.origin), feed.media_type
+
+
+def feed_of(who: Asker, request: Request, title: str, kind: str, items: Sequence[Entry], **more) -> Feed:
+    path = request.url.path
+    self_href = path + (f"?{request.url.query}" if request.url.query else "")
+    return Feed(
+        id=entries.feed_id(path.replace(who.urls.root, urls.ROOT, 1)), title=title, kind=kind,
+        updated=catalogue_updated(who.snapshot), self_href=self_href, start_href=who.urls.start(),
+        search_href=who.urls.search_description(), entries=items, icon="/favicon.ico", **more,
+    )
