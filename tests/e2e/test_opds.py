@@ -66,6 +66,10 @@ def test_a_reader_creates_a_key_on_the_library_reads_their_feed_in_an_app_then_r
     url = page.get_by_test_id("opds-url")
     expect(url).to_have_value(re.compile(rf"^{re.escape(SITE_ORIGIN)}/opds/k/[A-Za-z0-9_-]{{32}}$"))
     personal = urlsplit(url.input_value()).path
+    device.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    panel.get_by_test_id("opds-copy").click()
+    expect(page.locator(".ant-notification-notice").filter(has_text="URLをコピーしました")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == url.input_value()
     assert personal.startswith("/opds/k/") and len(personal) == len("/opds/k/") + 32
     expect(panel.get_by_test_id("opds-status")).to_be_visible()
 
