@@ -3,7 +3,7 @@
 Every row is keyed by the Firebase uid, and a uid only ever comes from a
 verified ID token (verify.py). Series are referenced by slug, not id: a
 re-import may renumber series, and a follow must survive that. Chapter
-numbers are integer hundredths, as in the catalogue. Migrations: 0002, 0004."""
+numbers are integer hundredths, as in the catalogue. Migrations: 0002, 0004, 0007."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sqlmodel import Field, SQLModel
 
 from manga_app.catalogue.models import UTCDateTime, utc_now
 
-__all__ = ["Follow", "HistoryRemoval", "ReadingProgress", "UserAccount"]
+__all__ = ["Follow", "HistoryRemoval", "OpdsKey", "ReadingProgress", "UserAccount"]
 
 
 class UserAccount(SQLModel, table=True):
@@ -80,3 +80,16 @@ class HistoryRemoval(SQLModel, table=True):
     uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE", index=True)
     series_slug: str = Field(max_length=100)
     removed_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+
+
+class OpdsKey(SQLModel, table=True):
+    """A user's key to their personal OPDS feeds (one per user). Only the
+    key's sha256 is stored: the key itself is shown once, when created."""
+
+    __tablename__ = "opds_key"
+    __table_args__ = (sa.UniqueConstraint("uid", name="uq_opds_key_uid"), {"extend_existing": True})
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE")
+    key_hash: str = Field(max_length=64, unique=True, index=True)
+    created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from manga_app.auth import progress, repository
+from manga_app.auth import opds_keys, progress, repository
 from manga_app.auth.payloads import Position
 from manga_app.auth.verify import VerifiedUser
 from manga_app.catalogue.db import shared_engine
@@ -110,3 +110,29 @@ def forget(uid: str, slug: str | None, *, now: datetime) -> int:
 def new_chapters(last_read: dict[str, datetime]) -> dict[str, int]:
     with Session(shared_engine()) as session:
         return progress.new_chapter_counts(session=session, last_read=last_read)
+
+
+def create_opds_key(uid: str) -> str:
+    """A new personal OPDS key (the old one stops working)."""
+    with Session(shared_engine()) as session:
+        key = opds_keys.create_key(session=session, uid=uid)
+        session.commit()
+        return key
+
+
+def revoke_opds_key(uid: str) -> bool:
+    with Session(shared_engine()) as session:
+        revoked = opds_keys.revoke_key(session=session, uid=uid)
+        session.commit()
+        return revoked
+
+
+def opds_key_created_at(uid: str) -> datetime | None:
+    with Session(shared_engine()) as session:
+        return opds_keys.key_created_at(session=session, uid=uid)
+
+
+def opds_user(key: str) -> str | None:
+    """The uid a personal OPDS key belongs to (None: unknown or revoked)."""
+    with Session(shared_engine()) as session:
+        return opds_keys.uid_for_key(session=session, key=key)

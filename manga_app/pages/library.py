@@ -6,9 +6,11 @@ import reflex as rx
 
 from manga_app.components.account.follow import follow_button
 from manga_app.components.account.library_parts import account_header, cover, empty_note
+from manga_app.components.account.opds_key import opds_panel
 from manga_app.components.layout import site_layout
 from manga_app.components.link import link
 from manga_app.routes import PageKind
+from manga_app.state.auth import AuthState
 from manga_app.state.library import LibraryState
 
 KIND = PageKind.LIBRARY
@@ -44,4 +46,5 @@ def view() -> rx.Component:
             rx.el.ul(rx.foreach(LibraryState.library_items, _item), class_name="shelf-list", aria_label="フォロー中の作品"),
             empty_note("フォロー中の作品はまだありません。作品ページの「フォロー」で追加できます。"),
         ),
+        rx.cond(AuthState.signed_in, opds_panel()),
     )

@@ -17,7 +17,7 @@ from starlette.responses import PlainTextResponse
 from manga_app import routes
 from manga_app.config import get_settings
 from manga_app import reflex_patches
-from manga_app.web import catalogue_files, install, pages, robots, shell, sitemap
+from manga_app.web import catalogue_files, install, opds, pages, robots, shell, sitemap
 from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.
@@ -77,18 +77,22 @@ class SiteHttpLayer:
                 Route("/genres.json", catalogue_files.genres_json, methods=["GET", "HEAD"]),
                 Route("/mangas_{page}.json", catalogue_files.mangas_json, methods=["GET", "HEAD"]),
                 Route("/manifests/{slug}/{number}.json", catalogue_files.manifest_json, methods=["GET", "HEAD"]),
+                *opds.feed_routes(),
             ],
             default=self._pages_or_reflex,
         )
         self.app = GZipMiddleware(self.router, minimum_size=1024)
         # Images are already compressed, and gzip would break range requests.
         self.media = Mount(MEDIA_PREFIX, app=catalogue_files.media_app())
+        self.opds_files = Router(routes=opds.file_routes())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.reflex_app(scope, receive, send)
         elif scope["path"].startswith(MEDIA_PREFIX + "/"):
             await self.media(scope, receive, send)
+        elif opds.is_file_path(scope["path"]):
+            await self.opds_files(scope, receive, send)
         else:
             await self.app(scope, receive, send)
 

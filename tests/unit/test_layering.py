@@ -19,7 +19,7 @@ PACKAGE = PROJECT_ROOT / "manga_app"
 
 PURE_MODULES = ("display", "crypto", "routes", "navigation", "seo", "heads", "theme", "reading")
 FRAMEWORKS = ("reflex", "reflex_base", "sqlmodel", "sqlalchemy", "starlette")
-BACKEND_PACKAGES = ("catalogue", "demo")
+BACKEND_PACKAGES = ("catalogue", "demo", "opds")
 UI_AND_WEB = (
     "reflex",
     "reflex_base",

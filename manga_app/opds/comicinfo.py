@@ -1,0 +1,47 @@
+"""ComicInfo.xml (the Anansi schema, v2.0 element names) for a downloaded
+chapter or volume, so reader apps file and show it like the site does.
+Pure module."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from manga_app import routes
+
+# ComicInfo's Manga element: right-to-left series tell apps to turn pages that way.
+MANGA_RTL, MANGA_YES = "YesAndRightToLeft", "Yes"
+
+
+def comicinfo_xml(series, unit, *, pages: int, web: str = "") -> bytes:
+    """`series` and `unit` are catalogue views (SeriesView, ChapterView)."""
+    root = ET.Element("ComicInfo", {
+        "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
+        "xmlns:xsd": "http://www.w3.org/2001/XMLSchema",
+    })
+    volume = routes.is_volume(unit.number)
+    label = routes.unit_label(unit.number)
+    fields = [
+        ("Title", unit.title or label),
+        ("Series", series.title),
+        ("Number", routes.unit_number(unit.number)),
+        ("Volume", routes.unit_number(unit.number) if volume else ""),
+        ("Summary", series.summary),
+        ("Year", str(unit.published_at.year)),
+        ("Month", str(unit.published_at.month)),
+        ("Day", str(unit.published_at.day)),
+        ("Writer", ", ".join(series.authors)),
+        ("Penciller", ", ".join(series.artists)),
+        ("Genre", ", ".join(series.genres)),
+        ("Tags", ", ".join(series.tags)),
+        ("Web", web),
+        ("PageCount", str(pages)),
+        ("LanguageISO", "ja"),
+        ("Format", "Tankobon" if volume else ""),
+        ("Manga", MANGA_RTL if series.direction == "rtl" else MANGA_YES),
+        ("LocalizedSeries", ""),
+    ]
+    for name, value in fields:
+        if value:
+            ET.SubElement(root, name).text = value
+    ET.indent(root, space=" ")
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
