@@ -64,6 +64,7 @@ def _rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> list[Chap
             url=unit.url,
             time=relative_time_ja(unit.published_at, now=now),
             iso=unit.published_at.isoformat(),
+            pages=unit.page_count,
         )
         for unit in reversed(units)
         if unit.kind == kind

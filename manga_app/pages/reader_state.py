@@ -255,7 +255,8 @@ class ReaderState(rx.State):
 
     def _record(self, reading_state: ReadingState, page: int, offset: float, at: datetime) -> None:
         entry = self._entry(self.chapter_number, self._chapter_title, page, offset, at)
-        reading_state.save(reading.record(reading_state.entries(), entry))
+        # Read once its last page (or the end card, reported as the last page) was reached.
+        reading_state.save(reading.record(reading_state.entries(), entry, finished=page + 1 >= len(self.pages)))
 
     @rx.event
     async def save_progress(self, view_id: int, slug: str, chapter: str, page: int, offset: float, read_at: int):
@@ -280,13 +281,7 @@ class ReaderState(rx.State):
             # position is kept, but it does not become the series' latest
             # chapter again.
             page, offset = model.clamp_progress(page, offset, model.MAX_SIDE)
-            entries = reading_state.entries()
-            entry = reading.entry_for(entries, slug)
-            if entry is not None and entry.chapter == chapter:
-                reading_state.save([
-                    reading.HistoryEntry(**{**entry.__dict__, "page": page, "offset": offset}) if item is entry else item
-                    for item in entries
-                ])
+            reading_state.save(reading.left_at(reading_state.entries(), slug, chapter, page, offset))
         return LibraryState.record_progress(slug, chapter, page, offset, int(at.timestamp() * 1000))
 
     @rx.event
