@@ -49,7 +49,7 @@ _CARRY_OVER = sa.text(
 
 def upgrade() -> None:
     with op.batch_alter_table("reading_progress", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("finished", sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch_op.add_column(sa.Column("finished", sa.Boolean(), nullable=False, server_default="0"))
     op.get_bind().execute(_CARRY_OVER, {"yes": True})
 
 
