@@ -66,6 +66,9 @@ class ReaderState(rx.State):
     series_direction: str = "rtl"
     # Read as a webtoon: the series' Format, or a chapter of tall strips.
     webtoon: bool = False
+    # Double-page view shows the first page alone so the chapter's spreads
+    # start pairs (worked out at import; the manifest's first page carries it).
+    spread_offset: bool = False
     chapter_number: str = ""
     chapter_label: str = ""
     prev_url: str = ""
@@ -222,6 +225,7 @@ class ReaderState(rx.State):
             reading_state.entries(), self.series_slug, self.chapter_number, len(pages)
         )
         self.pages, self.status = pages, "ready"
+        self.spread_offset = model.spread_offset_of(pages)
         if not self.visitor_id:
             self.visitor_id = secrets.token_urlsafe(18)
         return True
