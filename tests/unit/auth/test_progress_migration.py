@@ -8,34 +8,18 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
-from alembic.config import Config
-
-from alembic import command
-from manga_app.auth import progress
-from manga_app.catalogue.db import ALEMBIC_INI, PROJECT_ROOT, make_engine, migrate
 from sqlmodel import Session
-from tests.postgres import scratch_database
+
+from manga_app.auth import progress
+from manga_app.catalogue.db import make_engine, migrate
+from tests.migrations import database_at, insert_series
 from tests.unit.auth.accounts_db import T0
-
-
-def _upgrade(url: str, revision: str) -> None:
-    config = Config(str(ALEMBIC_INI))
-    config.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
-    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    config.attributes["configure_logger"] = False
-    command.upgrade(config, revision)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def old_url(request, tmp_path):
     """A database at the schema before 0007."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'old.db'}"
-        _upgrade(url, "0006_chapter_kind")
-        yield url
-        return
-    with scratch_database("progress_migration", migrated=False) as url:
-        _upgrade(url, "0006_chapter_kind")
+    with database_at(request.param, "0006_chapter_kind", tmp_path) as url:
         yield url
 
 
@@ -52,10 +36,7 @@ OLD_ROWS = {
 def test_old_marks_are_carried_over_by_where_each_chapter_was_left(old_url):
     engine = make_engine(old_url)
     with engine.begin() as connection:
-        connection.execute(sa.text(
-            "INSERT INTO series (id, slug, title, title_key, alt_titles, readings, search_text, authors, artists, tags, "
-            "summary, status, direction, language, views, created_at, updated_at) VALUES (1, 's', 'S', 's', '[]', '[]', '', "
-            "'[]', '[]', '[]', '', 'ongoing', 'rtl', 'ja', 0, :t, :t)"), {"t": T0})
+        insert_series(connection, T0)
         for number in OLD_ROWS:
             connection.execute(sa.text(
                 "INSERT INTO chapter (series_id, number_hundredths, kind, title, slug, published_at, views, page_count, "

@@ -9,13 +9,14 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, SQLModel
 
 from alembic import command
 from manga_app.catalogue import repository
 from manga_app.catalogue.db import ALEMBIC_INI, PROJECT_ROOT, make_engine, migrate
 from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import unit_key
+from tests.migrations import insert_series
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -206,15 +207,7 @@ def test_chapters_imported_before_units_had_a_kind_stay_chapters(tmp_path):
     # Given a database at the schema before 0006, with a chapter imported then
     url, engine = _database_at(tmp_path, "0005_catalogue_tags_sources")
     with engine.begin() as connection:
-        connection.execute(
-            sa.text(
-                "INSERT INTO series (id, slug, title, title_key, alt_titles, readings, search_text, "
-                "authors, artists, tags, summary, status, direction, language, views, created_at, "
-                "updated_at) VALUES (1, 's', 'S', 's', '[]', '[]', '', '[]', '[]', '[]', '', "
-                "'ongoing', 'rtl', 'ja', 0, :t, :t)"
-            ),
-            {"t": T0},
-        )
+        insert_series(connection, T0)
         connection.execute(
             sa.text(
                 "INSERT INTO chapter (id, series_id, number_hundredths, title, slug, published_at, "
@@ -235,45 +228,3 @@ def test_chapters_imported_before_units_had_a_kind_stay_chapters(tmp_path):
     engine.dispose()
     assert found == ("chapter", 300, 7)
 
-
-def test_chapters_imported_before_spread_offsets_get_theirs_from_their_page_sizes(tmp_path):
-    # Given a database at the schema before 0008, with two chapters imported
-    # then: one with a spread at index 1 (after a single cover), one at index 2
-    url, engine = _database_at(tmp_path, "0007_reading_finished")
-    with engine.begin() as connection:
-        connection.execute(
-            sa.text(
-                "INSERT INTO series (id, slug, title, title_key, alt_titles, readings, search_text, "
-                "authors, artists, tags, summary, status, direction, language, views, created_at, "
-                "updated_at) VALUES (1, 's', 'S', 's', '[]', '[]', '', '[]', '[]', '[]', '', "
-                "'ongoing', 'rtl', 'ja', 0, :t, :t)"
-            ),
-            {"t": T0},
-        )
-        for chapter_id, layout in ((1, "NWNN"), (2, "NNWN")):
-            connection.execute(
-                sa.text(
-                    "INSERT INTO chapter (id, series_id, number_hundredths, kind, title, slug, published_at, "
-                    "views, page_count, source_path, source_size, source_mtime_ns, fingerprint, created_at) "
-                    "VALUES (:id, 1, :n, 'chapter', '', '', :t, 0, 4, '/x', 0, 0, :fp, :t)"
-                ),
-                {"id": chapter_id, "n": chapter_id * 100, "t": T0, "fp": f"f{chapter_id}"},
-            )
-            for index, kind in enumerate(layout):
-                width = 1600 if kind == "W" else 800
-                connection.execute(
-                    sa.text(
-                        'INSERT INTO page (chapter_id, "index", media_key, ext, width, height, bytes) '
-                        "VALUES (:c, :i, :k, 'png', :w, 1200, 1)"
-                    ),
-                    {"c": chapter_id, "i": index, "k": f"{chapter_id}{index}", "w": width},
-                )
-    # When it is migrated to the newest schema
-    migrate(url)
-    # Then the first stands its cover alone, the second pairs it
-    with Session(engine) as session:
-        offsets = {chapter.id: chapter.spread_offset for chapter in session.exec(select(Chapter))}
-        pages = len(session.exec(select(Page)).all())
-    engine.dispose()
-    assert offsets == {1: True, 2: False}
-    assert pages == 8  # and every page is still there
