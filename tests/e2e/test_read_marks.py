@@ -45,6 +45,7 @@ def test_a_chapter_left_part_way_shows_its_progress_and_one_read_to_the_end_is_r
 
     # Read to the end: the last page, then the end card.
     open_chapter(page, f"{base_url}/{slug}-ch-{second}")
+    expect(counter(page)).to_have_text(f"1 / {totals[second]}")
     page.keyboard.press("End")
     expect(counter(page)).to_have_text(f"{totals[second]} / {totals[second]}")
     page.keyboard.press("ArrowLeft")
@@ -53,6 +54,7 @@ def test_a_chapter_left_part_way_shows_its_progress_and_one_read_to_the_end_is_r
 
     # Left at page 5 (right to left: ArrowLeft turns forward).
     open_chapter(page, f"{base_url}/{slug}-ch-{third}")
+    expect(counter(page)).to_have_text(f"1 / {totals[third]}")
     for _ in range(4):
         page.keyboard.press("ArrowLeft")
     expect(counter(page)).to_have_text(f"5 / {totals[third]}")
