@@ -21,6 +21,7 @@ def chapter_rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> li
             url=unit.url,
             time=relative_time_ja(unit.published_at, now=now),
             iso=unit.published_at.isoformat(),
+            pages=unit.page_count,
         )
         for unit in reversed(units)
         if unit.kind == kind

@@ -23,7 +23,8 @@ class SeriesLook:
 
 def unsent(local: list[reading.HistoryEntry], rows: list[HistoryRow]) -> list[reading.HistoryEntry]:
     """Browser entries the account lacks: a series it has no row for, a
-    later reading time than its row, or a chapter read it has no mark of."""
+    later reading time than its row, a chapter read to the end it does not
+    have as read, or a chapter opened it has no row of."""
     server = {row.series_slug: row for row in rows}
     found: list[reading.HistoryEntry] = []
     for entry in local:
@@ -32,8 +33,10 @@ def unsent(local: list[reading.HistoryEntry], rows: list[HistoryRow]) -> list[re
         if row is None or (at is not None and at > row.updated_at):
             found.append(entry)
             continue
-        marks = {payloads.chapter_hundredths(number) for number in (*entry.read, entry.chapter)}
-        if marks - {None} - set(row.read):
+        finished = {payloads.chapter_hundredths(number) for number in entry.read} - {None}
+        opened = {payloads.chapter_hundredths(number) for number in (entry.chapter, *(number for number, _ in entry.opened))}
+        known = {*row.read, *(number for number, _ in row.opened)}
+        if finished - set(row.read) or (opened - {None}) - known:
             found.append(entry)
     return found
 
@@ -65,6 +68,7 @@ def mirror(
                 offset=row.offset,
                 read_at=reading.now_iso(row.updated_at),
                 read=tuple(format_chapter_number(number) for number in row.read)[-reading.MAX_READ_MARKS :],
+                opened=tuple((format_chapter_number(number), page) for number, page in row.opened)[-reading.MAX_READ_MARKS :],
             )
         )
     return entries[: reading.MAX_SERIES]

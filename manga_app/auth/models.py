@@ -59,6 +59,9 @@ class ReadingProgress(SQLModel, table=True):
     chapter_hundredths: int
     page: int = 0
     offset: float = 0.0
+    # The chapter's last page (or end card) was reached: it is read (既読).
+    # Without it the chapter was left part-way, at `page`. Migration 0007.
+    finished: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
     # When the reader was at this position, by the reading device's clock
     # (clamped to the server's): the newest write wins across devices.
     updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)

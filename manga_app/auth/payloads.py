@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
@@ -43,6 +43,8 @@ class Position:
     page: int
     offset: float
     at: datetime
+    # The chapter's last page was reached (read, 既読).
+    finished: bool = False
 
 
 def valid_slug(value: object) -> str | None:
@@ -95,9 +97,19 @@ def reported_position(
     return position(slug, chapter, page, offset, at, now=now + FUTURE_WINDOW)
 
 
+def at_page_of(found: Position, page_count: int) -> Position:
+    """A reported position in a chapter of `page_count` pages: finished when
+    its page is the last one (the reader reports the end card as the last
+    page). A page past the end (a chapter re-imported shorter meanwhile)
+    is kept as sent: resuming clamps it."""
+    return replace(found, finished=found.finished or found.page + 1 >= page_count)
+
+
 def positions_from_history(entries: list[reading.HistoryEntry], *, now: datetime) -> tuple[list[Position], list[Position]]:
-    """The browser's history as (last positions, read marks), newest first,
-    MAX_MERGE entries in all; garbage entries are dropped."""
+    """The browser's history as (last positions, other chapters), newest
+    first, MAX_MERGE entries in all; garbage entries are dropped. Of the
+    other chapters, those read to the end come as `finished` marks without a
+    position (page 0), those left part-way with the page they were left at."""
     latest: list[Position] = []
     marks: list[Position] = []
     for entry in entries:
@@ -105,13 +117,15 @@ def positions_from_history(entries: list[reading.HistoryEntry], *, now: datetime
         found = position(entry.slug, entry.chapter, entry.page, entry.offset, at, now=now)
         if found is None:
             continue
-        latest.append(found)
-        for number in entry.read:
+        latest.append(replace(found, finished=entry.chapter in entry.read))
+        # A hair older than the position, so the series' last chapter stays
+        # the one the position names.
+        before = found.at - MARK_BEFORE
+        others = [(number, 0, True) for number in entry.read] + [(number, page, False) for number, page in entry.opened]
+        for number, page, finished in others:
             hundredths = chapter_hundredths(number)
-            if hundredths is not None and hundredths != found.chapter_hundredths:
-                # A hair older than the position, so the series' last chapter
-                # stays the one the position names.
-                marks.append(Position(found.slug, hundredths, 0, 0.0, found.at - MARK_BEFORE))
+            if hundredths is not None and hundredths != found.chapter_hundredths and 0 <= page <= MAX_PAGE:
+                marks.append(Position(found.slug, hundredths, page, 0.0, before, finished))
     latest = latest[:MAX_MERGE]
     return latest, marks[: MAX_MERGE - len(latest)]
 

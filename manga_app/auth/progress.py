@@ -3,7 +3,8 @@ taking a session. Every function takes the uid of a verified token and
 touches that uid's rows only. Callers commit.
 
 A progress row is one chapter of one series: where the user is in it, and
-that it was read. The newest write wins by the device's reading time.
+whether it was read to its last page (`finished`, which stays once set).
+The newest write wins the position, by the device's reading time.
 A removal (tombstone) keeps a removed series out of the history: a browser's
 older copy pushed later (another device, a later sign-in) is dropped; only a
 position read after the removal brings the series back."""
@@ -30,7 +31,8 @@ EVERYTHING = ""
 
 @dataclass(frozen=True)
 class HistoryRow:
-    """The last chapter read in one series, with every chapter read there."""
+    """The last chapter read in one series, with the chapters read to the
+    end there (`read`) and those left part-way with their page (`opened`)."""
 
     series_slug: str
     chapter_hundredths: int
@@ -39,13 +41,16 @@ class HistoryRow:
     updated_at: datetime
     read: tuple[int, ...]
     chapter_title: str = ""
+    opened: tuple[tuple[int, int], ...] = ()
 
 
 def record_progress(
-    *, session: Session, uid: str, slug: str, chapter_hundredths: int, page: int, offset: float, at: datetime
+    *, session: Session, uid: str, slug: str, chapter_hundredths: int, page: int, offset: float, at: datetime,
+    finished: bool = False,
 ) -> bool:
     """Store a reading position; an older write than the stored one loses
-    (two devices, newest wins). True when stored."""
+    (two devices, newest wins), but its `finished` is kept: reaching the end
+    is a fact whatever came after. True when anything was stored."""
     row = session.exec(
         select(ReadingProgress).where(
             ReadingProgress.uid == uid,
@@ -54,26 +59,33 @@ def record_progress(
         )
     ).first()
     if row is not None and row.updated_at >= at:
-        return False
-    row = row or ReadingProgress(uid=uid, series_slug=slug, chapter_hundredths=chapter_hundredths)
-    row.page, row.offset, row.updated_at = page, offset, at
+        if not finished or row.finished:
+            return False
+        row.finished = True
+    else:
+        row = row or ReadingProgress(uid=uid, series_slug=slug, chapter_hundredths=chapter_hundredths)
+        row.page, row.offset, row.updated_at = page, offset, at
+        row.finished = row.finished or finished
     session.add(row)
     session.flush()
     return True
 
 
 def mark_read(*, session: Session, uid: str, slug: str, chapter_hundredths: int, at: datetime) -> bool:
-    """A read mark without a position: added when missing, never overwrites one."""
-    exists = session.exec(
-        select(ReadingProgress.id).where(
+    """A chapter read to the end, without a position: marks the row finished,
+    or adds one when missing; never overwrites a position."""
+    row = session.exec(
+        select(ReadingProgress).where(
             ReadingProgress.uid == uid,
             ReadingProgress.series_slug == slug,
             ReadingProgress.chapter_hundredths == chapter_hundredths,
         )
     ).first()
-    if exists is not None:
+    if row is not None and row.finished:
         return False
-    session.add(ReadingProgress(uid=uid, series_slug=slug, chapter_hundredths=chapter_hundredths, updated_at=at))
+    row = row or ReadingProgress(uid=uid, series_slug=slug, chapter_hundredths=chapter_hundredths, updated_at=at)
+    row.finished = True
+    session.add(row)
     session.flush()
     return True
 
@@ -109,9 +121,15 @@ def history(*, session: Session, uid: str, limit: int = HISTORY_LIMIT) -> list[H
     the chapter it names."""
     latest: dict[str, ReadingProgress] = {}
     read: dict[str, list[int]] = {}
+    opened: dict[str, list[tuple[int, int]]] = {}
     for row in progress_rows(session=session, uid=uid):
         latest.setdefault(row.series_slug, row)
-        read.setdefault(row.series_slug, []).append(row.chapter_hundredths)
+        read.setdefault(row.series_slug, [])
+        opened.setdefault(row.series_slug, [])
+        if row.finished:
+            read[row.series_slug].append(row.chapter_hundredths)
+        else:
+            opened[row.series_slug].append((row.chapter_hundredths, row.page))
     chosen = list(latest.items())[:limit]
     titles = _chapter_titles(session, [(slug, row.chapter_hundredths) for slug, row in chosen])
     return [
@@ -123,6 +141,7 @@ def history(*, session: Session, uid: str, limit: int = HISTORY_LIMIT) -> list[H
             updated_at=row.updated_at,
             read=tuple(sorted(read[slug])),
             chapter_title=titles.get((slug, row.chapter_hundredths), ""),
+            opened=tuple(sorted(opened[slug])),
         )
         for slug, row in chosen
     ]
@@ -141,13 +160,14 @@ def _chapter_titles(session: Session, pairs: list[tuple[str, int]]) -> dict[tupl
     return {(slug, number): title for slug, number, title in rows if (slug, number) in wanted}
 
 
-def chapter_exists(*, session: Session, slug: str, chapter_hundredths: int) -> bool:
+def chapter_page_count(*, session: Session, slug: str, chapter_hundredths: int) -> int | None:
+    """The chapter's page count in the catalogue; None when there is no such chapter."""
     query = (
-        select(Chapter.id)
+        select(Chapter.page_count)
         .join(Series, Series.id == Chapter.series_id)
         .where(Series.slug == slug, Chapter.number_hundredths == chapter_hundredths)
     )
-    return session.exec(query).first() is not None
+    return session.exec(query).first()
 
 
 def remove_history(*, session: Session, uid: str, slug: str, now: datetime) -> int:
@@ -210,6 +230,7 @@ def move_progress(*, session: Session, source_uid: str, target_uid: str) -> None
             page=row.page,
             offset=row.offset,
             at=row.updated_at,
+            finished=row.finished,
         )
     session.exec(delete(ReadingProgress).where(ReadingProgress.uid == source_uid))
     session.exec(delete(HistoryRemoval).where(HistoryRemoval.uid == source_uid))

@@ -39,11 +39,14 @@ def merge_browser_data(uid: str, *, follows: Iterable[str] = (), latest: list[Po
         removed = progress.removals(session=session, uid=uid)
         for found in latest:
             if not progress.removed_before(removed, found.slug, found.at):
-                progress.record_progress(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths,
-                                         page=found.page, offset=found.offset, at=found.at)
+                _record(session, uid, found)
         for found in marks:
-            if not progress.removed_before(removed, found.slug, found.at):
+            if progress.removed_before(removed, found.slug, found.at):
+                continue
+            if found.finished:
                 progress.mark_read(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths, at=found.at)
+            else:
+                _record(session, uid, found)
         progress.prune_progress(session=session, uid=uid)
         session.commit()
     return refused
@@ -78,17 +81,22 @@ def history(uid: str) -> list[progress.HistoryRow]:
         return progress.history(session=session, uid=uid)
 
 
-def chapter_exists(slug: str, chapter_hundredths: int) -> bool:
+def _record(session: Session, uid: str, found: Position) -> bool:
+    return progress.record_progress(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths,
+                                    page=found.page, offset=found.offset, at=found.at, finished=found.finished)
+
+
+def chapter_page_count(slug: str, chapter_hundredths: int) -> int | None:
+    """The chapter's page count; None when the catalogue has no such chapter."""
     with Session(shared_engine()) as session:
-        return progress.chapter_exists(session=session, slug=slug, chapter_hundredths=chapter_hundredths)
+        return progress.chapter_page_count(session=session, slug=slug, chapter_hundredths=chapter_hundredths)
 
 
 def record(uid: str, found: Position) -> bool:
     """A position the reader reports live. It wins over a removal made
     before it: the visitor is reading the series again."""
     with Session(shared_engine()) as session:
-        stored = progress.record_progress(session=session, uid=uid, slug=found.slug, chapter_hundredths=found.chapter_hundredths,
-                                          page=found.page, offset=found.offset, at=found.at)
+        stored = _record(session, uid, found)
         if stored:
             progress.prune_progress(session=session, uid=uid)
         session.commit()

@@ -109,6 +109,9 @@ class Chapter(SQLModel, table=True):
     published_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
     views: int = Field(default=0)
     page_count: int = Field(default=0)
+    # Double-page view shows the first page alone so that the spreads start
+    # pairs (spreads.spread_offset of the pages' sizes; migration 0008).
+    spread_offset: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
     # Absolute path it was imported from, with the size and mtime it had then
     # (unchanged: skipped without reading it) and the sha256 of its content
     # (what decides when size or mtime changed; see archives.SourceStat).

@@ -20,6 +20,11 @@ Every list page and genres.json gets a gzip twin (`mangas_1.json.gz`,
 written atomically beside it, deterministic bytes) that the web layer sends
 to clients accepting gzip: compressing a 600 KB page on every request costs
 the server more than anything else it does for the backend's loader.
+
+A manifest decrypts to the chapter's page list, `[{url, saver_url, width,
+height}, ...]` in reading order; its first page also carries the chapter's
+`spread_offset` (bool: double-page view shows the first page alone so that
+the spreads start pairs, see spreads.py).
 """
 
 from __future__ import annotations
@@ -277,9 +282,9 @@ class _ManifestWriter:
         slug_of = {s.id: s.slug for s in batch}
         in_batch = Chapter.series_id.in_(list(slug_of))
         chapters = session.exec(
-            select(Chapter.id, Chapter.series_id, Chapter.number_hundredths).where(in_batch)
+            select(Chapter.id, Chapter.series_id, Chapter.number_hundredths, Chapter.spread_offset).where(in_batch)
         ).all()
-        pages: dict[int, list[dict]] = {chapter_id: [] for chapter_id, _, _ in chapters}
+        pages: dict[int, list[dict]] = {chapter_id: [] for chapter_id, _, _, _ in chapters}
         rows = session.exec(
             select(Page.chapter_id, Page.media_key, Page.width, Page.height)
             .join(Chapter, Chapter.id == Page.chapter_id)
@@ -289,8 +294,10 @@ class _ManifestWriter:
         for chapter_id, media_key, width, height in rows:
             pages[chapter_id].append(manifest_page(base, media_key, width, height))
         by_series: dict[int, list[tuple[int, int]]] = {series_id: [] for series_id in slug_of}
-        for chapter_id, series_id, number in chapters:
+        for chapter_id, series_id, number, offset in chapters:
             by_series[series_id].append((chapter_id, number))
+            if pages[chapter_id]:
+                pages[chapter_id][0]["spread_offset"] = bool(offset)
         removed = 0
         for series_id, slug in slug_of.items():
             known = self._previous_entries(slug)

@@ -19,6 +19,7 @@ from manga_app.catalogue.media import StoredImage
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.naming import slugify, title_key
 from manga_app.catalogue.readings import readings_for
+from manga_app.catalogue.spreads import spread_offset
 from manga_app.routes import VOLUME_SLUG
 
 __all__ = [
@@ -243,6 +244,7 @@ def save_chapter(
     target.source_path, target.fingerprint = record.source_path, record.fingerprint
     target.source_size, target.source_mtime_ns = record.source_size, record.source_mtime_ns
     target.page_count = len(pages)
+    target.spread_offset = spread_offset((p.width, p.height) for p in pages)
     session.flush()
     if pages:  # one executemany, without building an ORM object per page
         session.execute(

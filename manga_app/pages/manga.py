@@ -107,7 +107,8 @@ def _body() -> rx.Component:
             TitleState.volumes.length() > 0,
             rx.el.section(
                 rx.el.h2("巻一覧", rx.el.span(TitleState.volumes.length().to_string() + "巻", class_name="chapter-count"), class_name="section-title"),
-                chapter_list(TitleState.volumes, read=TitleState.progress.read, label="巻一覧（新しい順）"),
+                chapter_list(TitleState.volumes, read=TitleState.progress.read, left=TitleState.progress.left,
+                             left_width=TitleState.progress.left_width, label="巻一覧（新しい順）"),
                 class_name="title-chapters title-volumes",
             ),
         ),
@@ -115,7 +116,8 @@ def _body() -> rx.Component:
             (TitleState.chapters.length() > 0) | (TitleState.volumes.length() == 0),
             rx.el.section(
                 rx.el.h2("話一覧", rx.el.span(TitleState.chapters.length().to_string() + "話", class_name="chapter-count"), class_name="section-title"),
-                chapter_list(TitleState.chapters, read=TitleState.progress.read),
+                chapter_list(TitleState.chapters, read=TitleState.progress.read, left=TitleState.progress.left,
+                             left_width=TitleState.progress.left_width),
                 class_name="title-chapters",
             ),
         ),

@@ -25,7 +25,10 @@ from manga_app.title_page import chapter_rows, first_url
 class TitleProgress:
     """The visitor's reading of this series."""
 
-    read: list[str] = field(default_factory=list)  # chapter numbers read
+    read: list[str] = field(default_factory=list)  # chapter numbers read to the end
+    # Chapters left part-way: number -> "5/8", and the bar's width ("62.5%").
+    left: dict[str, str] = field(default_factory=dict)
+    left_width: dict[str, str] = field(default_factory=dict)
     continue_url: str = ""
     continue_label: str = ""
 
@@ -56,8 +59,11 @@ class TitleState(rx.State):
             return TitleProgress()
         units = [*self.chapters, *self.volumes]
         last = next((chapter for chapter in units if chapter.number == entry.chapter), None)
+        marks = reading.chapter_marks(entry, {unit.number: unit.pages for unit in units})
         return TitleProgress(
-            read=sorted({*entry.read, entry.chapter}),
+            read=sorted(marks.read),
+            left={number: f"{page + 1}/{total}" for number, (page, total) in marks.left.items()},
+            left_width={number: f"{100 * (page + 1) / total:.1f}%" for number, (page, total) in marks.left.items()},
             continue_url=last.url if last else "",
             continue_label=f"続きを読む（{last.label}）" if last else "",
         )

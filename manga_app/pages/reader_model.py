@@ -58,7 +58,8 @@ class ManifestError(ValueError):
 
 
 def parse_manifest_pages(plaintext: str) -> list[dict]:
-    """The decrypted JSON list as `[{url, saver_url, width, height}]`.
+    """The decrypted JSON list as `[{url, saver_url, width, height}]`, the
+    first page with the chapter's `spread_offset` when it is on.
 
     Empty or malformed content is a failure, never an empty chapter."""
     try:
@@ -78,7 +79,15 @@ def parse_manifest_pages(plaintext: str) -> list[dict]:
         if not url or not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
             raise ManifestError("manifest page is malformed")
         pages.append({"url": url, "saver_url": saver, "width": width, "height": height})
+    if raw[0].get("spread_offset") is True:
+        pages[0]["spread_offset"] = True
     return pages
+
+
+def spread_offset_of(pages: list[dict]) -> bool:
+    """The chapter's double-page offset, which its manifest's first page
+    carries (catalogue/publisher.py); False for a manifest published before."""
+    return bool(pages) and pages[0].get("spread_offset") is True
 
 
 def decrypt_manifest(payload: bytes | str, key: str) -> list[dict]:

@@ -66,6 +66,9 @@ class ReaderState(rx.State):
     series_direction: str = "rtl"
     # Read as a webtoon: the series' Format, or a chapter of tall strips.
     webtoon: bool = False
+    # Double-page view shows the first page alone so the chapter's spreads
+    # start pairs (worked out at import; the manifest's first page carries it).
+    spread_offset: bool = False
     chapter_number: str = ""
     chapter_label: str = ""
     prev_url: str = ""
@@ -227,6 +230,7 @@ class ReaderState(rx.State):
             # No history here: the page this browser last left the chapter at.
             self.resume_page = hint.page
         self.pages, self.status = pages, "ready"
+        self.spread_offset = model.spread_offset_of(pages)
         return True
 
     async def _bookkeeping(self, view_id: int) -> None:
@@ -260,7 +264,8 @@ class ReaderState(rx.State):
 
     def _record(self, reading_state: ReadingState, page: int, offset: float, at: datetime) -> None:
         entry = self._entry(self.chapter_number, self._chapter_title, page, offset, at)
-        reading_state.save(reading.record(reading_state.entries(), entry))
+        # Read once its last page (or the end card, reported as the last page) was reached.
+        reading_state.save(reading.record(reading_state.entries(), entry, finished=page + 1 >= len(self.pages)))
 
     @rx.event
     async def save_progress(self, view_id: int, slug: str, chapter: str, page: int, offset: float, read_at: int):
@@ -285,13 +290,7 @@ class ReaderState(rx.State):
             # position is kept, but it does not become the series' latest
             # chapter again.
             page, offset = model.clamp_progress(page, offset, model.MAX_SIDE)
-            entries = reading_state.entries()
-            entry = reading.entry_for(entries, slug)
-            if entry is not None and entry.chapter == chapter:
-                reading_state.save([
-                    reading.HistoryEntry(**{**entry.__dict__, "page": page, "offset": offset}) if item is entry else item
-                    for item in entries
-                ])
+            reading_state.save(reading.left_at(reading_state.entries(), slug, chapter, page, offset))
         return LibraryState.record_progress(slug, chapter, page, offset, int(at.timestamp() * 1000))
 
     @rx.event

@@ -80,6 +80,7 @@ class ChapterRow:
     time: str = ""
     iso: str = ""
     read: bool = False
+    pages: int = 0
 
 
 def chapter_label(number: str | float) -> str:

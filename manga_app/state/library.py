@@ -255,7 +255,9 @@ class LibraryState(rx.State):
         found = payloads.reported_position(slug, chapter, page, offset, read_at, now=datetime.now(UTC))
         if found is None:
             return notify("error", NOT_SAVED, "読んだ位置の形式が正しくありません。")
-        if not await asyncio.to_thread(service.chapter_exists, found.slug, found.chapter_hundredths):
+        page_count = await asyncio.to_thread(service.chapter_page_count, found.slug, found.chapter_hundredths)
+        if page_count is None:
             return notify("error", NOT_SAVED, "この話は見つかりませんでした。")
-        await asyncio.to_thread(service.record, uid, found)
+        # Read (既読) once the last page was reached: the catalogue says which that is.
+        await asyncio.to_thread(service.record, uid, payloads.at_page_of(found, page_count))
         return None

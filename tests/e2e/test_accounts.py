@@ -173,6 +173,7 @@ def test_sign_in_follow_reload_read_and_resume_on_a_second_device_then_sign_out(
     for _ in range(3):
         page.keyboard.press("ArrowLeft")
     expect(counter).to_have_text(re.compile(r"^4 / \d+$"))
+    total = int(counter.inner_text().split("/")[1])
     wait_for_server_progress(server_env, email, paged_series, 3)
 
     # A second device signs in as the same user: the library and the position are there.
@@ -186,12 +187,20 @@ def test_sign_in_follow_reload_read_and_resume_on_a_second_device_then_sign_out(
         sign_in_with_google(second, email=email, name=name, existing=True)
         expect(second.get_by_test_id("account-name")).to_have_text(name)
         expect(second.locator(".title-actions").get_by_test_id("follow-button")).to_have_text("フォロー中")
-        expect(second.locator(".chapter-row[data-number='1'] .read-mark")).to_have_text("既読")
+        # Left at page 4 on the first device: where, not 既読.
+        expect(second.locator(".chapter-row[data-number='1'] .read-progress")).to_have_text(f"4/{total}")
+        expect(second.locator(".chapter-row[data-number='1'] .read-mark")).to_have_count(0)
         resume = second.get_by_role("link", name="続きを読む（第1話）")
         expect(resume).to_be_visible()
         resume.click()
-        expect(second.locator(".reader-counter")).to_have_text(re.compile(r"^4 / \d+$"))
+        expect(second.locator(".reader-counter")).to_have_text(f"4 / {total}")
         expect(second.locator(".reader-stage img[data-page-index='3']")).to_be_visible()
+        # Read to the end here (the last page, then the end card): the account has it read.
+        second.keyboard.press("End")
+        expect(second.locator(".reader-counter")).to_have_text(f"{total} / {total}")
+        second.keyboard.press("ArrowLeft")
+        expect(second.locator(".reader-root")).to_have_attribute("data-at-end", "true")
+        wait_for_server_progress(server_env, email, paged_series, total - 1)
 
         # Signing out takes the library off the screen.
         open_page(second, base_url + LIBRARY)
@@ -210,9 +219,13 @@ def test_sign_in_follow_reload_read_and_resume_on_a_second_device_then_sign_out(
     finally:
         other.close()
 
-    # The first device is still signed in and still has everything.
+    # The first device is still signed in and still has everything, with
+    # the chapter finished on the second device read.
     open_page(page, base_url + LIBRARY)
     expect(page.get_by_test_id("library-item")).to_have_count(1)
+    open_page(page, title_url)
+    expect(page.locator(".chapter-row[data-number='1'] .read-mark")).to_have_text("既読")
+    expect(page.locator(".chapter-row[data-number='1'] .read-progress")).to_have_count(0)
 
 
 def test_a_guest_who_signs_in_with_google_keeps_the_library(base_url, device, page, series):

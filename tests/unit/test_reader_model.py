@@ -30,6 +30,17 @@ def test_a_manifest_decrypts_to_its_page_list() -> None:
     assert model.decrypt_manifest(_envelope(json.dumps(pages)), KEY) == pages
 
 
+@pytest.mark.parametrize(
+    ("first", "expected"),
+    [({"spread_offset": True}, True), ({"spread_offset": False}, False), ({}, False), ({"spread_offset": "yes"}, False)],
+    ids=["on", "off", "published-before", "malformed"],
+)
+def test_the_chapter_s_spread_offset_comes_from_its_first_page(first: dict, expected: bool) -> None:
+    pages = model.parse_manifest_pages(json.dumps([{**PAGE, **first}, PAGE]))
+    assert model.spread_offset_of(pages) is expected
+    assert "spread_offset" not in pages[1]
+
+
 def test_a_missing_saver_url_falls_back_to_the_full_image() -> None:
     page = {"url": "/media/b.webp", "width": 10, "height": 20}
     assert model.parse_manifest_pages(json.dumps([page])) == [{**page, "saver_url": "/media/b.webp"}]

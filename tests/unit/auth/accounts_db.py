@@ -43,13 +43,13 @@ def two_users(session: Session) -> tuple[str, str]:
     return a, b
 
 
-def add_series(session: Session, slug: str, chapters: dict[int, str], *, updated: datetime = T0) -> Series:
-    """A series with chapters {hundredths: title}."""
+def add_series(session: Session, slug: str, chapters: dict[int, str], *, updated: datetime = T0, pages: int = 1) -> Series:
+    """A series with chapters {hundredths: title} of `pages` pages each."""
     series = Series(slug=slug, title=f"{slug}の題", title_key=slug, search_text=slug, created_at=T0, updated_at=updated)
     session.add(series)
     session.flush()
     for number, title in chapters.items():
         session.add(Chapter(series_id=series.id, number_hundredths=number, title=title, slug=f"c{number}", published_at=updated,
-                            page_count=1, source_path="x", fingerprint=f"{slug}{number}", created_at=T0))
+                            page_count=pages, source_path="x", fingerprint=f"{slug}{number}", created_at=T0))
     session.flush()
     return series

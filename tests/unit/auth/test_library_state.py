@@ -267,8 +267,15 @@ def test_the_title_page_shows_the_account_s_progress_once_it_arrives(catalogue, 
     assert run(title.progress) == TitleProgress()  # nobody is signed in yet
     run(laptop.sign_in(token))
     found = run(title.progress)
-    assert (found.read, found.continue_label) == (["2"], "続きを読む（第2話）")
+    # Left part-way on the phone: where, not 既読.
+    assert (found.read, found.left, found.continue_label) == ([], {"2": "6/8"}, "続きを読む（第2話）")
+    assert found.left_width == {"2": "75.0%"}
     assert found.continue_url == next(row.url for row in title.chapters if row.number == "2")
+    # Read to the last page on the phone: read on the laptop once it pulls.
+    run(phone.library.record_progress("alpha", "2", 7, 0.0, NOW_MS()))
+    run(laptop.library.pull())
+    found = run(title.progress)
+    assert (found.read, found.left) == (["2"], {})
 
 
 def test_the_library_counts_chapters_published_since_the_visitor_last_read(catalogue):

@@ -53,3 +53,21 @@ def test_only_what_the_account_lacks_goes_up():
     other_series = local("b", "1", "2026-01-01T00:00:00Z")
     assert unsent([same], rows) == []
     assert unsent([later, new_mark, other_series], rows) == [later, new_mark, other_series]
+
+
+def test_chapters_left_part_way_come_down_with_their_page_and_are_not_read():
+    part_way = HistoryRow(series_slug="a", chapter_hundredths=300, page=4, offset=0.0, updated_at=T, read=(100,),
+                          opened=((200, 2), (300, 4)))
+    [entry] = mirror([part_way], [], LOOKS)
+    assert entry.read == ("1",) and entry.opened == (("2", 2), ("3", 4))
+    assert reading.chapter_marks(entry, {"1": 8, "2": 8, "3": 8}).left == {"2": (2, 8), "3": (4, 8)}
+
+
+def test_a_chapter_finished_or_opened_in_the_browser_that_the_account_lacks_goes_up():
+    rows = [HistoryRow(series_slug="a", chapter_hundredths=300, page=4, offset=0.0, updated_at=T, read=(100,), opened=((300, 4),))]
+    base = reading.HistoryEntry(slug="a", title="", cover="", chapter="3", chapter_title="", page=4, offset=0.0,
+                                read_at="2026-10-01T00:00:00Z", read=("1",), opened=(("3", 4),))
+    finished_here = reading.HistoryEntry(**{**base.__dict__, "read": ("1", "3"), "opened": ()})
+    opened_here = reading.HistoryEntry(**{**base.__dict__, "opened": (("2", 1), ("3", 4))})
+    assert unsent([base], rows) == []
+    assert unsent([finished_here, opened_here], rows) == [finished_here, opened_here]

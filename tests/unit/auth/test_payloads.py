@@ -57,6 +57,8 @@ def test_history_becomes_positions_and_read_marks_within_the_merge_limit():
     assert [(p.slug, p.chapter_hundredths, p.page) for p in marks] == [("s", 100, 0), ("s", 200, 0)]
     # A mark is older than the position, so the position stays the series' last chapter.
     assert all(mark.at < latest[0].at for mark in marks)
+    # The position's own chapter was read to the end there.
+    assert latest[0].finished and all(mark.finished for mark in marks)
     many = [entry(f"s{i}", "1", read=tuple(str(n) for n in range(2, 40))) for i in range(600)]
     latest, marks = payloads.positions_from_history(many, now=NOW)
     assert len(latest) + len(marks) == payloads.MAX_MERGE
@@ -121,3 +123,22 @@ def test_the_reader_s_device_time_is_clamped_to_a_window_around_now(read_at, exp
 )
 def test_malformed_reader_reports_are_refused(args):
     assert payloads.reported_position(*args, now=NOW) is None
+
+
+def test_chapters_left_part_way_go_up_with_their_page_and_not_as_read():
+    left = reading.HistoryEntry(slug="s", title="", cover="", chapter="3", chapter_title="", page=2, offset=0.25,
+                                read_at="2026-11-20T00:00:00Z", read=("1",), opened=(("2", 5), ("3", 2), ("4", -1)))
+    latest, marks = payloads.positions_from_history([left], now=NOW)
+    assert [(p.chapter_hundredths, p.page, p.finished) for p in latest] == [(300, 2, False)]
+    assert [(p.chapter_hundredths, p.page, p.finished) for p in marks] == [(100, 0, True), (200, 5, False)]
+
+
+@pytest.mark.parametrize(
+    ("page", "count", "expected"),
+    [(0, 8, (0, False)), (6, 8, (6, False)), (7, 8, (7, True)), (40, 8, (40, True)), (0, 1, (0, True)), (3, 0, (3, True))],
+    ids=["first", "before-last", "last", "past-the-end", "one-page", "no-pages"],
+)
+def test_a_reported_page_is_read_when_it_is_the_chapter_s_last(page, count, expected):
+    found = payloads.Position("s", 100, page, 0.0, NOW)
+    checked = payloads.at_page_of(found, count)
+    assert (checked.page, checked.finished) == expected

@@ -12,9 +12,9 @@ from manga_app.catalogue.models import Chapter
 from tests.unit.auth.accounts_db import T0, add_series, two_users
 
 
-def record(session, uid: str, slug: str, chapter: int, minute: int, page: int = 1) -> bool:
+def record(session, uid: str, slug: str, chapter: int, minute: int, page: int = 1, finished: bool = False) -> bool:
     return progress.record_progress(session=session, uid=uid, slug=slug, chapter_hundredths=chapter, page=page, offset=0.0,
-                                    at=T0 + timedelta(minutes=minute))
+                                    at=T0 + timedelta(minutes=minute), finished=finished)
 
 
 def test_the_newest_position_wins_whatever_order_writes_arrive_in(session):
@@ -30,11 +30,12 @@ def test_history_is_one_row_per_series_newest_first_with_read_marks_and_chapter_
     a, b = two_users(session)
     slug = f"s-{uuid.uuid4().hex[:6]}"
     add_series(session, slug, {100: "はじまり", 200: "つづき"})
-    for series, chapter, minute in [(slug, 100, 1), (slug, 200, 3), ("t", 100, 2)]:
-        record(session, a, series, chapter, minute)
+    for series, chapter, minute, finished in [(slug, 100, 1, True), (slug, 200, 3, False), ("t", 100, 2, False)]:
+        record(session, a, series, chapter, minute, page=4, finished=finished)
     rows = progress.history(session=session, uid=a)
-    assert [(row.series_slug, row.chapter_hundredths, row.read, row.chapter_title) for row in rows] == [
-        (slug, 200, (100, 200), "つづき"), ("t", 100, (100,), ""),
+    # Read marks are the chapters read to the end; the others are where they were left.
+    assert [(row.series_slug, row.chapter_hundredths, row.read, row.opened, row.chapter_title) for row in rows] == [
+        (slug, 200, (100,), ((200, 4),), "つづき"), ("t", 100, (), ((100, 4),), ""),
     ]
     assert progress.history(session=session, uid=b) == []
 
@@ -77,13 +78,39 @@ def test_tombstones_and_progress_rows_are_capped_oldest_first(session, monkeypat
     assert [row.chapter_hundredths for row in progress.progress_rows(session=session, uid=a)] == [500, 400, 300]
 
 
-def test_chapters_exist_only_in_their_own_series(session):
+def test_reaching_the_end_stays_whatever_order_writes_arrive_in(session):
+    a, _ = two_users(session)
+    # The end reached on one device, then an older report of page 2 from another.
+    assert record(session, a, "s", 100, 5, page=7, finished=True)
+    assert not record(session, a, "s", 100, 1, page=2)
+    # A newer position earlier in the chapter (reading it again) moves the place, not the mark.
+    assert record(session, a, "s", 100, 9, page=1)
+    [row] = progress.progress_rows(session=session, uid=a, slug="s")
+    assert (row.page, row.finished) == (1, True)
+    # An older report that did reach the end still counts.
+    assert record(session, a, "t", 100, 5, page=3)
+    assert record(session, a, "t", 100, 1, page=7, finished=True)
+    [row] = progress.progress_rows(session=session, uid=a, slug="t")
+    assert (row.page, row.finished) == (3, True)
+
+
+def test_a_read_mark_finishes_a_chapter_left_part_way_and_keeps_its_position(session):
+    a, _ = two_users(session)
+    record(session, a, "s", 100, 5, page=3)
+    assert progress.mark_read(session=session, uid=a, slug="s", chapter_hundredths=100, at=T0)
+    assert not progress.mark_read(session=session, uid=a, slug="s", chapter_hundredths=100, at=T0)
+    assert progress.mark_read(session=session, uid=a, slug="s", chapter_hundredths=200, at=T0)
+    rows = {row.chapter_hundredths: (row.page, row.finished) for row in progress.progress_rows(session=session, uid=a)}
+    assert rows == {100: (3, True), 200: (0, True)}
+
+
+def test_chapter_page_counts_come_from_their_own_series(session):
     first, second = f"f-{uuid.uuid4().hex[:6]}", f"g-{uuid.uuid4().hex[:6]}"
     add_series(session, first, {100: "", 1050: ""})
     add_series(session, second, {200: ""})
-    assert progress.chapter_exists(session=session, slug=first, chapter_hundredths=1050)
-    assert not progress.chapter_exists(session=session, slug=first, chapter_hundredths=200)
-    assert not progress.chapter_exists(session=session, slug="no-such-series", chapter_hundredths=100)
+    assert progress.chapter_page_count(session=session, slug=first, chapter_hundredths=1050) == 1
+    assert progress.chapter_page_count(session=session, slug=first, chapter_hundredths=200) is None
+    assert progress.chapter_page_count(session=session, slug="no-such-series", chapter_hundredths=100) is None
 
 
 def test_new_chapters_are_those_published_since_the_last_reading(session):

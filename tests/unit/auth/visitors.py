@@ -39,6 +39,8 @@ CATALOGUE = {
     "beta": {100: "", 200: "", 1050: "番外"},
     "gamma": {100: ""},
 }
+# Pages in every chapter of CATALOGUE: page index 7 is the last.
+PAGES = 8
 _NOTIFY = re.compile(r"window\.mangaNotify\((.*)\)$", re.S)
 
 
@@ -56,7 +58,7 @@ def catalogue(tmp_path: Path, monkeypatch) -> Iterator[str]:
     engine = make_engine(url)
     with Session(engine) as session:
         for slug, chapters in CATALOGUE.items():
-            add_series(session, slug, chapters)
+            add_series(session, slug, chapters, pages=PAGES)
         session.commit()
         publish_catalogue(session=session, out_dir=tmp_path / "published", content_key=secrets.token_hex(32),
                           media_base_url="/media")

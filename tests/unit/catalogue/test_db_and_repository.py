@@ -16,6 +16,7 @@ from manga_app.catalogue import repository
 from manga_app.catalogue.db import ALEMBIC_INI, PROJECT_ROOT, make_engine, migrate
 from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import unit_key
+from tests.migrations import insert_series
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -206,15 +207,7 @@ def test_chapters_imported_before_units_had_a_kind_stay_chapters(tmp_path):
     # Given a database at the schema before 0006, with a chapter imported then
     url, engine = _database_at(tmp_path, "0005_catalogue_tags_sources")
     with engine.begin() as connection:
-        connection.execute(
-            sa.text(
-                "INSERT INTO series (id, slug, title, title_key, alt_titles, readings, search_text, "
-                "authors, artists, tags, summary, status, direction, language, views, created_at, "
-                "updated_at) VALUES (1, 's', 'S', 's', '[]', '[]', '', '[]', '[]', '[]', '', "
-                "'ongoing', 'rtl', 'ja', 0, :t, :t)"
-            ),
-            {"t": T0},
-        )
+        insert_series(connection, T0)
         connection.execute(
             sa.text(
                 "INSERT INTO chapter (id, series_id, number_hundredths, title, slug, published_at, "
@@ -234,3 +227,4 @@ def test_chapters_imported_before_units_had_a_kind_stay_chapters(tmp_path):
         session.commit()
     engine.dispose()
     assert found == ("chapter", 300, 7)
+

@@ -290,3 +290,32 @@ def test_a_chapter_with_pages_we_cannot_read_fails_whole_and_junk_is_noted(tmp_p
     assert noted.name == "S 2.cbz"
     assert note == "skipped 4 entries that are not pages: info.txt, other.xml, Thumbs.db, __MACOSX/ (1 entry)"
     assert_no_orphan_media(engine, media.root)
+
+
+def _pages_of(layout: str, seed: int) -> dict[str, bytes]:
+    """Pages `N` (narrow) and `W` (wide: a spread), each with its own bytes."""
+    sizes = {"N": (40, 60), "W": (120, 60)}
+    return {f"{i + 1:02}.png": image_bytes((seed * 40 % 256, i * 20 % 256, 90), size=sizes[kind]) for i, kind in enumerate(layout)}
+
+
+def _spread_offsets(engine) -> dict[int, bool]:
+    with Session(engine) as session:
+        return {c.number_hundredths: c.spread_offset for c in session.exec(select(Chapter))}
+
+
+def test_each_chapter_stores_its_spread_offset_from_where_its_spreads_fall(tmp_path, engine, media):
+    # Given chapters whose spread sits at an odd index after a single cover,
+    # at an even index, and nowhere
+    src = tmp_path / "src" / "見開き"
+    for seed, (name, layout) in enumerate([("第1話.cbz", "NWNNN"), ("第2話.cbz", "NNWNN"), ("第3話.cbz", "NNNN")]):
+        write_cbz(src / name, _pages_of(layout, seed))
+    # When imported
+    assert import_source(tmp_path / "src", engine=engine, media=media).ok
+    # Then only the first needs its first page alone for the spread to start a pair
+    assert _spread_offsets(engine) == {100: True, 200: False, 300: False}
+    # An unchanged re-import keeps it; a changed chapter is worked out again
+    write_cbz(src / "第2話.cbz", _pages_of("NNNWN", 7))
+    touch_later(src / "第2話.cbz")
+    report = import_source(tmp_path / "src", engine=engine, media=media)
+    assert report.ok and len(report.imported) == 1
+    assert _spread_offsets(engine) == {100: True, 200: True, 300: False}

@@ -164,7 +164,10 @@ def test_manifests_decrypt_to_the_page_list_of_each_chapter(tmp_path, engine, me
         "saver_url": f"/media/{keys[0][:2]}/{keys[0]}-w720.webp",
         "width": 1200,
         "height": 600,
+        # The first page carries the chapter's double-page offset: a spread first needs none.
+        "spread_offset": False,
     }
+    assert all("spread_offset" not in p for p in listing[1:])
     assert [p["url"].rsplit("/", 1)[1][:64] for p in listing] == keys
     assert all(media.path(p["url"].removeprefix("/media/")).exists() for p in listing)
     half = _read(tmp_path / "out" / "manifests" / "series" / "10.5.json")
@@ -436,3 +439,21 @@ def test_manifests_point_strips_too_tall_for_webp_at_their_jpeg_copies(tmp_path,
     assert (strip["width"], strip["height"]) == (800, 40_000)
     assert page["url"].endswith("-w1200.jpg") and page["saver_url"].endswith("-w720.webp")
     assert (page["width"], page["height"]) == (1200, 1800)
+
+
+def test_a_chapter_whose_spread_needs_the_cover_alone_says_so_in_its_manifest(tmp_path, engine, media, content_key):
+    # Given a chapter with a spread at index 1, after a single cover
+    narrow, wide = (40, 60), (120, 60)
+    sizes = [narrow, wide, narrow, narrow]
+    write_cbz(
+        tmp_path / "src" / "Series" / "Series 1.cbz",
+        {f"{i}.png": image_bytes((i * 50, 10, 10), size=size) for i, size in enumerate(sizes)},
+    )
+    assert import_source(tmp_path / "src", engine=engine, media=media).ok
+    # When published
+    with Session(engine) as session:
+        publish_catalogue(session=session, out_dir=tmp_path / "out", content_key=content_key, media_base_url="/media")
+    # Then the manifest's first page says the first page stands alone
+    manifest = _read(tmp_path / "out" / "manifests" / "series" / "1.json")
+    listing = json.loads(decrypt_text(manifest["data"], content_key, manifest["iv"]))
+    assert len(listing) == 4 and listing[0]["spread_offset"] is True

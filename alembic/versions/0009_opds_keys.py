@@ -1,7 +1,7 @@
 """opds keys: one hashed key per user for the personal OPDS feeds
 
-Revision ID: 0007_opds_keys
-Revises: 0006_chapter_kind
+Revision ID: 0009_opds_keys
+Revises: 0008_chapter_spread_offset
 Create Date: 2026-11-26 06:00:00
 
 """
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 from alembic import op
 
-revision: str = "0007_opds_keys"
-down_revision: Union[str, None] = "0006_chapter_kind"
+revision: str = "0009_opds_keys"
+down_revision: Union[str, None] = "0008_chapter_spread_offset"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
