@@ -20,6 +20,8 @@ SERVER_COOKIES = (reader_rules.SETTINGS_COOKIE, reader_rules.FIRST_PAGE_COOKIE)
 
 def _reader() -> rx.Component:
     return manga_reader(
+        # Shown while the state is still another chapter's.
+        loading_panel(),
         loaded_path=ReaderState.loaded_path,
         view_id=ReaderState.view_id,
         pages=ReaderState.pages,

@@ -139,18 +139,16 @@ class ReaderState(rx.State):
 
         Leaving for another page before this is done cancels it: Reflex
         supersedes an unfinished on_load chain with the next navigation's,
-        so a chapter left before its pages arrived is never shown or counted."""
+        so a chapter left before its pages arrived is never shown or counted.
+        Meanwhile the reader shows its loading panel (MangaReader draws only
+        the path it was loaded for); `status` stays as it is, since on a
+        reload this tab's earlier state must not hide the server's page."""
         self.view_id += 1
         self.next_warm = []
         path = self.router.url.path or ""
         params = routes.parse_reader_path(path)
         if params is None:
             return  # HeadState.found is False: the layout shows the not-found panel
-        if self.loaded_path and self.loaded_path != path:
-            # From one chapter to another in the app: the loading panel at
-            # once. (A first visit keeps the server's page while this runs.)
-            self.status = "loading"
-            yield
         migrated = model.migrated_settings_cookie(self.settings_cookie, self.settings_json)
         if migrated is not None:
             self.settings_cookie = migrated

@@ -91,9 +91,12 @@ def chapter_views(server_env: dict[str, str], slug: str, number: str) -> int:
 
 
 def open_chapter(page: Page, url: str) -> None:
+    """Opens a chapter and waits until the reader answers keys and taps (its
+    first page shows earlier, from the server's HTML)."""
     page.goto(url)
     wait_for_hydration(page)
     expect(page.locator(".reader-root img.reader-page").first).to_be_visible()
+    expect(page.locator(".reader-root")).to_have_attribute("data-interactive", "true")
 
 
 def counter(page: Page):

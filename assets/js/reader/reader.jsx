@@ -43,14 +43,15 @@ function sameStart(a, b) {
 
 // `loadedPath` is the path Python loaded these props for. A tab's state from
 // an earlier visit arrives again when the app connects, before this page's
-// own load: props of another path are never drawn. Each opening of a
-// chapter (a new history entry) is a new reader: position, preloads and
-// timers restart.
+// own load: props of another path are never drawn; until this path's arrive
+// (moving to another chapter in the app) the reader shows its children, the
+// loading panel. Each opening of a chapter (a new history entry) is a new
+// reader: position, preloads and timers restart.
 export function MangaReader(props) {
   const location = useLocation();
   const drawn = useRef(null);
   if (props.loadedPath === location.pathname) drawn.current = props;
-  if (!drawn.current || drawn.current.loadedPath !== location.pathname) return null;
+  if (!drawn.current || drawn.current.loadedPath !== location.pathname) return props.children ?? null;
   return <Reader key={location.key} {...drawn.current} />;
 }
 
@@ -338,6 +339,8 @@ function Reader(props) {
       data-overlay={overlay || sheetOpen ? "shown" : "hidden"}
       data-page={Math.min(page, total - 1)}
       data-at-end={page >= total || (mode === "paged" && unitIndex >= units.length) ? "true" : "false"}
+      // Keys, taps and swipes work from here on (the server's HTML has no handlers).
+      data-interactive={inBrowser ? "true" : undefined}
     >
       <div className="reader-content" onClick={onClick} onTouchStart={onTouchStart} onTouchEnd={onTouchEnd}>
         {mode === "vertical" ? (
