@@ -6,7 +6,8 @@ same Reflex, bun and Node, and served the same way: the framework's floor.
 Lighthouse runs Debian's Chromium headless with the e2e suite's
 network-closing flags. PRODUCTION_HOST is the served host, so pages are
 indexable as on the real site (no analytics id is set). Targets: SEO,
-accessibility and best practices 100; performance at least the blank app's.
+accessibility and best practices 100; performance >= 97 (issue 15), with
+the blank app's score beside it.
 Each page runs RUNS times; the median run is reported.
 """
 
@@ -31,6 +32,7 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 # Lighthouse's own guidance on variability advises (one run moved by 2-3
 # points on this shared machine, mostly in TBT).
 RUNS = 3
+PERFORMANCE_TARGET = 97
 METRICS = {"largest-contentful-paint": "LCP ms", "cumulative-layout-shift": "CLS", "total-blocking-time": "TBT ms", "total-byte-weight": "bytes"}
 BLANK_APP = '''import reflex as rx
 
@@ -118,8 +120,9 @@ def run(results_dir: Path) -> dict:
     figures = []
     for name, report in reports.items():
         for category, score in report["scores"].items():
-            target = (f">= {floor} (blank)" if category == "performance" else "100") if not name.startswith("blank") else None
-            passed = None if target is None else (score >= floor if category == "performance" else score == 100)
+            # Issue 15's target; the blank app's score is the framework's floor, for reference.
+            target = (f">= {PERFORMANCE_TARGET} (blank app {floor})" if category == "performance" else "100") if not name.startswith("blank") else None
+            passed = None if target is None else (score >= PERFORMANCE_TARGET if category == "performance" else score == 100)
             figures.append({"figure": f"{name} {category}", "value": score, "target": target, "pass": passed})
         for label, value in report["metrics"].items():
             figures.append({"figure": f"{name} {label}", "value": round(value, 3) if value is not None else None})
