@@ -38,7 +38,7 @@ def _load_title(session: Session | None, slug: str) -> tuple[views.SeriesView, t
     settings = get_settings()
     if _titles is None:
         _titles = Recent(size=4096, seconds=settings.catalogue_refresh_seconds)
-    key, now = (slug, held_catalogue().current().version), time.monotonic()
+    key, now = (str(shared_engine().url), held_catalogue().current.version, slug), time.monotonic()
     found = _titles.get(key, now)
     if found is MISSING:
         with contextlib.nullcontext(session) if session is not None else Session(shared_engine()) as used:
