@@ -64,7 +64,7 @@ def _three_workers(sizes: load.Sizes, ttl: dict) -> dict:
             pid = processes.server_of(str(data))
             biggest = load.Sizes(levels=(sizes.levels[-1],), browse_s=sizes.browse_s, http_s=sizes.http_s,
                                  churn=0, ttl_s=sizes.ttl_s)
-            return asyncio.run(load.crowd_levels(url, pid, biggest, sign_in_tokens=[]))
+            return asyncio.run(load.crowd_levels(url, pid, biggest, sign_in_tokens=[], redis_url=REDIS_URL))
 
 
 def _figures(one: dict, three: dict) -> list[dict]:
@@ -111,6 +111,9 @@ def _figures(one: dict, three: dict) -> list[dict]:
          "target": f">= {TARGETS['scaling']}", "pass": ratio >= TARGETS["scaling"]},
         {"figure": f"{WORKERS} workers, {biggest['connected']} connected / {biggest['active']} active: event p95",
          "value": biggest["p95_ms"], "unit": "ms"},
+        {"figure": f"{WORKERS} workers: state in Redis per visitor", "value": biggest["redis_per_visitor_kb"], "unit": "KB",
+         "target": f"<= {TARGETS['per_visitor_kb']:.0f} KB", "pass": biggest["redis_per_visitor_kb"] <= TARGETS["per_visitor_kb"]},
+        {"figure": f"{WORKERS} workers: RSS per visitor (all workers)", "value": biggest["rss_per_visitor_kb"], "unit": "KB"},
         {"figure": f"{WORKERS} workers, {biggest['connected']} connected: errors",
          "value": biggest["errors"] + biggest["arrival"]["errors"], "target": "0",
          "pass": biggest["errors"] + biggest["arrival"]["errors"] == 0},

@@ -53,7 +53,16 @@ def worker_rss(server_pid: int) -> int:
     return sum(processes.rss_bytes(pid) for pid in processes.python_workers(server_pid))
 
 
-async def crowd_levels(url: str, server_pid: int, sizes: Sizes, *, sign_in_tokens: list) -> dict:
+def redis_bytes(redis_url: str | None) -> int:
+    if redis_url is None:
+        return 0
+    import redis
+
+    return int(redis.Redis.from_url(redis_url).info("memory")["used_memory"])
+
+
+async def crowd_levels(url: str, server_pid: int, sizes: Sizes, *, sign_in_tokens: list,
+                       redis_url: str | None = None) -> dict:
     """For each level: that many visitors connected (hydrated, a title page
     open), 100 of them active; RSS per visitor; wrk per page kind meanwhile
     at the largest level; then a saturation run for event throughput."""
@@ -67,10 +76,10 @@ async def crowd_levels(url: str, server_pid: int, sizes: Sizes, *, sign_in_token
     levels = {}
     for level in sizes.levels:
         arrived = Tally()
-        before, newcomers = worker_rss(server_pid), level - len(visitors)
+        before, newcomers, redis_before = worker_rss(server_pid), level - len(visitors), redis_bytes(redis_url)
         visitors += await scenario.connect_crowd(url, catalogue, newcomers, first=len(visitors), tally=arrived)
         await asyncio.sleep(2)
-        rss = worker_rss(server_pid)
+        rss, in_redis = worker_rss(server_pid), redis_bytes(redis_url) - redis_before
         if level == sizes.levels[0]:
             await scenario.sign_in(visitors[: len(sign_in_tokens)], sign_in_tokens, arrived)
         tally = Tally()
@@ -82,7 +91,9 @@ async def crowd_levels(url: str, server_pid: int, sizes: Sizes, *, sign_in_token
                          "arrival": tally_figures(arrived, 1.0) | {"events_per_s": None},
                          "rss_mb": round(rss / 1e6, 1),
                          # what the newcomers added: connected, hydrated, a title page open
-                         "rss_per_visitor_kb": round((rss - before) / newcomers / 1000, 1)}
+                         "rss_per_visitor_kb": round((rss - before) / newcomers / 1000, 1),
+                         # with Redis: each newcomer's state as Redis holds it
+                         "redis_per_visitor_kb": round(in_redis / newcomers / 1000, 1) if redis_url else None}
     pages = await asyncio.to_thread(page_kinds, url, catalogue, sizes.http_s)
     saturation = Tally()
     seconds = await scenario.browse(visitors[:SATURATING], catalogue, seconds=sizes.browse_s, think_s=0,
