@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 
 import aiohttp
+import httpx
+import redis
 
 from benchmarks.load import http, processes, scenario
 from benchmarks.load.scenario import Catalogue, Tally
@@ -56,8 +58,6 @@ def worker_rss(server_pid: int) -> int:
 def redis_bytes(redis_url: str | None) -> int:
     if redis_url is None:
         return 0
-    import redis
-
     return int(redis.Redis.from_url(redis_url).info("memory")["used_memory"])
 
 
@@ -106,8 +106,6 @@ async def crowd_levels(url: str, server_pid: int, sizes: Sizes, *, sign_in_token
 
 def page_kinds(url: str, catalogue: Catalogue, seconds: int) -> dict:
     slug = catalogue.slugs[0]
-    import httpx
-
     item = httpx.get(f"{url}/mangas_1.json", timeout=30).json()["list"][0]
     kinds = {
         "home /": "/",

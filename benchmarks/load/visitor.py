@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from urllib.parse import parse_qsl
 
 import aiohttp
 import socketio
@@ -147,8 +148,4 @@ class Visitor:
 
 
 def _query(path: str) -> dict:
-    if "?" not in path:
-        return {}
-    from urllib.parse import parse_qsl
-
-    return dict(parse_qsl(path.split("?", 1)[1]))
+    return dict(parse_qsl(path.split("?", 1)[1])) if "?" in path else {}
