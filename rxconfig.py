@@ -9,9 +9,21 @@ from reflex.plugins.sitemap import SitemapPlugin
 # Reflex itself) points production at PostgreSQL.
 _DEFAULT_DB_URL = "sqlite:///data/manga.db"
 
+# Visitor state: in Redis (with a TTL, shared by every worker) when
+# REFLEX_REDIS_URL is set, else in this one process's memory with the same
+# expiry. Never Reflex's default "disk" mode: it writes pickles per tab under
+# .states/ and its expiry sweep stat()s every one of them, stalling the worker.
+_STATE_MODE = "redis" if os.environ.get("REFLEX_REDIS_URL") else "memory"
+# How long a visitor's state outlives their last event (seconds), in either
+# mode; REFLEX_REDIS_TOKEN_EXPIRATION overrides it. A reload or a reconnect
+# within it finds the tab's state; after it the tab hydrates afresh.
+STATE_TTL_SECONDS = 30 * 60
+
 config = rx.Config(
     app_name="manga_app",
     db_url=os.environ.get("REFLEX_DB_URL", _DEFAULT_DB_URL),
+    state_manager_mode=_STATE_MODE,
+    redis_token_expiration=STATE_TTL_SECONDS,
     show_built_with_reflex=False,
     telemetry_enabled=False,
     # The site has one (light) look; never follow a dark OS setting halfway.

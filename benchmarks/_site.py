@@ -67,13 +67,15 @@ def serve(command: list[str], cwd: Path, env: dict[str, str], url: str) -> Itera
 
 @contextlib.contextmanager
 def served_site(
-    port: int, web_dir: str, *, series: int | None = 8, library: Path | None = None, **settings: str
+    port: int, web_dir: str, *, series: int | None = 8, library: Path | None = None, db_url: str | None = None,
+    **settings: str,
 ) -> Iterator[tuple[str, Path]]:
     """The site on `port` (its own build folder) with a demo library: `series`
-    generated series, or the archives in `library`. Yields its URL and data folder."""
+    generated series, or the archives in `library`; in a SQLite file unless
+    `db_url` is given. Yields its URL and data folder."""
     with tempfile.TemporaryDirectory(prefix=f"bench-{port}-") as temp:
         data = Path(temp)
-        env = tool_env(PORT=str(port), DATA_DIR=str(data), REFLEX_DB_URL=f"sqlite:///{data / 'bench.db'}",
+        env = tool_env(PORT=str(port), DATA_DIR=str(data), REFLEX_DB_URL=db_url or f"sqlite:///{data / 'bench.db'}",
                        REFLEX_WEB_WORKDIR=web_dir, SITE_ORIGIN=f"http://localhost:{port}", **settings)
         if library is None:
             library = data / "demo"

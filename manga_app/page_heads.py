@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 
 from sqlmodel import Session
 
@@ -12,21 +14,43 @@ from manga_app.catalogue import views
 from manga_app.catalogue.db import shared_engine
 from manga_app.catalogue.held import held_catalogue
 from manga_app.config import get_settings
+from manga_app.recent import MISSING, Recent
 from manga_app.routes import PageKind, RouteMatch
 from manga_app.seo import PageHead
 
 STATIC_KINDS = frozenset({PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRARY, PageKind.HISTORY})
 
 
+# A title's series and chapter rows, read by its page's state, its head, and
+# every reader page of it (state and head): one query per title per
+# CATALOGUE_REFRESH_SECONDS and catalogue version in each process, not two or
+# three per visit; as fresh as the held catalogue (views counted meanwhile
+# show that much later). An unknown title is not kept: it may be imported now.
+_titles: Recent[tuple[views.SeriesView, tuple[views.ChapterView, ...]]] | None = None
+
+
+def _load_title(session: Session | None, slug: str) -> tuple[views.SeriesView, tuple[views.ChapterView, ...]] | None:
+    global _titles
+    settings = get_settings()
+    if _titles is None:
+        _titles = Recent(size=4096, seconds=settings.catalogue_refresh_seconds)
+    key, now = (str(shared_engine().url), held_catalogue().current.version, slug), time.monotonic()
+    found = _titles.get(key, now)
+    if found is MISSING:
+        with contextlib.nullcontext(session) if session is not None else Session(shared_engine()) as used:
+            found = views.load_title(session=used, slug=slug, media_base_url=settings.media_base_url)
+        if found is not None:
+            _titles.put(key, found, now)
+    return found
+
+
 def load_title(slug: str) -> tuple[views.SeriesView, tuple[views.ChapterView, ...]] | None:
-    with Session(shared_engine()) as session:
-        return views.load_title(session=session, slug=slug, media_base_url=get_settings().media_base_url)
+    return _load_title(None, slug)
 
 
-def _chapter(session: Session, params: dict[str, str]) -> views.ChapterContext | None:
-    context = views.load_chapter(
-        session=session, slug=params["slug"], number=params["number"], media_base_url=get_settings().media_base_url
-    )
+def _chapter(session: Session | None, params: dict[str, str]) -> views.ChapterContext | None:
+    title = _load_title(session, params["slug"])
+    context = None if title is None else views.chapter_context(title, params["number"])
     if context is None or params.get("chapter_slug") not in ("", context.chapter.slug):
         return None
     return context
@@ -34,8 +58,7 @@ def _chapter(session: Session, params: dict[str, str]) -> views.ChapterContext |
 
 def load_chapter(params: dict[str, str]) -> views.ChapterContext | None:
     """The chapter a reader path names; a chapter slug, when given, must be the chapter's."""
-    with Session(shared_engine()) as session:
-        return _chapter(session, params)
+    return _chapter(None, params)
 
 
 async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:

@@ -36,9 +36,16 @@ def main() -> None:
     args = parser.parse_args()
     if not (static_dir() / "index.html").is_file():
         raise SystemExit("The frontend is not built yet: run `make build` (or `make run`).")
+    if int(os.environ.get("GRANIAN_WORKERS") or 1) > 1 and not os.environ.get("REFLEX_REDIS_URL"):
+        # Without Redis each worker would hold its own visitors' states: a
+        # visitor whose events reach another worker would lose theirs.
+        raise SystemExit("GRANIAN_WORKERS > 1 needs REFLEX_REDIS_URL: without Redis, state is held in one "
+                         "worker's memory.")
     environment.REFLEX_ENV_MODE.set(constants.Env.PROD)
     # The build is done; workers must not compile again.
     environment.REFLEX_SKIP_COMPILE.set(True)
+    # Nothing is written there any more (state is in memory or Redis): clear
+    # what an older version of the site left behind.
     reset_disk_state_manager()
     # A newer checkout may bring new tables: bring the database up to date
     # before any worker queries it (alembic upgrade head; a no-op when current).

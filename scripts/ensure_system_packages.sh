@@ -5,6 +5,7 @@
 #   unar            solid RAR4 chapters, which Debian's libarchive cannot decompress
 #   chromium        the browser of the end-to-end tests and benchmarks (with --test)
 #   7zip, qpdf      write the ZIP, 7z and encrypted PDF files the tests read (with --test)
+#   wrk             the load benchmark's HTTP load generator (with --test)
 set -euo pipefail
 libarchive=libarchive13
 if ! dpkg-query -W -f='${Status}' libarchive13 2>/dev/null | grep -q "install ok installed" \
@@ -13,7 +14,7 @@ if ! dpkg-query -W -f='${Status}' libarchive13 2>/dev/null | grep -q "install ok
 fi
 wanted=(fonts-noto-cjk "$libarchive" unar)
 if [[ "${1:-}" == "--test" ]]; then
-  wanted+=(chromium 7zip qpdf)
+  wanted+=(chromium 7zip qpdf wrk)
 fi
 missing=()
 for package in "${wanted[@]}"; do

@@ -6,6 +6,9 @@ files that no longer apply (pages past the new last page, manifests of
 removed chapters or series) are deleted only after the new ones are in place,
 so a reader never sees a half-published catalogue.
 
+Publishing again when nothing it reads has changed (publish_record.py: a
+digest of the rows, the settings and the key) writes nothing at all.
+
 Re-publishing is incremental where that is safe: a manifest whose page list
 is unchanged is not encrypted and written again. `manifests/.index.json`
 records, per manifest, a keyed digest of its plaintext (HMAC with the content
@@ -13,8 +16,9 @@ key, so a new key re-encrypts everything and the index reveals nothing) and
 the size and mtime of the file written for it. The index is removed while a
 publish runs and written at its end, so an interrupted publish makes the next
 one start from scratch. List pages after the first are only rewritten when
-their bytes change; genres.json and mangas_1.json are always rewritten, since
-the backend's held catalogue notices a new publish by their validators.
+their bytes change; genres.json and mangas_1.json are rewritten by every
+publish that found a change, since the backend's held catalogue notices a
+new publish by their validators.
 
 Every list page and genres.json gets a gzip twin (`mangas_1.json.gz`,
 written atomically beside it, deterministic bytes) that the web layer sends
@@ -37,6 +41,7 @@ import os
 import re
 import shutil
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -45,7 +50,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue import repository
+from manga_app.catalogue import publish_record, repository
 from manga_app.catalogue.keys import validate_content_key
 from manga_app.catalogue.media import (
     READER_WIDTH,
@@ -121,6 +126,18 @@ def publish_catalogue(
     size = page_size or PAGE_SIZE
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    # Whether the last publish's files are intact (stat()s: the GIL is free)
+    # is checked while the database is read for what this one would be made of.
+    with ThreadPoolExecutor(1) as pool:
+        last = pool.submit(publish_record.in_place, out_dir, manifest_index=out_dir / "manifests" / MANIFEST_INDEX,
+                           index_version=_INDEX_VERSION)
+        source = publish_record.catalogue_source(
+            session=session, secret=decode_key(key), media_base_url=media_base_url, page_size=size
+        )
+        recorded = publish_record.unchanged(last.result(), source)
+    if recorded is not None:
+        return PublishResult(out_dir, **recorded, removed=0, rewritten=0)
+    publish_record.forget(out_dir)
     manifests = _ManifestWriter(out_dir / "manifests", key)
     genres = [
         {"name": name, "total": total} for name, total in repository.genre_totals(session=session)
@@ -146,15 +163,11 @@ def publish_catalogue(
         manifests.finish()
     finally:
         manifests.abort()
-    return PublishResult(
-        out_dir,
-        series_count,
-        page,
-        manifests.count,
-        len(genres),
-        removed,
-        rewritten=manifests.rewritten,
-    )
+    counts = {"series": series_count, "pages": page, "manifests": manifests.count, "genres": len(genres)}
+    written = [out_dir / "genres.json", *(out_dir / f"mangas_{n}.json" for n in range(1, page + 1))]
+    publish_record.remember(out_dir, source=source, result=counts,
+                            files=[twin for path in written for twin in (path, path.with_name(path.name + ".gz"))])
+    return PublishResult(out_dir, **counts, removed=removed, rewritten=manifests.rewritten)
 
 
 _ITEM_COLUMNS = (

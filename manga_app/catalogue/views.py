@@ -115,8 +115,11 @@ def load_title(*, session: Session, slug: str, media_base_url: str) -> tuple[Ser
 def load_chapter(*, session: Session, slug: str, number: str, media_base_url: str) -> ChapterContext | None:
     """The reader's data for chapter `number` of `slug`, or None when unknown."""
     title = load_title(session=session, slug=slug, media_base_url=media_base_url)
-    if title is None:
-        return None
+    return None if title is None else chapter_context(title, number)
+
+
+def chapter_context(title: tuple[SeriesView, tuple[ChapterView, ...]], number: str) -> ChapterContext | None:
+    """Chapter `number` of a loaded title, with its neighbours; None when unknown."""
     series, chapters = title
     unit = next((chapter for chapter in chapters if chapter.number == number), None)
     if unit is None:

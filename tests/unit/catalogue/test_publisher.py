@@ -350,14 +350,20 @@ def test_list_pages_after_the_first_are_rewritten_only_when_their_content_change
         return {n: (tmp_path / f"mangas_{n}.json").stat().st_ino for n in (1, 2)}
 
     first = publish()
+    # Nothing changed: nothing is written, so no backend reloads the catalogue for nothing
+    assert publish() == first
+    # A change on page 1 only: page 1 is rewritten, page 2 keeps its file
+    newest = session.exec(select(Series).order_by(Series.updated_at.desc(), Series.id.desc())).first()
+    newest.views = 777
+    session.commit()
     second = publish()
-    # The first page always changes (the held catalogue notices a publish by it); page 2 did not
     assert second[1] != first[1] and second[2] == first[2]
+    # A change on page 2: page 2 is rewritten, and page 1 too (the held catalogue notices a publish by it)
     series = session.exec(select(Series).where(Series.slug == "series-1")).one()
     series.views = 12345
     session.commit()
     third = publish()
-    assert third[2] != second[2]
+    assert third[2] != second[2] and third[1] != second[1]
     assert any(i["views"] == 12345 for i in _read(tmp_path / "mangas_2.json")["list"])
 
 

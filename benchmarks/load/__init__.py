@@ -1,0 +1,1 @@
+"""The load benchmark's parts: visitors over socket.io, crowds of them, wrk, process memory."""

@@ -1,0 +1,151 @@
+"""One visitor's tab as the browser's state.js drives it, over a real
+socket.io websocket (python-socketio's asyncio client on aiohttp): connect
+with the tab's token, hydrate and load the page, navigate (on_load of the
+next route), search as they type, turn pages in the reader (progress saved
+to the history and, signed in, to the account).
+
+Each visitor connects from its own loopback address (127.0.0.x), as visitors
+arrive from their own addresses: the site's per-address rate limit applies
+to each as in production."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from urllib.parse import parse_qsl
+
+import aiohttp
+import socketio
+
+ROOT = "reflex___state____state"
+AUTH = f"{ROOT}.manga_app___state___auth____auth_state"
+LIBRARY = f"{ROOT}.manga_app___state___library____library_state"
+READER = f"{ROOT}.manga_app___pages___reader_state____reader_state"
+SEARCH = f"{ROOT}.manga_app___pages___search_state____search_state"
+TITLE = f"{ROOT}.manga_app___pages___manga_state____title_state"
+HOME = f"{ROOT}.manga_app___pages___home_state____home_state"
+READING = f"{ROOT}.manga_app___state___reading____reading_state"
+HEAD = f"{ROOT}.manga_app___state___head____head_state"
+ON_LOAD = f"{ROOT}.reflex___state____on_load_internal_state.on_load_internal"
+NAMESPACE = "/_event"
+REPLY_TIMEOUT = 10.0
+
+
+class NoReply(Exception):
+    """The server sent nothing back for an event within REPLY_TIMEOUT."""
+
+
+def loopback_address(n: int) -> str:
+    n %= 250 * 250
+    return f"127.0.{1 + n // 250}.{2 + n % 250}"
+
+
+class Visitor:
+    """One tab. `round_trip` sends an event and returns the seconds until the
+    server's update of the state that event changes arrived (what the visitor
+    waits for); a tab sends one event at a time."""
+
+    def __init__(self, base_url: str, n: int) -> None:
+        self.base_url = base_url.replace("//localhost:", "//127.0.0.1:")
+        self.origin = base_url
+        self.n = n
+        self.token = str(uuid.uuid4())
+        self.path = "/"
+        self.delta: dict[str, dict] = {}
+        self._updates = 0
+        self._changed: dict[str, int] = {}
+        self._arrived = asyncio.Event()
+        self._http: aiohttp.ClientSession | None = None
+        self.client: socketio.AsyncClient | None = None
+
+    async def connect(self) -> None:
+        connector = aiohttp.TCPConnector(local_addr=(loopback_address(self.n), 0))
+        self._http = aiohttp.ClientSession(connector=connector)
+        self.client = socketio.AsyncClient(reconnection=False, http_session=self._http)
+        self.client.on("event", self._on_update, namespace=NAMESPACE)
+        await self.client.connect(
+            f"{self.base_url}/?token={self.token}", headers={"Origin": self.origin}, socketio_path="/_event",
+            namespaces=[NAMESPACE], transports=["websocket"], wait_timeout=REPLY_TIMEOUT,
+        )
+
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.disconnect()
+        if self._http is not None:
+            await self._http.close()
+
+    def _on_update(self, update: dict) -> None:
+        self._updates += 1
+        for state, values in (update.get("delta") or {}).items():
+            self.delta.setdefault(state, {}).update(values)
+            self._changed[state] = self._updates
+        self._arrived.set()
+
+    def value(self, state: str, name: str):
+        return self.delta.get(state, {}).get(f"{name}_rx_state_")
+
+    async def round_trip(self, name: str, payload: dict | None, changes: str) -> float:
+        seen = self._updates
+        self._arrived.clear()
+        started = time.perf_counter()
+        event = {"name": name, "payload": payload or {},
+                 "router_data": {"pathname": self.path.split("?")[0], "asPath": self.path,
+                                 "query": _query(self.path)}}
+        await self.client.emit("event", event, namespace=NAMESPACE)
+        deadline = started + REPLY_TIMEOUT
+        while self._changed.get(changes, 0) <= seen:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise NoReply(name)
+            try:
+                await asyncio.wait_for(self._arrived.wait(), left)
+            except TimeoutError:
+                raise NoReply(name) from None
+        return time.perf_counter() - started
+
+    async def wait_for(self, predicate, timeout: float = REPLY_TIMEOUT) -> None:
+        deadline = time.perf_counter() + timeout
+        while not predicate():
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise NoReply("wait")
+            self._arrived.clear()
+            try:
+                await asyncio.wait_for(self._arrived.wait(), left)
+            except TimeoutError:
+                raise NoReply("wait") from None
+
+    async def open(self, path: str, changes: str) -> float:
+        """The first page of the visit: hydrate, then the page's on_load."""
+        self.path = path
+        return await self.round_trip(f"{ROOT}.hydrate_and_load", {}, changes)
+
+    async def navigate(self, path: str, changes: str) -> float:
+        self.path = path
+        return await self.round_trip(ON_LOAD, {}, changes)
+
+    async def type_query(self, text: str) -> float:
+        """One keystroke (slower than the page's typing throttle, so each is searched)."""
+        return await self.round_trip(f"{SEARCH}.type_query", {"value": text}, SEARCH)
+
+    async def sign_in(self, id_token: str, claims: dict) -> float:
+        user = {"googleId": claims["user_id"], "email": claims.get("email", ""), "name": claims.get("name", ""),
+                "avatar": "", "isAnonymous": False}
+        took = await self.round_trip(f"{AUTH}.on_auth_change", {"user": user, "token": id_token}, AUTH)
+        await self.wait_for(lambda: self.value(AUTH, "signed_in") is True)
+        return took
+
+    async def chapter_ready(self) -> None:
+        await self.wait_for(lambda: self.value(READER, "status") == "ready"
+                            and (self.value(READER, "chapter_url") or "").startswith(self.path))
+
+    async def turn_page(self, page: int) -> float:
+        payload = {"view_id": self.value(READER, "view_id"), "slug": self.value(READER, "series_slug"),
+                   "chapter": self.value(READER, "chapter_number"), "page": page, "offset": 0.0,
+                   "read_at": int(time.time() * 1000)}
+        return await self.round_trip(f"{READER}.save_progress", payload, READING)
+
+
+def _query(path: str) -> dict:
+    return dict(parse_qsl(path.split("?", 1)[1])) if "?" in path else {}
