@@ -95,7 +95,7 @@ def measure(browser, chapter_url: str, urls: list[str], samples: int = 5) -> tup
 
 
 if __name__ == "__main__":
-    # `python -m benchmarks.reader_turn [PORT]`: these figures alone (bench_reader runs them too).
+    # `python -m benchmarks.reader_turn [PORT [WEB_DIR]]`: these figures alone (bench_reader runs them too).
     import json
     import sys
 
@@ -105,7 +105,8 @@ if __name__ == "__main__":
     from benchmarks.bench_reader import _manifests
 
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 3294
-    with served_site(port, f".web-bench-turn-{port}") as (url, data), sync_playwright() as playwright:
+    web_dir = sys.argv[2] if len(sys.argv) > 2 else f".web-bench-turn-{port}"
+    with served_site(port, web_dir) as (url, data), sync_playwright() as playwright:
         (slug, number), pages = next((key, value) for key, value in _manifests(data).items() if value[0]["height"] < 2 * value[0]["width"])
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
         figures, details = measure(browser, f"{url}/{slug}-ch-{number}", [page["url"] for page in pages])

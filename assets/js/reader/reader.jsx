@@ -300,6 +300,10 @@ function Reader(props) {
   // In reading order from the page on screen, then the next chapter's first pages.
   const wanted = loadOrder(Math.min(page, total - 1), total, preload).map((index) => srcOf(pages[index]));
   makeRoom.current = useLoadQueue([...wanted, ...nextWarm], firstLoaded, nextWarm);
+  // The page after the first is wanted within seconds: the server's HTML
+  // names it already (React hoists the link into the head), so a slow link
+  // fetches it while the app's scripts arrive, not after them.
+  const secondPage = mode === "paged" ? loadOrder(start.page, total, 1).slice(1).map((index) => srcOf(pages[index])) : [];
 
   useEffect(() => {
     if (nearEndSent.current || !nextUrl || total === 0) return;
@@ -325,6 +329,9 @@ function Reader(props) {
       data-at-end={page >= total || (mode === "paged" && unitIndex >= units.length) ? "true" : "false"}
       data-zoomed={zoom > 1 ? "true" : "false"}
     >
+      {secondPage.map((url) => (
+        <link key={url} rel="preload" as="image" href={url} fetchPriority="low" />
+      ))}
       <div className="reader-content" ref={contentRef} onClick={onClick}>
         {mode === "vertical" ? (
           <VerticalStrip
