@@ -118,7 +118,3 @@ def test_the_readers_own_offset_overrides_the_chapters(chosen: str, chapter: str
     assert run_js("layout.js", f"return m.pairingOffset({chosen}, {chapter});") is offset
 
 
-def test_original_size_follows_the_zoom() -> None:
-    assert run_js("layout.js", "return m.unitStyles([{width: 800, height: 1200}], 'original');") == [
-        {"width": "calc(800px * var(--zoom, 1))", "height": "calc(1200px * var(--zoom, 1))"}
-    ]
