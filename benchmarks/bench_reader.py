@@ -1,4 +1,4 @@
-"""The reader: first page painted (LCP) against a static page showing the same image, bytes per chapter, layout shift (issue 5).
+"""The reader: first page painted (LCP) against a static page showing the same image, bytes per chapter, layout shift (issue 5), turn to drawn on a slow link (issue 17).
 
 The site is built and served as `make run` does (production build, one
 port) with the e2e-sized demo library. The floor is a plain static HTML file
@@ -23,6 +23,7 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks import reader_turn
 from benchmarks._site import CHROME_ARGS, CHROMIUM, ROOT, served_site
 
 PORT = 3293
@@ -185,6 +186,7 @@ def run(results_dir: Path) -> dict:
                 floor.append(_lcp(browser, floor_url))
                 reader.append(_lcp(browser, chapter_url))
             paged_cls, paged_all = _cls_paging(browser, chapter_url, len(pages))
+            turn_figures, turn_detail = reader_turn.measure(browser, chapter_url, [page["url"] for page in pages])
             cls = {
                 "webtoon chapter (vertical)": _cls_scrolling(browser, f"{url}/{webtoon[0]}-ch-{webtoon[1]}", None),
                 "manga chapter in vertical mode": _cls_scrolling(browser, chapter_url, json.dumps({"manga_mode": "vertical"})),
@@ -198,7 +200,8 @@ def run(results_dir: Path) -> dict:
     # or busier stretch of the run does to both cancels out.
     paired = statistics.median(r / f for r, f in zip(reader, floor, strict=True) if f)
     detail = {"chapter": chapter_url, "floor": floor_url, "reader_lcp_ms": reader, "floor_lcp_ms": floor, "cls": cls,
-              "paged_all_shifts_input_included": paged_all, "bytes_full": full, "bytes_saver": saver}
+              "paged_all_shifts_input_included": paged_all, "bytes_full": full, "bytes_saver": saver,
+              "slow_link": turn_detail}
     (results_dir / "reader_details.json").write_text(json.dumps(detail, ensure_ascii=False, indent=2) + "\n")
     chapters = len(full)
     figures = [
@@ -213,6 +216,7 @@ def run(results_dir: Path) -> dict:
     for name, value in cls.items():
         figures.append({"figure": f"CLS, {name}", "value": round(value, 4), "target": "0", "pass": value == 0})
     figures.append({"figure": "layout shift paging through, input included (paged)", "value": round(paged_all, 4), "target": "0", "pass": paged_all == 0})
+    figures.extend(turn_figures)
     return {"figures": figures}
 
 

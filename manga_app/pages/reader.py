@@ -23,6 +23,8 @@ def _reader() -> rx.Component:
         # Shown while the state is still another chapter's.
         loading_panel(),
         loaded_path=ReaderState.loaded_path,
+        # The chapter's own double-page offset, worked out at import (見開き 自動).
+        default_offset=ReaderState.spread_offset,
         view_id=ReaderState.view_id,
         pages=ReaderState.pages,
         alt_prefix=ReaderState.alt_prefix,

@@ -38,7 +38,9 @@ DEFAULT_SETTINGS: dict = {
     # reads in its own direction (作品の設定).
     "directions": {},
     "double": False,
-    "offset": False,
+    # The one-page offset in double view: True or False as the reader chose
+    # it, None (自動) for the chapter's own (worked out at import).
+    "offset": None,
     "fit": "auto",
     "saver": False,
     "preload": 0,
@@ -180,10 +182,14 @@ def migrated_settings_cookie(cookie: str, stored: str) -> str | None:
 def apply_change(settings: dict, change: object, *, slug: str, webtoon: bool) -> dict:
     """The settings after the reader's change. `mode` is stored for the kind
     of chapter being read, `direction` for this series ("auto" forgets the
-    series' choice); other keys are taken as they are (then checked)."""
+    series' choice); turning on `double` goes back to the chapter's own
+    offset; other keys are taken as they are (then checked)."""
     updated = normalize_settings(settings)
     if not isinstance(change, dict):
         return updated
+    if change.get("double") is True and not updated["double"] and "offset" not in change:
+        # Double view turned on starts from the chapter's own offset (自動).
+        updated["offset"] = None
     for key, value in change.items():
         if key == "direction":
             updated = _with_direction(updated, slug, value)

@@ -150,18 +150,28 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
+@contextlib.contextmanager
+def guarded_context(browser: Browser, **options) -> Iterator[BrowserContext]:
+    """A browser context (390x844 unless `options` say otherwise) that never
+    reaches past the loopback server and fails on any CSP violation."""
+    context = browser.new_context(locale="ja-JP", **{"viewport": {"width": 390, "height": 844}, **options})
     # The machine's network is closed and tests must not reach out: anything
     # not served by our loopback server is answered here.
     context.route("**/*", _only_loopback)
     violations: list[str] = []
     context.expose_binding("__reportCspViolation", lambda _source, text: violations.append(text))
     context.add_init_script(_REPORT_CSP)
-    yield context
-    context.close()
+    try:
+        yield context
+    finally:
+        context.close()
     assert violations == [], f"Content-Security-Policy violations: {violations}"
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    with guarded_context(browser) as context:
+        yield context
 
 
 def _only_loopback(route) -> None:

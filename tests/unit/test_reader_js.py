@@ -152,8 +152,9 @@ def test_a_units_pages_share_its_width_by_their_shapes() -> None:
 
 
 def test_original_size_pages_are_drawn_at_their_own_size() -> None:
+    # Times the reader's zoom (--zoom, 1 when unset).
     found = run_js("layout.js", f"return m.unitStyles({json.dumps([P])}, 'original');")
-    assert found == [{"width": "720px", "height": "1024px"}]
+    assert found == [{"width": "calc(720px * var(--zoom, 1))", "height": "calc(1024px * var(--zoom, 1))"}]
 
 
 @pytest.mark.parametrize(

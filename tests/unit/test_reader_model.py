@@ -125,6 +125,25 @@ def test_a_change_from_the_reader_is_applied_and_checked(change: object, webtoon
     assert updated == {**model.DEFAULT_SETTINGS, **expected_changes}
 
 
+def test_the_one_page_offset_is_the_chapters_own_until_the_reader_picks_one() -> None:
+    assert model.DEFAULT_SETTINGS["offset"] is None  # 自動
+    chosen = model.apply_change(model.DEFAULT_SETTINGS, {"double": True, "offset": False}, slug="s", webtoon=False)
+    assert chosen["offset"] is False
+    assert model.parse_settings(model.dump_settings(chosen))["offset"] is False
+    assert model.apply_change(chosen, {"offset": None}, slug="s", webtoon=False)["offset"] is None
+    assert model.parse_settings('{"offset": "yes"}')["offset"] is None
+
+
+def test_turning_on_double_view_starts_from_the_chapters_own_offset() -> None:
+    """A stored offset from before double view was turned on (every cookie
+    written before 自動 existed holds `false`) gives way to the chapter's."""
+    stored = model.parse_settings('{"double": false, "offset": false}')
+    assert model.apply_change(stored, {"double": True}, slug="s", webtoon=False)["offset"] is None
+    reading_double = model.parse_settings('{"double": true, "offset": true}')
+    assert model.apply_change(reading_double, {"double": True}, slug="s", webtoon=False)["offset"] is True
+    assert model.apply_change(reading_double, {"fit": "width"}, slug="s", webtoon=False)["offset"] is True
+
+
 def test_a_refused_change_keeps_the_previous_choice() -> None:
     chosen = {**model.DEFAULT_SETTINGS, "fit": "width"}
     assert model.apply_change(chosen, {"fit": "enormous"}, slug="s", webtoon=False)["fit"] == "width"

@@ -1,5 +1,5 @@
-// Small React hooks of the reader: preloading, saving and reporting the
-// position.
+// Small React hooks of the reader: saving and reporting the position.
+// (Loading the pages: loading.js.)
 import { useCallback, useEffect, useRef } from "react";
 import { rememberFirstPage, writePosition } from "./positions.js";
 
@@ -7,42 +7,6 @@ export const PROGRESS_INTERVAL_MS = 2000;
 // Offsets inside a page reach the browser store at most this often; a page
 // change, hiding the tab and leaving the reader write at once.
 export const STORE_INTERVAL_MS = 250;
-
-// Warms the browser cache with `urls` (deduplicated for the reader's life).
-// Starts only once `ready` (the first page has arrived) so preloads never
-// compete with the page the visitor is waiting for. When the reader goes
-// away (another chapter), unfinished preloads are cancelled so they do not
-// compete with the next chapter's first page; `keep` (the next chapter's
-// own first pages) are left to finish.
-export function usePreload(urls, ready, keep = []) {
-  const requested = useRef(new Map());
-  const kept = useRef(new Set());
-  kept.current = new Set(keep);
-  const key = urls.join("\n");
-  useEffect(() => {
-    if (!ready) return;
-    for (const url of urls) {
-      if (!url || requested.current.has(url)) continue;
-      const image = new Image();
-      image.decoding = "async";
-      image.fetchPriority = "low";
-      image.src = url;
-      requested.current.set(url, image);
-    }
-    // `key` stands for `urls`: a new array with the same URLs is no change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, ready]);
-  useEffect(
-    () => () => {
-      for (const [url, image] of requested.current) {
-        // An image whose source is removed stops loading.
-        if (!image.complete && !kept.current.has(url)) image.removeAttribute("src");
-      }
-      requested.current.clear();
-    },
-    [],
-  );
-}
 
 // The reading position: written to the browser's per-chapter store
 // (`storeKey`) straight away (and, with the quality, to the cookie the

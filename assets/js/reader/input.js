@@ -1,7 +1,7 @@
 // Keys, taps and swipes turned into reader actions ("next", "prev", "first",
-// "last", "menu", and in the paged reader "scroll-down", "scroll-up",
-// "line-down", "line-up" inside a page taller than the screen), aware of the
-// reading direction. No React here.
+// "last", "menu", "zoom-in", "zoom-out", "zoom-reset", and in the paged
+// reader "scroll-down", "scroll-up", "line-down", "line-up" inside a page
+// taller than the screen), aware of the reading direction. No React here.
 
 // In right-to-left reading the next page lies to the left.
 function sideAction(side, direction) {
@@ -22,6 +22,14 @@ export function keyAction(event, { direction, mode, canScrollDown, canScrollUp }
       return "last";
     case "Escape":
       return "menu";
+    // Zoom inside the reader (ctrl/⌘ with them is the browser's own zoom).
+    case "+":
+    case "=":
+      return "zoom-in";
+    case "-":
+      return "zoom-out";
+    case "0":
+      return "zoom-reset";
     default:
       break;
   }

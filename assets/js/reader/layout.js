@@ -45,9 +45,40 @@ export function unitOfPage(units, page) {
 // before any image or script arrives, and nothing moves. 原寸 ("original")
 // is each image's own size.
 export function unitStyles(pages, fit) {
-  if (fit === "original") return pages.map((page) => ({ width: `${page.width}px`, height: `${page.height}px` }));
+  if (fit === "original") return pages.map(originalSize);
   const ratio = pages.reduce((sum, page) => sum + page.width / page.height, 0);
   return pages.map((page) => ({ "--share": +(page.width / page.height).toFixed(5), "--ratio": +ratio.toFixed(5) }));
+}
+
+// 原寸, times the reader's zoom (--zoom on the stage or the strip; 1 unset).
+export function originalSize(page) {
+  return { width: `calc(${page.width}px * var(--zoom, 1))`, height: `calc(${page.height}px * var(--zoom, 1))` };
+}
+
+// What the counter shows for a screen: "5", or "2-3" for a pair.
+export function unitLabel(unit) {
+  if (!unit || unit.length === 0) return "";
+  const first = Math.min(...unit) + 1;
+  const last = Math.max(...unit) + 1;
+  return first === last ? `${first}` : `${first}-${last}`;
+}
+
+// Whether the first page stands alone in double view: the reader's own
+// choice (true or false), else the chapter's (worked out at import from
+// where its spreads fall; null or undefined when unknown: no offset).
+export function pairingOffset(chosen, chapterDefault) {
+  if (typeof chosen === "boolean") return chosen;
+  return !!chapterDefault;
+}
+
+// The order a chapter's pages are fetched in: the one on screen, then the
+// next ones in reading order, `ahead` of them.
+export function loadOrder(current, total, ahead) {
+  const order = [];
+  const first = Math.min(Math.max(current, 0), Math.max(total - 1, 0));
+  const end = Math.min(total, first + 1 + Math.max(ahead, 0));
+  for (let index = first; index < end; index += 1) order.push(index);
+  return order;
 }
 
 // The page under the top edge of the viewport in the vertical strip, and how

@@ -20,7 +20,7 @@ function ChapterLink({ url, label, children, className }) {
 
 export function Overlay({
   visible, heading, seriesTitle, seriesUrl, chapterUrl, chapters, prevUrl, prevLabel, nextUrl, nextLabel,
-  page, total, sliderRtl, onSlide, onOpenSettings, onReveal, onHold,
+  page, pageLabel, total, sliderRtl, onSlide, onOpenSettings, onReveal, onHold,
 }) {
   const navigate = useNavigate();
   return (
@@ -61,7 +61,7 @@ export function Overlay({
           onChange={(event) => onSlide(Number(event.target.value) - 1)}
         />
         <span className="reader-counter" aria-live="polite">
-          {Math.min(page + 1, total)} / {total}
+          {pageLabel || Math.min(page + 1, total)} / {total}
         </span>
         <ChapterLink url={nextUrl} label={nextLabel} className="reader-chip">
           次の話 ›

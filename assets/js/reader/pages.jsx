@@ -1,8 +1,8 @@
 // The two ways of laying pages out: the vertical strip and the paged stage.
 // Every image carries its width and height, so its box is right before the
 // image arrives (no layout shift).
-import React from "react";
-import { unitStyles } from "./layout.js";
+import React, { useLayoutEffect } from "react";
+import { originalSize, unitStyles } from "./layout.js";
 
 export function PageImage({ page, index, src, alt, priority, lazy, style, onLoad, imageRef }) {
   return (
@@ -27,13 +27,18 @@ export function PageImage({ page, index, src, alt, priority, lazy, style, onLoad
 // Fit height is done in reader.css (a stable viewport unit, with a fallback).
 function stripStyle(page, fit) {
   if (fit === "height") return undefined;
-  if (fit === "original") return { width: `${page.width}px`, height: "auto" };
-  return { width: "100%", height: "auto" };
+  if (fit === "original") return { width: originalSize(page).width, height: "auto" };
+  return { width: "calc(100% * var(--zoom, 1))", height: "auto" };
 }
 
-export function VerticalStrip({ pages, fit, srcOf, altOf, priorityPage, holdAbove, imageRefs, onPriorityLoad, endCard }) {
+// The reader's zoom (zooming.js) as the --zoom the page sizes are drawn with.
+function zoomStyle(zoom) {
+  return zoom > 1 ? { "--zoom": zoom } : undefined;
+}
+
+export function VerticalStrip({ pages, fit, srcOf, altOf, zoom, priorityPage, holdAbove, imageRefs, onPriorityLoad, endCard }) {
   return (
-    <div className={`reader-strip reader-fit-${fit}`}>
+    <div className={`reader-strip reader-fit-${fit}`} style={zoomStyle(zoom)}>
       {pages.map((page, index) => (
         <PageImage
           key={index}
@@ -58,11 +63,24 @@ export function VerticalStrip({ pages, fit, srcOf, altOf, priorityPage, holdAbov
   );
 }
 
-export function PagedStage({ pages, unit, fit, direction, srcOf, altOf, priorityPage, onPriorityLoad, stageRef, onScroll, endCard }) {
+export function PagedStage({ pages, unit, fit, direction, srcOf, altOf, zoom, priorityPage, onPriorityLoad, stageRef, onScroll, endCard }) {
   const shown = unit ? unit.map((index) => pages[index]) : [];
   const styles = unit ? unitStyles(shown, fit) : [];
+  useLayoutEffect(() => {
+    // A screen wider than the window is panned by the browser (touch-action
+    // in reader_pages.css); a screen that fits leaves sideways swipes to the
+    // reader.
+    const stage = stageRef.current;
+    if (!stage) return undefined;
+    const mark = () => {
+      stage.dataset.room = stage.scrollWidth > stage.clientWidth + 1 ? "wide" : "fits";
+    };
+    mark();
+    window.addEventListener("resize", mark);
+    return () => window.removeEventListener("resize", mark);
+  }, [stageRef, unit, fit, zoom]);
   return (
-    <div className={`reader-stage reader-fit-${fit}`} ref={stageRef} onScroll={onScroll}>
+    <div className={`reader-stage reader-fit-${fit}`} ref={stageRef} onScroll={onScroll} style={zoomStyle(zoom)}>
       {unit ? (
         <div className={`reader-unit reader-unit-${direction}`} data-unit-size={unit.length}>
           {unit.map((index, position) => (

@@ -10,11 +10,15 @@
 // chapter, "open at the end") is applied right after hydration.
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { buildUnits, unitOfPage } from "./layout.js";
-import { tapAction } from "./input.js";
-import { useReaderKeys, useSwipes } from "./controls.js";
-import { usePreload, useProgressReporter } from "./hooks.js";
+import { buildUnits, loadOrder, pairingOffset, unitLabel, unitOfPage } from "./layout.js";
+import { useReaderKeys } from "./controls.js";
+import { useProgressReporter } from "./hooks.js";
+import { useLoadQueue } from "./loading.js";
+import { useReaderTouch, useTaps } from "./touch.js";
+import { useZoom } from "./zooming.js";
+import { keyZoom } from "./zoom.js";
 import { STRIP_LINE, useResumeHold, useStripTracking } from "./strip.js";
+import { useStageScroll } from "./stage.js";
 import { rememberFirstPage, startPosition } from "./positions.js";
 import { PagedStage, VerticalStrip } from "./pages.jsx";
 import { EndCard } from "./end_card.jsx";
@@ -22,7 +26,8 @@ import { Overlay } from "./overlay.jsx";
 import { SettingsSheet } from "./settings.jsx";
 
 const OVERLAY_AUTO_HIDE_MS = 3000;
-const NEAR_END_PAGES = 3;
+// The next chapter's first pages are fetched from this share of the chapter on.
+const NEAR_END_SHARE = 0.75;
 // Tap to scroll in the vertical strip: most of a screen, keeping some context.
 const STRIP_STEP = 0.85;
 // Arrow keys inside a tall page of the paged reader.
@@ -60,7 +65,7 @@ function Reader(props) {
     pages = [], altPrefix = "", heading = "", seriesTitle = "", seriesSlug = "", seriesUrl = "/", chapterUrl = "",
     chapterNumber = "", prevUrl = "", prevLabel = "", nextUrl = "", nextLabel = "", chapters = [],
     mode = "paged", direction = "rtl", directionChoice = "auto", settings = {}, preload = 0,
-    initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0,
+    initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0, defaultOffset = false,
     onProgress, onSettingsChange, onNearEnd,
   } = props;
   const navigate = useNavigate();
@@ -107,9 +112,16 @@ function Reader(props) {
     [report],
   );
   const fit = settings.fit || "auto";
-  const units = useMemo(() => buildUnits(pages, !!settings.double, !!settings.offset), [pages, settings.double, settings.offset]);
+  // The one-page offset: the reader's own choice, else the chapter's.
+  const offset = pairingOffset(settings.offset, defaultOffset);
+  const units = useMemo(() => buildUnits(pages, !!settings.double, offset), [pages, settings.double, offset]);
   const unitIndex = page >= total ? units.length : unitOfPage(units, page);
   const srcOf = useCallback((item) => (settings.saver ? item.saver_url : item.url), [settings.saver]);
+  const rootRef = useRef(null);
+  const contentRef = useRef(null);
+  const { zoom, zoomer } = useZoom({ mode, rootRef, stageRef, contentRef, page });
+  // A zoomed page is the full-size image, never the data saver's, enlarged.
+  const shownSrc = useCallback((item) => (zoom > 1 ? item.url : srcOf(item)), [zoom, srcOf]);
   const altOf = useCallback((index) => `${altPrefix} ${index + 1}ページ目`, [altPrefix]);
 
   // ---- moving around -------------------------------------------------
@@ -130,6 +142,7 @@ function Reader(props) {
     [stripTop],
   );
 
+  const makeRoom = useRef(() => {});
   const showPage = useCallback(
     (index) => {
       const target = Math.max(0, Math.min(index, total));
@@ -137,17 +150,23 @@ function Reader(props) {
         if (target >= total) window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" });
         else scrollStripTo(target);
       } else {
+        const unit = units[unitOfPage(units, target)];
+        if (unit) makeRoom.current(unit.map((shown) => srcOf(pages[shown])));
         setPage(target);
         track(Math.min(target, total - 1), target >= total ? 1 : 0);
       }
     },
-    [mode, total, scrollStripTo, track],
+    [mode, total, units, pages, srcOf, scrollStripTo, track],
   );
 
   const act = useCallback(
     (action) => {
       if (action === "menu") {
         setOverlay((shown) => !shown);
+        return;
+      }
+      if (action.startsWith("zoom-")) {
+        zoomer.zoomTo(keyZoom(zoomer.current(), action), window.innerWidth / 2, window.innerHeight / 2);
         return;
       }
       setOverlay(false);
@@ -182,7 +201,7 @@ function Reader(props) {
       if (action === "first") showPage(0);
       if (action === "last") showPage(units[units.length - 1][0]);
     },
-    [mode, units, unitIndex, total, nextUrl, prevUrl, navigate, showPage],
+    [mode, units, unitIndex, total, nextUrl, prevUrl, navigate, showPage, zoomer],
   );
 
   // ---- keyboard, taps and swipes ------------------------------------
@@ -192,11 +211,8 @@ function Reader(props) {
     setOverlay(false);
   }, []);
   useReaderKeys({ act, direction, mode, stageRef, sheetOpen, closeSheet, leaveMenu });
-  const { onTouchStart, onTouchEnd, consumeSwipe } = useSwipes({ act, direction, mode, stageRef });
-  const onClick = (event) => {
-    if (event.target.closest("a,button,select,input,.reader-end") || consumeSwipe()) return;
-    act(tapAction(event.clientX, window.innerWidth, direction, !!settings.tap_swap));
-  };
+  const { consumeSwipe } = useReaderTouch({ contentRef, stageRef, mode, direction, act, zoomer });
+  const onClick = useTaps({ act, direction, tapSwap: !!settings.tap_swap, zoomer, consumeSwipe });
 
   // ---- position tracking and resume ----------------------------------
   useLayoutEffect(() => {
@@ -259,38 +275,7 @@ function Reader(props) {
     restore: restoreStrip,
   });
 
-  const onStageScroll = () => {
-    const stage = stageRef.current;
-    if (!stage || page >= total) return;
-    track(page, stage.scrollHeight > 0 ? Math.min(1, stage.scrollTop / stage.scrollHeight) : 0);
-  };
-
-  const firstScreen = useRef(true);
-  useLayoutEffect(() => {
-    // A new screen in the paged reader starts at its top (its right edge in
-    // right-to-left reading, for a page wider than the screen); the first
-    // screen keeps the resumed offset set above.
-    if (firstScreen.current) {
-      firstScreen.current = false;
-      return;
-    }
-    const stage = stageRef.current;
-    if (mode !== "paged" || !stage) return;
-    stage.scrollTop = 0;
-    stage.scrollLeft = direction === "rtl" ? stage.scrollWidth : 0;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [page]);
-
-  useEffect(() => {
-    // A resized paged screen draws the page at another size (reader_pages.css): same offset.
-    if (mode !== "paged") return undefined;
-    const keep = () => {
-      const stage = stageRef.current;
-      if (stage && position.current.page < total) stage.scrollTop = position.current.offset * stage.scrollHeight;
-    };
-    window.addEventListener("resize", keep);
-    return () => window.removeEventListener("resize", keep);
-  }, [mode, total]);
+  const onStageScroll = useStageScroll({ mode, stageRef, page, total, direction, position, track, layout: [fit, settings.double, offset] });
 
   // ---- overlay, preloading, the next chapter ---------------------------
   useEffect(() => {
@@ -299,7 +284,6 @@ function Reader(props) {
     return () => clearTimeout(timer);
   }, [overlay, sheetOpen, overlayHeld, page]);
 
-  const rootRef = useRef(null);
   useEffect(() => {
     // The server's HTML may have brought the first page before hydration,
     // and with it its load event.
@@ -314,12 +298,17 @@ function Reader(props) {
     rememberFirstPage(storeKey, position.current.page, !!settings.saver);
   }, [storeKey, settings.saver]);
 
-  const ahead = pages.slice(Math.min(page, total) + 1, Math.min(page, total) + 1 + preload).map(srcOf);
-  usePreload([...ahead, ...nextWarm], firstLoaded, nextWarm);
+  // In reading order from the page on screen, then the next chapter's first pages.
+  const wanted = loadOrder(Math.min(page, total - 1), total, preload).map((index) => srcOf(pages[index]));
+  makeRoom.current = useLoadQueue([...wanted, ...nextWarm], firstLoaded, nextWarm);
+  // The page after the first is wanted within seconds: the server's HTML
+  // names it already (React hoists the link into the head), so a slow link
+  // fetches it while the app's scripts arrive, not after them.
+  const secondPage = mode === "paged" ? loadOrder(start.page, total, 1).slice(1).map((index) => srcOf(pages[index])) : [];
 
   useEffect(() => {
     if (nearEndSent.current || !nextUrl || total === 0) return;
-    if (page >= total - NEAR_END_PAGES) {
+    if (page + 1 >= Math.ceil(total * NEAR_END_SHARE)) {
       nearEndSent.current = true;
       if (onNearEnd) onNearEnd();
     }
@@ -339,16 +328,21 @@ function Reader(props) {
       data-overlay={overlay || sheetOpen ? "shown" : "hidden"}
       data-page={Math.min(page, total - 1)}
       data-at-end={page >= total || (mode === "paged" && unitIndex >= units.length) ? "true" : "false"}
+      data-zoomed={zoom > 1 ? "true" : "false"}
       // Keys, taps and swipes work from here on (the server's HTML has no handlers).
       data-interactive={inBrowser ? "true" : undefined}
     >
-      <div className="reader-content" onClick={onClick} onTouchStart={onTouchStart} onTouchEnd={onTouchEnd}>
+      {secondPage.map((url) => (
+        <link key={url} rel="preload" as="image" href={url} fetchPriority="low" />
+      ))}
+      <div className="reader-content" ref={contentRef} onClick={onClick}>
         {mode === "vertical" ? (
           <VerticalStrip
             pages={pages}
             fit={fit}
-            srcOf={srcOf}
+            srcOf={shownSrc}
             altOf={altOf}
+            zoom={zoom}
             priorityPage={start.page}
             holdAbove={!settled}
             imageRefs={imageRefs}
@@ -361,8 +355,9 @@ function Reader(props) {
             unit={unitIndex < units.length ? units[unitIndex] : null}
             fit={fit}
             direction={direction}
-            srcOf={srcOf}
+            srcOf={shownSrc}
             altOf={altOf}
+            zoom={zoom}
             priorityPage={start.page}
             onPriorityLoad={onPriorityLoad}
             stageRef={stageRef}
@@ -383,6 +378,7 @@ function Reader(props) {
         nextUrl={nextUrl}
         nextLabel={nextLabel}
         page={Math.min(page, total - 1)}
+        pageLabel={mode === "paged" && unitIndex < units.length ? unitLabel(units[unitIndex]) : `${Math.min(page + 1, total)}`}
         total={total}
         sliderRtl={mode === "paged" && direction === "rtl"}
         onSlide={(index) => showPage(index)}
@@ -390,6 +386,11 @@ function Reader(props) {
         onReveal={() => setOverlay(true)}
         onHold={setOverlayHeld}
       />
+      {zoom > 1 ? (
+        <button type="button" className="reader-zoom-reset" onClick={zoomer.reset}>
+          {Math.round(zoom * 100)}% ・ 全体表示
+        </button>
+      ) : null}
       {sheetOpen ? (
         <SettingsSheet
           settings={settings}

@@ -96,9 +96,10 @@ export function SettingsSheet({ settings, mode, directionChoice, onChange, onClo
         />
         <Choice
           legend="見開きのずれ"
-          value={settings.offset}
-          options={[[false, "そのまま"], [true, "1ページずらす"]]}
+          value={typeof settings.offset === "boolean" ? settings.offset : null}
+          options={[[null, "自動"], [false, "そのまま"], [true, "1ページずらす"]]}
           onPick={change("offset")}
+          hint="自動: 話ごとに見開きページの位置から決めます。"
         />
         <Choice
           legend="画像の大きさ"

@@ -1,0 +1,84 @@
+// The reader's page loading in reading order, as a React hook: the rule of
+// which request comes next is queue.js; here the requests are made, and
+// the pages wanted next are decoded ahead so a turn draws at once.
+import { useCallback, useEffect, useRef } from "react";
+import { URGENT, planLoads } from "./queue.js";
+
+// Loads `urls` (most wanted first; a new order re-plans), at most
+// MAX_IN_FLIGHT at once. Starts once `ready` (the app took over the page
+// the server drew). When the reader goes away (another chapter), unfinished
+// loads are cancelled so they do not compete with the next chapter's first
+// page; `keep` (the next chapter's own first pages) are left to finish.
+export function useLoadQueue(urls, ready, keep = []) {
+  const images = useRef(new Map());
+  const loading = useRef(new Set());
+  const loaded = useRef(new Set());
+  const order = useRef(urls);
+  order.current = urls;
+  const kept = useRef(new Set());
+  kept.current = new Set(keep);
+  const cancel = (urls) => {
+    for (const url of urls) {
+      const image = images.current.get(url);
+      // An image whose source is removed stops loading.
+      if (image) image.removeAttribute("src");
+      images.current.delete(url);
+      loading.current.delete(url);
+    }
+  };
+  const pump = useRef(() => {});
+  pump.current = () => {
+    const plan = planLoads(order.current, loading.current, loaded.current);
+    cancel(plan.cancel);
+    for (const url of plan.start) {
+      const image = new Image();
+      const urgent = order.current.indexOf(url) < URGENT;
+      image.decoding = "async";
+      image.fetchPriority = urgent ? "high" : "low";
+      const finish = () => {
+        if (images.current.get(url) !== image) return;
+        loading.current.delete(url);
+        loaded.current.add(url);
+        pump.current();
+      };
+      image.onload = () => {
+        // Decoded ahead (and kept: `images` holds it): the turn to this
+        // page draws it without waiting.
+        if (order.current.indexOf(url) < URGENT && image.decode) image.decode().catch(() => {});
+        finish();
+      };
+      image.onerror = finish;
+      images.current.set(url, image);
+      loading.current.add(url);
+      image.src = url;
+    }
+  };
+  // A page about to be shown that is neither loaded nor loading (a jump
+  // ahead): the requests wanted least make room for it before its image
+  // asks for it, so no more than MAX_IN_FLIGHT are ever in flight.
+  const makeRoom = useCallback((wantedNow) => {
+    const fresh = wantedNow.filter((url) => url && !loaded.current.has(url) && !loading.current.has(url));
+    if (fresh.length === 0) return;
+    const rest = order.current.filter((url) => !wantedNow.includes(url));
+    cancel(planLoads([...wantedNow, ...rest], loading.current, loaded.current).cancel);
+  }, []);
+  const key = urls.join("\n");
+  useEffect(() => {
+    if (ready) pump.current();
+    // `key` stands for `urls`: a new array with the same URLs is no change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, ready]);
+  useEffect(
+    () => () => {
+      for (const url of loading.current) {
+        const image = images.current.get(url);
+        if (image && !kept.current.has(url)) image.removeAttribute("src");
+      }
+      pump.current = () => {};
+      images.current.clear();
+      loading.current.clear();
+    },
+    [],
+  );
+  return makeRoom;
+}

@@ -1,0 +1,75 @@
+"""The reader on a slow link (Chromium's own throttling through the DevTools
+protocol): the chapter's pages are requested in reading order from the page
+on screen, at most three at once."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.reader_helpers import counter, manifest, open_chapter, series
+
+SLOW_LINK = {"offline": False, "latency": 150, "downloadThroughput": 200_000, "uploadThroughput": 200_000}
+
+
+def _record_page_requests(page: Page, urls: list[str]) -> list[tuple[str, int]]:
+    """("start" | "end", page index) of every request for one of `urls`, in order."""
+    events: list[tuple[str, int]] = []
+    index_of = {url: index for index, url in enumerate(urls)}
+
+    def seen(kind: str):
+        def record(request) -> None:
+            path = "/" + request.url.split("/", 3)[-1]
+            if path in index_of:
+                events.append((kind, index_of[path]))
+
+        return record
+
+    page.on("request", seen("start"))
+    page.on("requestfinished", seen("end"))
+    page.on("requestfailed", seen("end"))
+    return events
+
+
+def _most_at_once(events: list[tuple[str, int]]) -> int:
+    busy = most = 0
+    for kind, _ in events:
+        busy += 1 if kind == "start" else -1
+        most = max(most, busy)
+    return most
+
+
+def test_on_a_slow_link_pages_load_in_reading_order_three_at_a_time(base_url: str, server_env, page: Page) -> None:
+    slug = series(server_env, "rtl")
+    urls = [item["url"] for item in manifest(server_env, slug, "1")]
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_LINK)
+    events = _record_page_requests(page, urls)
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    expect(counter(page)).to_have_text(f"1 / {len(urls)}")
+    page.wait_for_function(
+        "urls => urls.every(u => performance.getEntriesByType('resource').some(r => r.name.endsWith(u)))", arg=urls, timeout=90_000
+    )
+    started = list(dict.fromkeys(index for kind, index in events if kind == "start"))
+    assert started == list(range(len(urls))), started
+    assert _most_at_once(events) <= 3, events
+
+
+def test_a_page_turned_to_on_a_slow_link_comes_before_the_rest(base_url: str, server_env, page: Page) -> None:
+    slug = series(server_env, "rtl")
+    urls = [item["url"] for item in manifest(server_env, slug, "1")]
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_LINK)
+    events = _record_page_requests(page, urls)
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    page.keyboard.press("End")  # the last page, wanted now
+    expect(counter(page)).to_have_text(f"{len(urls)} / {len(urls)}")
+    last = len(urls) - 1
+    page.wait_for_function(
+        "s => { const e = document.querySelector(s); return e && e.complete && e.naturalWidth > 0 }",
+        arg=f".reader-stage img[data-page-index='{last}']",
+        timeout=90_000,
+    )
+    # Never more than three at once, even when the reader jumps ahead.
+    assert _most_at_once(events) <= 3, events
