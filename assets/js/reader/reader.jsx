@@ -250,6 +250,15 @@ function Reader(props) {
     report(position.current.page, position.current.offset);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+  const reportedView = useRef(viewId);
+  useEffect(() => {
+    // Hydrated from the server's render, this opening's own view id arrives
+    // with the live state a moment later, and the server drops reports of
+    // another opening: tell it again where this opening is.
+    if (viewId === reportedView.current) return;
+    reportedView.current = viewId;
+    sendProgress(position.current.page, Math.round(position.current.offset * 1000) / 1000, Date.now());
+  }, [viewId, sendProgress]);
 
   const settle = useCallback(() => setSettled(true), []);
   useResumeHold(
