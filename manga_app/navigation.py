@@ -23,8 +23,3 @@ def visit(stack: list[str], path: str) -> list[str]:
     if len(current) > MAX_DEPTH:
         current = [ROOT, *current[-(MAX_DEPTH - 1):]]
     return current
-
-
-def back_target(stack: list[str]) -> str:
-    """Where the in-app back control goes: the previous path, else '/'."""
-    return stack[-2] if len(stack) >= 2 else ROOT

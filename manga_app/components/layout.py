@@ -16,10 +16,21 @@ from manga_app.components.not_found import not_found_panel
 from manga_app.state.head import HeadState
 
 
+class BackLink(rx.Component):
+    """assets/js/back_link.jsx: a link to the page before this one on the
+    tab's navigation stack, decided against the browser's own path."""
+
+    library = rx.asset("js/back_link.jsx").importable_path
+    tag = "BackLink"
+
+    stack: rx.Var[list[str]]
+
+
 def back_button(label: str = "戻る") -> rx.Component:
-    """A link to the previous page of the tab's navigation stack: it is in the
-    server-rendered page, so it works from the first frame, app or not."""
-    return link("‹ " + label, href=NavigationState.back_url, class_name="back-button", aria_label=label)
+    """The back control: in the server-rendered page, so it works from the
+    first frame, app or not; right after a navigation, before the stack has
+    the new page, it still goes to the page the visitor came from."""
+    return BackLink.create("‹ " + label, stack=NavigationState.stack, class_name="back-button", aria_label=label)
 
 
 def _logo() -> rx.Component:

@@ -14,8 +14,3 @@ class NavigationState(rx.State):
     def track(self):
         """On every page load: push the path, or truncate back to it."""
         self.stack = navigation.visit(self.stack, self.router.url.path or navigation.ROOT)
-
-    @rx.var
-    def back_url(self) -> str:
-        """The in-app back control's target: the previous page on the stack, else '/'."""
-        return navigation.back_target(self.stack)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from manga_app.navigation import MAX_DEPTH, ROOT, back_target, visit
+from manga_app.navigation import MAX_DEPTH, ROOT, visit
 
 
 def cases(table):
@@ -104,30 +104,3 @@ def test_walking_many_pages_never_exceeds_the_cap():
         assert len(stack) <= MAX_DEPTH
         assert stack[0] == ROOT
         assert stack[-1] == f"/manga/m{i}"
-
-
-# --------------------------------------------------------------------------
-# back_target
-# --------------------------------------------------------------------------
-
-BACK_CASES = [
-    ("two-paths", ["/", "/genres"], "/"),
-    ("three-paths", ["/", "/genres", "/manga/abc"], "/genres"),
-    ("deep", ["/", "/a", "/b", "/c", "/d"], "/c"),
-    ("root-only", ["/"], "/"),
-    ("one-non-root-path", ["/manga/abc"], "/"),
-    ("empty", [], "/"),
-]
-
-
-@pytest.mark.parametrize(("stack", "expected"), cases(BACK_CASES))
-def test_back_goes_to_the_previous_path_or_root(stack, expected):
-    assert back_target(stack) == expected
-
-
-def test_back_after_visiting_returns_to_the_page_before():
-    stack = visit(visit(visit([], "/genres"), "/manga/abc"), "/abc-ch-1")
-    assert back_target(stack) == "/manga/abc"
-    stack = visit(stack, back_target(stack))
-    assert stack == ["/", "/genres", "/manga/abc"]
-    assert back_target(stack) == "/genres"
