@@ -38,7 +38,9 @@ def _most_at_once(events: list[tuple[str, int]]) -> int:
     return most
 
 
-def test_on_a_slow_link_pages_load_in_reading_order_three_at_a_time(base_url: str, server_env, page: Page) -> None:
+def _open_on_a_slow_link(page: Page, base_url: str, server_env) -> tuple[list[str], list]:
+    """Chapter 1 of a right-to-left series opened on SLOW_LINK: its page
+    URLs, and the requests for them as they start and end."""
     slug = series(server_env, "rtl")
     urls = [item["url"] for item in manifest(server_env, slug, "1")]
     cdp = page.context.new_cdp_session(page)
@@ -46,6 +48,11 @@ def test_on_a_slow_link_pages_load_in_reading_order_three_at_a_time(base_url: st
     cdp.send("Network.emulateNetworkConditions", SLOW_LINK)
     events = _record_page_requests(page, urls)
     open_chapter(page, f"{base_url}/{slug}-ch-1")
+    return urls, events
+
+
+def test_on_a_slow_link_pages_load_in_reading_order_three_at_a_time(base_url: str, server_env, page: Page) -> None:
+    urls, events = _open_on_a_slow_link(page, base_url, server_env)
     expect(counter(page)).to_have_text(f"1 / {len(urls)}")
     page.wait_for_function(
         "urls => urls.every(u => performance.getEntriesByType('resource').some(r => r.name.endsWith(u)))", arg=urls, timeout=90_000
@@ -56,13 +63,7 @@ def test_on_a_slow_link_pages_load_in_reading_order_three_at_a_time(base_url: st
 
 
 def test_a_page_turned_to_on_a_slow_link_comes_before_the_rest(base_url: str, server_env, page: Page) -> None:
-    slug = series(server_env, "rtl")
-    urls = [item["url"] for item in manifest(server_env, slug, "1")]
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", SLOW_LINK)
-    events = _record_page_requests(page, urls)
-    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    urls, events = _open_on_a_slow_link(page, base_url, server_env)
     page.keyboard.press("End")  # the last page, wanted now
     expect(counter(page)).to_have_text(f"{len(urls)} / {len(urls)}")
     last = len(urls) - 1
