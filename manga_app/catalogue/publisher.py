@@ -6,19 +6,24 @@ files that no longer apply (pages past the new last page, manifests of
 removed chapters or series) are deleted only after the new ones are in place,
 so a reader never sees a half-published catalogue.
 
-Publishing again when nothing it reads has changed (publish_record.py: a
-digest of the rows, the settings and the key) writes nothing at all.
+Publishing again builds on the last publish (publish_record.py) with what
+the database logged as changed since (changes.py: its triggers note every
+series whose rows changed). Nothing changed: nothing is written. Otherwise
+only the list pages holding changed series are rebuilt (pages list series in
+id order, so a change stays on its page; the pages after it follow only when
+series came or went), with those series' manifests. Without a record to
+trust (first publish, other settings or key, files altered by hand, an
+interrupted publish) everything is published again.
 
-Re-publishing is incremental where that is safe: a manifest whose page list
-is unchanged is not encrypted and written again. `manifests/.index.json`
-records, per manifest, a keyed digest of its plaintext (HMAC with the content
-key, so a new key re-encrypts everything and the index reveals nothing) and
-the size and mtime of the file written for it. The index is removed while a
-publish runs and written at its end, so an interrupted publish makes the next
-one start from scratch. List pages after the first are only rewritten when
-their bytes change; genres.json and mangas_1.json are rewritten by every
-publish that found a change, since the backend's held catalogue notices a
-new publish by their validators.
+A manifest whose page list is unchanged is never encrypted and written
+again. `manifests/.index.json` records, per manifest, a keyed digest of its
+plaintext (HMAC with the content key, so a new key re-encrypts everything
+and the index reveals nothing) and the size and mtime of the file written
+for it. The index is removed while a publish runs and written at its end,
+so an interrupted publish makes the next one start from scratch. List pages
+after the first are only rewritten when their bytes change; genres.json and
+mangas_1.json are rewritten by every publish that found a change, since the
+backend's held catalogue notices a new publish by their validators.
 
 Every list page and genres.json gets a gzip twin (`mangas_1.json.gz`,
 written atomically beside it, deterministic bytes) that the web layer sends
@@ -33,6 +38,7 @@ the spreads start pairs, see spreads.py).
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import hashlib
 import hmac
@@ -50,7 +56,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue import publish_record, repository
+from manga_app.catalogue import changes, publish_record, repository
 from manga_app.catalogue.keys import validate_content_key
 from manga_app.catalogue.media import (
     READER_WIDTH,
@@ -90,6 +96,8 @@ class PublishResult:
     genres: int
     removed: int
     rewritten: int = 0  # manifests encrypted and written by this publish (the rest were unchanged)
+    # Series the change log named since the last publish; None: everything was published.
+    changed: int | None = None
 
 
 def iso_utc(moment: datetime) -> str:
@@ -126,48 +134,118 @@ def publish_catalogue(
     size = page_size or PAGE_SIZE
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    settings = publish_record.settings_digest(decode_key(key), media_base_url=media_base_url, page_size=size)
     # Whether the last publish's files are intact (stat()s: the GIL is free)
-    # is checked while the database is read for what this one would be made of.
+    # is checked while the database's change log is taken.
     with ThreadPoolExecutor(1) as pool:
         last = pool.submit(publish_record.in_place, out_dir, manifest_index=out_dir / "manifests" / MANIFEST_INDEX,
                            index_version=_INDEX_VERSION)
-        source = publish_record.catalogue_source(
-            session=session, secret=decode_key(key), media_base_url=media_base_url, page_size=size
-        )
-        recorded = publish_record.unchanged(last.result(), source)
-    if recorded is not None:
-        return PublishResult(out_dir, **recorded, removed=0, rewritten=0)
+        taken = changes.take(session)
+        record = publish_record.trusted(last.result(), settings=settings, token=taken.previous_token)
+    if record is not None and taken.nothing:
+        return PublishResult(out_dir, **record["result"], removed=0, rewritten=0, changed=0)
     publish_record.forget(out_dir)
     manifests = _ManifestWriter(out_dir / "manifests", key)
     genres = [
         {"name": name, "total": total} for name, total in repository.genre_totals(session=session)
     ]
     _write_json(out_dir / "genres.json", genres, gzipped=True)
-    page = series_count = removed = 0
-    slugs: set[str] = set()
+    lists = _Lists(session, out_dir, manifests, media_base_url, size)
     try:
-        for batch in _listed_series(session, size):
-            page += 1
-            ids = [s.id for s in batch]
-            genre_map = repository.genres_by_series(session=session, series_ids=ids)
-            stats = repository.chapter_stats(session=session, series_ids=ids)
-            items = [_item(s, genre_map[s.id], stats[s.id], media_base_url) for s in batch]
-            path = out_dir / f"mangas_{page}.json"
-            _write_json(path, {"list": items}, only_if_changed=page > 1, gzipped=True)
-            removed += manifests.publish_batch(session, batch, media_base_url)
-            slugs.update(s.slug for s in batch)
-            series_count += len(batch)
-        removed += _remove_stale_pages(out_dir, page) + _remove_stale_series(
-            out_dir / "manifests", slugs
-        )
+        if record is None:
+            lists.publish_all()
+            removed = _remove_stale_series(out_dir / "manifests", lists.slugs)
+        else:
+            lists.publish_changed(record["bounds"], taken.series_ids)
+            removed = manifests.remove_series(_unlisted(session, taken, lists.slugs))
+            manifests.carry_over(previous_count=record["result"]["manifests"])
+        removed += lists.removed + _remove_stale_pages(out_dir, len(lists.bounds))
         manifests.finish()
     finally:
         manifests.abort()
-    counts = {"series": series_count, "pages": page, "manifests": manifests.count, "genres": len(genres)}
-    written = [out_dir / "genres.json", *(out_dir / f"mangas_{n}.json" for n in range(1, page + 1))]
-    publish_record.remember(out_dir, source=source, result=counts,
+    pages = len(lists.bounds)
+    counts = {"series": sum(count for _, count in lists.bounds), "pages": pages,
+              "manifests": manifests.count, "genres": len(genres)}
+    written = [out_dir / "genres.json", *(out_dir / f"mangas_{n}.json" for n in range(1, pages + 1))]
+    publish_record.remember(out_dir, settings=settings, token=taken.token, bounds=lists.bounds, result=counts,
                             files=[twin for path in written for twin in (path, path.with_name(path.name + ".gz"))])
-    return PublishResult(out_dir, **counts, removed=removed, rewritten=manifests.rewritten)
+    return PublishResult(out_dir, **counts, removed=removed, rewritten=manifests.rewritten,
+                         changed=None if record is None else len(taken.series_ids))
+
+
+def _unlisted(session: Session, taken: changes.Taken, listed: set[str]) -> set[str]:
+    """Slugs that may have published manifests but are not listed now: of
+    series deleted, renamed or left without chapters since the last publish."""
+    current = session.exec(select(Series.slug).where(Series.id.in_(list(taken.series_ids)))).all()
+    return (set(current) | taken.gone_slugs) - listed
+
+
+class _Lists:
+    """The list pages, in series id order: a change rewrites only the page
+    holding the series (with the manifests of the changed series on it), and
+    the pages after it only when the series before them came or went.
+
+    `bounds` is, per page, (id of its last series, number of series): what
+    the publish record keeps so the next publish can tell which pages a set
+    of changed series falls on.
+    """
+
+    def __init__(self, session: Session, out_dir: Path, manifests: _ManifestWriter, base: str, size: int) -> None:
+        self.session, self.out_dir, self.manifests, self.base, self.size = session, out_dir, manifests, base, size
+        self.bounds: list[tuple[int, int]] = []
+        self.slugs: set[str] = set()
+        self.removed = 0
+
+    def publish_all(self) -> None:
+        for batch in _listed_series(self.session, self.size):
+            self._write(batch, changed=None)
+
+    def publish_changed(self, bounds: list[list[int]], changed: frozenset[int]) -> None:
+        ordered = sorted(changed)
+        after = 0  # the id the next page starts after
+        for page, (last, count) in enumerate(bounds, start=1):
+            started_after = bounds[page - 2][0] if page > 1 else 0
+            upper = last if page < len(bounds) else None
+            touched = _any_between(ordered, after, upper)
+            # mangas_1.json is written by every publish: the backend's held
+            # catalogue notices a new publish by its validators.
+            if page > 1 and after == started_after and not touched:
+                self.bounds.append((last, count))
+                after = last
+                continue
+            batch = self._batch(after)
+            if not batch:
+                return
+            self._write(batch, changed=changed)
+            after = batch[-1].id
+            if len(batch) < self.size:
+                return
+        while batch := self._batch(after):  # series after the last page's
+            self._write(batch, changed=changed)
+            after = batch[-1].id
+
+    def _batch(self, after: int) -> Sequence[sa.Row]:
+        query = (select(*_ITEM_COLUMNS).where(repository._HAS_CHAPTERS, Series.id > after)  # noqa: SLF001
+                 .order_by(Series.id).limit(self.size))
+        return self.session.execute(query).all()
+
+    def _write(self, batch: Sequence[sa.Row], *, changed: frozenset[int] | None) -> None:
+        page = len(self.bounds) + 1
+        ids = [s.id for s in batch]
+        genre_map = repository.genres_by_series(session=self.session, series_ids=ids)
+        stats = repository.chapter_stats(session=self.session, series_ids=ids)
+        items = [_item(s, genre_map[s.id], stats[s.id], self.base) for s in batch]
+        _write_json(self.out_dir / f"mangas_{page}.json", {"list": items}, only_if_changed=page > 1, gzipped=True)
+        republished = batch if changed is None else [s for s in batch if s.id in changed]
+        self.removed += self.manifests.publish_batch(self.session, republished, self.base)
+        self.slugs.update(s.slug for s in republished)
+        self.bounds.append((batch[-1].id, len(batch)))
+
+
+def _any_between(ordered: list[int], low: int, high: int | None) -> bool:
+    """Whether a sorted list holds a value in (low, high] (high None: no bound)."""
+    index = bisect.bisect_right(ordered, low)
+    return index < len(ordered) and (high is None or ordered[index] <= high)
 
 
 _ITEM_COLUMNS = (
@@ -187,7 +265,7 @@ _ITEM_COLUMNS = (
 
 
 def _listed_series(session: Session, size: int) -> Iterator[Sequence[sa.Row]]:
-    """Listed series (repository's rule and order: with chapters, newest update first) in batches.
+    """Listed series (repository's rule: with chapters) in id order, in batches.
 
     One streamed query of plain rows: no ORM objects to build and forget, and
     no re-sorting of the remaining rows for every batch as keyset paging does.
@@ -195,7 +273,7 @@ def _listed_series(session: Session, size: int) -> Iterator[Sequence[sa.Row]]:
     query = (
         select(*_ITEM_COLUMNS)
         .where(repository._HAS_CHAPTERS)  # noqa: SLF001 - the one "listed" rule
-        .order_by(*repository._NEWEST_FIRST)  # noqa: SLF001
+        .order_by(Series.id)
         .execution_options(yield_per=size)
     )
     yield from session.execute(query).partitions(size)
@@ -280,6 +358,8 @@ class _ManifestWriter:
         self.secret = decode_key(key)
         self.previous = _load_index(root / MANIFEST_INDEX)  # None: scan folders instead
         self.count = self.rewritten = 0
+        self._recorded: set[str] = set()
+        self._dropped: set[str] = set()
         self._temp: Path | None = None
         self._out = None
         # From here until finish() the index is absent: an interrupted publish
@@ -364,19 +444,48 @@ class _ManifestWriter:
                 removed += 1
         return removed
 
+    def remove_series(self, slugs: set[str]) -> int:
+        """Remove every manifest of series no longer listed; returns the files removed."""
+        removed = 0
+        for slug in slugs:
+            folder = self.root / slug
+            if folder.is_dir():
+                removed += sum(1 for _ in folder.glob("*.json"))
+                shutil.rmtree(folder)
+            self._dropped.add(slug)
+        return removed
+
+    def carry_over(self, *, previous_count: int) -> None:
+        """Keep the index lines of the series this publish left alone (their
+        manifests are the ones the last publish wrote and checked in place)."""
+        replaced = self._recorded | self._dropped
+        left_out = 0
+        for slug, line in (self.previous or {}).items():
+            if slug in replaced:
+                left_out += len(self._previous_entries(slug))
+            else:
+                self._line(line.rstrip("\n"))
+        self.count += previous_count - left_out
+
     def _record(self, slug: str, entries: dict[str, list]) -> None:
+        self._recorded.add(slug)
+        self._line(json.dumps([slug, entries], ensure_ascii=False, separators=(",", ":")))
+
+    def _line(self, line: str) -> None:
+        self._open().write(line + "\n")
+
+    def _open(self):
         if self._out is None:
             self.root.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".jsonl", dir=self.root)
             self._temp, self._out = Path(temp), os.fdopen(fd, "w", encoding="utf-8")
             self._out.write(json.dumps({"version": _INDEX_VERSION}) + "\n")
-        line = json.dumps([slug, entries], ensure_ascii=False, separators=(",", ":"))
-        self._out.write(line + "\n")
+        return self._out
 
     def finish(self) -> None:
         """Put the index in place: it describes exactly the manifests now on disk."""
-        if self._out is not None:
-            self._out.close()
+        self._open().close()
+        if self._temp is not None:
             os.chmod(self._temp, 0o644)
             os.replace(self._temp, self.root / MANIFEST_INDEX)
             self._out = self._temp = None
