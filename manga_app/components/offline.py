@@ -1,0 +1,21 @@
+"""Offline reading in the browser (assets/js/offline/): the app-wide root
+(the service worker, the notices)."""
+
+import reflex as rx
+from reflex_components_core.core.banner import has_too_many_connection_errors
+
+_ROOT = rx.asset("js/offline/root.jsx").importable_path
+
+
+class OfflineRoot(rx.Component):
+    library = _ROOT
+    tag = "OfflineRoot"
+
+    # The app failed to reach the server more than once (while the browser is online).
+    connection_lost: rx.Var[bool]
+
+
+def offline_app_wrap(_stateful: bool) -> rx.Component:
+    """For rx.App(extra_app_wraps=...) in the place of Reflex's overlay, whose
+    connection notices are in English: beside the page, like the Firebase root."""
+    return rx.fragment(OfflineRoot.create(connection_lost=has_too_many_connection_errors))
