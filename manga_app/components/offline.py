@@ -1,5 +1,5 @@
 """Offline reading in the browser (assets/js/offline/): the app-wide root
-(the service worker, the notices)."""
+(the service worker, the notices) and the title page's save control."""
 
 import reflex as rx
 from reflex_components_core.core.banner import has_too_many_connection_errors
@@ -13,6 +13,18 @@ class OfflineRoot(rx.Component):
 
     # The app failed to reach the server more than once (while the browser is online).
     connection_lost: rx.Var[bool]
+
+
+class SeriesOfflineSave(rx.Component):
+    library = rx.asset("js/offline/save_button.jsx").importable_path
+    tag = "SeriesOfflineSave"
+
+    chapters: rx.Var[list]
+    read: rx.Var[list[str]]
+    slug: rx.Var[str]
+
+
+series_offline_save = SeriesOfflineSave.create
 
 
 def offline_app_wrap(_stateful: bool) -> rx.Component:

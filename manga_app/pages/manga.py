@@ -7,6 +7,7 @@ from manga_app.components.account.follow import follow_button
 from manga_app.components.chapter_list import chapter_list
 from manga_app.components.layout import site_layout
 from manga_app.components.link import link
+from manga_app.components.offline import series_offline_save
 from manga_app.pages.manga_state import TitleState
 from manga_app.routes import PageKind
 from manga_app.state.browse import COVER_HEIGHT, COVER_WIDTH
@@ -65,6 +66,7 @@ def _actions() -> rx.Component:
         ),
         follow_button(TitleState.slug),
         rx.el.button("共有", type="button", on_click=rx.call_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
+        series_offline_save(chapters=TitleState.chapters, read=TitleState.progress.read, slug=TitleState.slug),
         class_name="title-actions",
     )
 

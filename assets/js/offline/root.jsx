@@ -1,12 +1,18 @@
 // Offline reading, once for the whole app (an app wrap): registers the
-// worker, says when there is no connection, and turns links into full page
+// worker, says when there is no connection, turns links into full page
 // loads while offline (the worker answers those from what was saved; the
-// app's own navigation would wait for a server that cannot answer).
-import React, { useEffect, useSyncExternalStore } from "react";
+// app's own navigation would wait for a server that cannot answer), and
+// drops saved chapters that were unpublished meanwhile, with a note.
+import React, { useCallback, useEffect, useState, useSyncExternalStore } from "react";
+import { readIndex } from "./store.js";
+import { removeChapters } from "./save.js";
 import { registerWorker } from "./register.js";
 
 export const OFFLINE_NOTICE = "オフラインです。保存した話だけ読めます";
 const CONNECTION_NOTICE = "サーバーに接続できません。再接続しています…";
+const CHECKED_KEY = "manga_offline_checked";
+// The check for unpublished chapters waits this long after the page opened.
+const CHECK_DELAY_MS = 3000;
 
 function subscribe(callback) {
   window.addEventListener("online", callback);
@@ -40,14 +46,40 @@ function fullLoads(event) {
   window.location.assign(url.href);
 }
 
+async function unpublished() {
+  const gone = [];
+  for (const entry of Object.values(readIndex())) {
+    try {
+      const response = await fetch(entry.path, { method: "HEAD", credentials: "same-origin" });
+      if (response.status === 404) gone.push(entry);
+    } catch (error) {
+      return gone; // the connection went again
+    }
+  }
+  return gone;
+}
+
 export function OfflineRoot({ connectionLost = false }) {
   const online = useOnline();
+  const [notes, setNotes] = useState([]);
   useEffect(registerWorker, []);
   useEffect(() => {
     if (online) return undefined;
     window.addEventListener("click", fullLoads, true);
     return () => window.removeEventListener("click", fullLoads, true);
   }, [online]);
+  useEffect(() => {
+    if (!online || sessionStorage.getItem(CHECKED_KEY)) return undefined;
+    const timer = setTimeout(async () => {
+      sessionStorage.setItem(CHECKED_KEY, "1");
+      const gone = await unpublished();
+      if (!gone.length) return;
+      await removeChapters(gone.map((entry) => entry.path));
+      setNotes(gone.map((entry) => `「${entry.seriesTitle} ${entry.label}」は公開が終了したため、保存から削除しました。`));
+    }, CHECK_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [online]);
+  const dismiss = useCallback(() => setNotes([]), []);
   return (
     <>
       {online ? null : (
@@ -59,6 +91,16 @@ export function OfflineRoot({ connectionLost = false }) {
       {online && connectionLost ? (
         <div className="offline-banner" role="status" data-testid="connection-banner">
           {CONNECTION_NOTICE}
+        </div>
+      ) : null}
+      {notes.length ? (
+        <div className="offline-note" role="status" data-testid="offline-note">
+          {notes.map((note) => (
+            <p key={note}>{note}</p>
+          ))}
+          <button type="button" onClick={dismiss}>
+            閉じる
+          </button>
         </div>
       ) : null}
     </>

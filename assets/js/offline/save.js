@@ -1,0 +1,152 @@
+// Saving chapters into the worker's data cache (sw.js serves them offline),
+// keeping the index (store.js) in step. Browser only.
+import {
+  DATA_CACHE, entryFor, evictions, filesToDelete, imageUrls, limitBytes, pageFiles, readIndex, readLimitMb, readerSeed, writeIndex,
+} from "./store.js";
+
+// Page images fetched at once while saving.
+const PARALLEL = 3;
+// A guess of a page's size before any is known, to refuse a save that cannot fit.
+const PAGE_GUESS_BYTES = 400 * 1024;
+
+export class SaveError extends Error {}
+
+export function offlineSupported() {
+  return typeof window !== "undefined" && "caches" in window && "serviceWorker" in navigator;
+}
+
+async function fetchOk(url) {
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (response.status === 404) throw new SaveError("この話は公開が終了しました");
+  if (!response.ok) throw new SaveError("保存できませんでした。通信を確かめてもう一度お試しください。");
+  return response;
+}
+
+// A page's HTML as the cache keeps it: the text and the headers that matter
+// (its Content-Security-Policy holds the hashes of its inline scripts).
+function pageResponse(html, response) {
+  const headers = { "Content-Type": "text/html; charset=utf-8" };
+  const policy = response.headers.get("content-security-policy");
+  if (policy) headers["Content-Security-Policy"] = policy;
+  return new Response(html, { headers });
+}
+
+async function putPage(cache, url) {
+  const response = await fetchOk(url);
+  const html = await response.text();
+  await cache.put(url, pageResponse(html, response));
+  return html;
+}
+
+async function putFiles(cache, urls) {
+  let bytes = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < urls.length) {
+      const url = urls[next++];
+      const cached = await cache.match(url);
+      const response = cached || (await fetchOk(url));
+      if (!cached) await cache.put(url, response.clone());
+      bytes += (await response.blob()).size;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, urls.length) }, worker));
+  return bytes;
+}
+
+async function askPersistence() {
+  try {
+    if (navigator.storage && navigator.storage.persist && !(await navigator.storage.persisted())) {
+      await navigator.storage.persist();
+    }
+  } catch (error) {
+    // Not granted: the browser may clear the data under storage pressure.
+  }
+}
+
+async function checkRoom(pageCount) {
+  if (!navigator.storage || !navigator.storage.estimate) return;
+  const { usage = 0, quota = 0 } = await navigator.storage.estimate();
+  if (quota && quota - usage < pageCount * PAGE_GUESS_BYTES) {
+    throw new SaveError("端末の空き容量が足りないため保存できません。保存した話を削除してからお試しください。");
+  }
+}
+
+// The chapter at reader path `path` with every page at the reader's quality
+// (`saver`), its page list (the page's HTML holds it) and its series' title
+// page. `saved`: オフライン保存 (kept until deleted); else an opened chapter,
+// kept within the size limit, least recently read out first.
+export async function keepChapter(path, { saver, saved }) {
+  if (!offlineSupported()) throw new SaveError("このブラウザではオフライン保存できません");
+  const items = readIndex();
+  const known = entryFor(items, path);
+  if (known) {
+    // Kept already: read now, and saved from now on when asked.
+    known.readAt = Date.now();
+    known.saved = known.saved || !!saved;
+    writeIndex(items);
+    return known;
+  }
+  if (saved) await askPersistence();
+  const cache = await caches.open(DATA_CACHE);
+  const html = await putPage(cache, path);
+  const seed = readerSeed(html);
+  if (!seed) throw new SaveError("この話のページ一覧を読めませんでした");
+  await checkRoom(seed.pages.length);
+  const paths = [path];
+  if (seed.chapterUrl && seed.chapterUrl !== path) {
+    await putPage(cache, seed.chapterUrl);
+    paths.push(seed.chapterUrl);
+  }
+  const titleHtml = seed.seriesUrl ? await putPage(cache, seed.seriesUrl) : "";
+  const files = pageFiles(seed.pages, saver);
+  const extras = imageUrls(titleHtml).filter((url) => !files.includes(url));
+  const bytes = (await putFiles(cache, files)) + (await putFiles(cache, extras)) + html.length + titleHtml.length;
+  const now = Date.now();
+  const entry = {
+    key: `${seed.slug}/${seed.number}`,
+    path: seed.chapterUrl || path,
+    paths,
+    seriesUrl: seed.seriesUrl,
+    seriesTitle: seed.seriesTitle,
+    label: seed.label,
+    saved: !!saved,
+    bytes,
+    files,
+    extras,
+    savedAt: now,
+    readAt: now,
+  };
+  const latest = readIndex();
+  latest[entry.path] = entry;
+  writeIndex(latest);
+  await trim();
+  return entry;
+}
+
+// The chapter was read again: it goes last in the least-recently-read order.
+export function touch(path) {
+  const items = readIndex();
+  const entry = entryFor(items, path);
+  if (!entry) return;
+  entry.readAt = Date.now();
+  writeIndex(items);
+}
+
+// Delete entries (reader paths) and the cached files only they use.
+export async function removeChapters(paths) {
+  const items = readIndex();
+  const urls = filesToDelete(items, paths);
+  for (const path of paths) delete items[path];
+  writeIndex(items);
+  if (!offlineSupported()) return;
+  const cache = await caches.open(DATA_CACHE);
+  await Promise.all(urls.map((url) => cache.delete(url)));
+}
+
+// Opened chapters past the reader's size limit go, least recently read first.
+export async function trim() {
+  const dropped = evictions(readIndex(), limitBytes(readLimitMb()));
+  if (dropped.length) await removeChapters(dropped);
+  return dropped;
+}
