@@ -1,5 +1,6 @@
 """Offline reading in the browser (assets/js/offline/): the app-wide root
-(the service worker, the notices) and the title page's save control."""
+(the service worker, the notices), the title page's save control and the
+/offline page's list."""
 
 import reflex as rx
 from reflex_components_core.core.banner import has_too_many_connection_errors
@@ -24,7 +25,13 @@ class SeriesOfflineSave(rx.Component):
     slug: rx.Var[str]
 
 
+class OfflineShelf(rx.Component):
+    library = rx.asset("js/offline/shelf.jsx").importable_path
+    tag = "OfflineShelf"
+
+
 series_offline_save = SeriesOfflineSave.create
+offline_shelf = OfflineShelf.create
 
 
 def offline_app_wrap(_stateful: bool) -> rx.Component:
