@@ -1,9 +1,12 @@
 """Offline reading in the browser (assets/js/offline/): the app-wide root
-(the service worker, the notices), the title page's save control and the
-/offline page's list."""
+(worker, notice, upload of reading done offline), the title page's save
+control and the /offline page's list."""
 
 import reflex as rx
 from reflex_components_core.core.banner import has_too_many_connection_errors
+
+from manga_app.state.auth import AuthState
+from manga_app.state.offline_progress import OfflineProgressState
 
 _ROOT = rx.asset("js/offline/root.jsx").importable_path
 
@@ -12,8 +15,12 @@ class OfflineRoot(rx.Component):
     library = _ROOT
     tag = "OfflineRoot"
 
+    synced_through: rx.Var[int]
     # The app failed to reach the server more than once (while the browser is online).
     connection_lost: rx.Var[bool]
+    # Who is signed in is known: uploads wait for it, so they reach the account.
+    auth_known: rx.Var[bool]
+    on_upload: rx.EventHandler[lambda reports: [reports]]
 
 
 class SeriesOfflineSave(rx.Component):
@@ -37,4 +44,11 @@ offline_shelf = OfflineShelf.create
 def offline_app_wrap(_stateful: bool) -> rx.Component:
     """For rx.App(extra_app_wraps=...) in the place of Reflex's overlay, whose
     connection notices are in English: beside the page, like the Firebase root."""
-    return rx.fragment(OfflineRoot.create(connection_lost=has_too_many_connection_errors))
+    return rx.fragment(
+        OfflineRoot.create(
+            synced_through=OfflineProgressState.synced_through,
+            connection_lost=has_too_many_connection_errors,
+            auth_known=~AuthState.loading,
+            on_upload=OfflineProgressState.upload,
+        )
+    )

@@ -1,10 +1,11 @@
 // Offline reading, once for the whole app (an app wrap): registers the
 // worker, says when there is no connection, turns links into full page
 // loads while offline (the worker answers those from what was saved; the
-// app's own navigation would wait for a server that cannot answer), and
-// drops saved chapters that were unpublished meanwhile, with a note.
+// app's own navigation would wait for a server that cannot answer), uploads
+// the reading done offline when the connection is back, and drops saved
+// chapters that were unpublished meanwhile, with a note.
 import React, { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import { readIndex } from "./store.js";
+import { readIndex, readOutbox, reports, withoutSent, writeOutbox } from "./store.js";
 import { removeChapters } from "./save.js";
 import { registerWorker } from "./register.js";
 
@@ -59,7 +60,7 @@ async function unpublished() {
   return gone;
 }
 
-export function OfflineRoot({ connectionLost = false }) {
+export function OfflineRoot({ syncedThrough = 0, connectionLost = false, authKnown = false, onUpload }) {
   const online = useOnline();
   const [notes, setNotes] = useState([]);
   useEffect(registerWorker, []);
@@ -68,6 +69,16 @@ export function OfflineRoot({ connectionLost = false }) {
     window.addEventListener("click", fullLoads, true);
     return () => window.removeEventListener("click", fullLoads, true);
   }, [online]);
+  useEffect(() => {
+    // Once the server knows who is signed in (so the reading reaches their
+    // account), which is after the app's connection is back.
+    if (!online || !authKnown) return;
+    const outbox = reports(readOutbox());
+    if (outbox.length && onUpload) onUpload(outbox);
+  }, [online, authKnown]);
+  useEffect(() => {
+    if (syncedThrough > 0) writeOutbox(withoutSent(readOutbox(), syncedThrough));
+  }, [syncedThrough]);
   useEffect(() => {
     if (!online || sessionStorage.getItem(CHECKED_KEY)) return undefined;
     const timer = setTimeout(async () => {

@@ -1,0 +1,113 @@
+"""Reading without a connection, in Chromium: a signed-in reader saves a
+chapter (オフライン保存), goes offline, reloads and reads every page of it
+from the service worker's copy; its title page and /offline open too, and
+any other page says it needs a connection; back online, the reading done
+offline reaches the account (Firebase Auth emulator, real database)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from manga_app.routes import manga_url
+from tests.e2e.reader_helpers import counter, image_decoded, manifest, open_chapter, show_menu
+from tests.e2e.test_accounts import _db, auth_emulator, device, header_menu, open_page, paged_series, sign_in_with_google  # noqa: F401
+
+OFFLINE_NOTICE = "オフラインです。保存した話だけ読めます"
+OUTBOX_KEY = "manga_offline_progress"
+
+
+def account_progress(server_env, email: str, slug: str) -> tuple[int, int] | None:
+    """(page, finished) of chapter 1 of `slug` in the account, or None."""
+    query = """select p.page, p.finished from reading_progress p join user_account u on u.uid = p.uid
+               where u.email = ? and p.series_slug = ? and p.chapter_hundredths = 100"""
+    with _db(server_env) as db:
+        return db.execute(query, (email, slug)).fetchone()
+
+
+def wait_for_account(page: Page, server_env, email: str, slug: str, expected: tuple[int, int]) -> None:
+    """Polls the database, letting Playwright serve the page's requests meanwhile
+    (the test's routes answer them: a plain sleep would stall the page)."""
+    deadline = time.monotonic() + 30
+    found = None
+    while time.monotonic() < deadline:
+        found = account_progress(server_env, email, slug)
+        if found == expected:
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the account never got {expected} for {slug} (last: {found})")
+
+
+def worker_in_control(page: Page) -> None:
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_online(
+    base_url: str, server_env, device: BrowserContext, page: Page, paged_series: str
+) -> None:
+    slug = paged_series
+    email, name = f"offline-{uuid.uuid4().hex[:6]}@example.com", "電車 花子"
+    title_url = base_url + manga_url(slug)
+    chapter_path = f"/{slug}-ch-1"
+    total = len(manifest(server_env, slug, "1"))
+    assert total >= 3, "chapter 1 has pages to turn"
+
+    open_page(page, title_url)
+    header_menu(page)
+    sign_in_with_google(page, email=email, name=name)
+    expect(page.get_by_test_id("account-name")).to_have_text(name)
+    title = page.locator("h1").inner_text()
+
+    # Online: open the chapter and save it from the reader's menu.
+    open_chapter(page, base_url + chapter_path)
+    worker_in_control(page)
+    wait_for_account(page, server_env, email, slug, (0, 0))
+    show_menu(page)
+    save = page.get_by_test_id("offline-save-chapter")
+    expect(save).to_have_text("この話をオフライン保存")
+    save.click()
+    expect(save).to_have_text("保存済み")
+
+    # Offline: the chapter reloads from the saved copy, every page of it.
+    device.set_offline(True)
+    page.reload()
+    expect(page.get_by_test_id("offline-banner")).to_contain_text(OFFLINE_NOTICE)
+    expect(counter(page)).to_have_text(f"1 / {total}")
+    for index in range(total):
+        expect(counter(page)).to_have_text(f"{index + 1} / {total}")
+        image_decoded(page, f".reader-stage img[data-page-index='{index}']")
+        if index + 1 < total:
+            page.keyboard.press("ArrowLeft")
+    # Turning pages recorded where the reader is, to be sent once online.
+    page.wait_for_function(
+        "([key, path, last]) => { const items = (JSON.parse(localStorage.getItem(key) || 'null') || {items: {}}).items;"
+        " return items[path] && items[path].page === last; }",
+        arg=[OUTBOX_KEY, chapter_path, total - 1],
+    )
+    assert account_progress(server_env, email, slug) == (0, 0), "nothing reached the server while offline"
+
+    # The series' title page opens offline, cover included.
+    page.goto(title_url)
+    expect(page.locator("h1")).to_have_text(title)
+    image_decoded(page, "img.title-cover")
+    expect(page.get_by_test_id("offline-banner")).to_be_visible()
+
+    # /offline lists the saved chapter.
+    page.goto(f"{base_url}/offline")
+    item = page.get_by_test_id("offline-item")
+    expect(item).to_have_count(1)
+    expect(item).to_contain_text("第1話")
+    expect(item).to_contain_text(f"{total}ページ")
+
+    # A page that was never saved says it needs a connection.
+    page.goto(f"{base_url}/genres")
+    expect(page.locator("h1")).to_have_text(OFFLINE_NOTICE)
+
+    # Back online: the reading done offline reaches the account, read to the end.
+    page.goto(f"{base_url}/offline")
+    device.set_offline(False)
+    wait_for_account(page, server_env, email, slug, (total - 1, 1))
+    page.wait_for_function(f"() => Object.keys((JSON.parse(localStorage.getItem('{OUTBOX_KEY}') || 'null') || {{items: {{}}}}).items).length === 0")
+    expect(page.get_by_test_id("offline-banner")).to_have_count(0)
