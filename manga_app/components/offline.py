@@ -37,7 +37,26 @@ class OfflineShelf(rx.Component):
     tag = "OfflineShelf"
 
 
+_SHELVES = rx.asset("js/offline/shelves.jsx").importable_path
+
+
+class OfflineHistory(rx.Component):
+    """/history offline: the browser's own history."""
+
+    library = _SHELVES
+    tag = "OfflineHistory"
+
+
+class OfflineLibrary(rx.Component):
+    """/library offline: the series this browser kept chapters of."""
+
+    library = _SHELVES
+    tag = "OfflineLibrary"
+
+
 series_offline_save = SeriesOfflineSave.create
+offline_history = OfflineHistory.create
+offline_library = OfflineLibrary.create
 offline_shelf = OfflineShelf.create
 
 

@@ -101,6 +101,15 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     expect(item).to_contain_text("第1話")
     expect(item).to_contain_text(f"{total}ページ")
 
+    # /history and /library show what this browser has: its history, the series it kept.
+    page.goto(f"{base_url}/history")
+    history = page.get_by_test_id("offline-history")
+    expect(history).to_contain_text(title)
+    history.get_by_role("link", name="続きを読む").click()
+    expect(counter(page)).to_have_text(f"{total} / {total}")
+    page.goto(f"{base_url}/library")
+    expect(page.get_by_test_id("offline-library").get_by_role("link", name=title)).to_be_visible()
+
     # A page that was never saved says it needs a connection.
     page.goto(f"{base_url}/genres")
     expect(page.locator("h1")).to_have_text(OFFLINE_NOTICE)

@@ -17,7 +17,6 @@ const SHELL_CACHE = SHELL_PREFIX + VERSION;
 const DATA_CACHE = "manga-offline-v1";
 // Site pages kept up to date whenever they are opened online.
 const SITE_PAGES = ["/", "/library", "/history", "/offline"];
-const OFFLINE_PAGE = "/offline";
 const STATIC_PATH = /^\/(assets|css|icons|js|media)\//;
 const ASSET_REFERENCE = /\/assets\/[A-Za-z0-9._-]+\.(?:js|css)/g;
 
@@ -26,9 +25,14 @@ self.addEventListener("install", (event) => {
     (async () => {
       const shell = await caches.open(SHELL_CACHE);
       await shell.addAll(SHELL);
+      // The site pages that work offline, as this build renders them.
       const data = await caches.open(DATA_CACHE);
-      const page = await fetch(OFFLINE_PAGE, { credentials: "same-origin" });
-      if (page.ok) await data.put(OFFLINE_PAGE, page);
+      await Promise.all(
+        SITE_PAGES.map(async (path) => {
+          const page = await fetch(path, { credentials: "same-origin" });
+          if (page.ok) await data.put(new URL(path, self.location.origin).href, page);
+        }),
+      );
       await self.skipWaiting();
     })(),
   );
