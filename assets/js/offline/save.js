@@ -38,20 +38,35 @@ async function putPage(cache, url) {
   return html;
 }
 
-async function putFiles(cache, urls) {
+// What the browser already downloaded (its HTTP cache), never the network:
+// keeping an opened chapter costs no data.
+async function fromHttpCache(url) {
+  try {
+    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
+    return response.ok ? response : null;
+  } catch (error) {
+    return null; // not downloaded yet, or on another origin (a CDN)
+  }
+}
+
+// Keeps `urls` (fetched with `get`); the ones kept and their size.
+async function putFiles(cache, urls, get) {
   let bytes = 0;
   let next = 0;
+  const kept = [];
   const worker = async () => {
     while (next < urls.length) {
       const url = urls[next++];
       const cached = await cache.match(url);
-      const response = cached || (await fetchOk(url));
+      const response = cached || (await get(url));
+      if (!response) continue;
       if (!cached) await cache.put(url, response.clone());
       bytes += (await response.blob()).size;
+      kept.push(url);
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, urls.length) }, worker));
-  return bytes;
+  return { bytes, kept: urls.filter((url) => kept.includes(url)) };
 }
 
 async function askPersistence() {
@@ -72,19 +87,16 @@ async function checkRoom(pageCount) {
   }
 }
 
-// The chapter at reader path `path` with every page at the reader's quality
-// (`saver`), its page list (the page's HTML holds it) and its series' title
-// page. `saved`: オフライン保存 (kept until deleted); else an opened chapter,
-// kept within the size limit, least recently read out first.
+// The chapter at reader path `path` with its page list (the page's HTML
+// holds it) and its series' title page. `saved` (オフライン保存): every page
+// at the reader's quality (`saver`), kept until deleted; else an opened
+// chapter: the pages the browser already downloaded, kept within the size
+// limit, least recently read out first.
 export async function keepChapter(path, { saver, saved }) {
   if (!offlineSupported()) throw new SaveError("このブラウザではオフライン保存できません");
-  const items = readIndex();
-  const known = entryFor(items, path);
-  if (known) {
-    // Kept already: read now, and saved from now on when asked.
-    known.readAt = Date.now();
-    known.saved = known.saved || !!saved;
-    writeIndex(items);
+  const known = entryFor(readIndex(), path);
+  if (known && known.saved) {
+    touch(known.path);
     return known;
   }
   if (saved) await askPersistence();
@@ -99,9 +111,12 @@ export async function keepChapter(path, { saver, saved }) {
     paths.push(seed.chapterUrl);
   }
   const titleHtml = seed.seriesUrl ? await putPage(cache, seed.seriesUrl) : "";
-  const files = pageFiles(seed.pages, saver);
-  const extras = imageUrls(titleHtml).filter((url) => !files.includes(url));
-  const bytes = (await putFiles(cache, files)) + (await putFiles(cache, extras)) + html.length + titleHtml.length;
+  const get = saved ? fetchOk : fromHttpCache;
+  const pages = await putFiles(cache, pageFiles(seed.pages, saver), get);
+  const covers = await putFiles(cache, imageUrls(titleHtml), get);
+  const files = pages.kept;
+  const extras = covers.kept.filter((url) => !files.includes(url));
+  const bytes = pages.bytes + covers.bytes + html.length + titleHtml.length;
   const now = Date.now();
   const entry = {
     key: `${seed.slug}/${seed.number}`,

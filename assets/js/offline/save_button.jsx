@@ -1,6 +1,7 @@
 // オフライン保存: on the title page and in the reader, this chapter (the
 // reader's) or the next N unread ones of the series. In the reader, the
-// chapter opened is also kept (least recently read out first, within the
+// pages of the chapter opened that the browser downloaded are also kept
+// when the reader leaves it (least recently read out first, within the
 // reader's size limit) without asking.
 import React, { useEffect, useState } from "react";
 import { useLocation } from "react-router";
@@ -9,8 +10,6 @@ import { SaveError, keepChapter, offlineSupported, touch } from "./save.js";
 import { useInBrowser, useOnline } from "./root.jsx";
 
 const COUNTS = [1, 3, 5, 10];
-// Keeping the chapter opened waits until the reader has drawn its pages.
-const KEEP_OPENED_DELAY_MS = 4000;
 
 function notify(kind, message, description = "") {
   if (window.mangaNotify) window.mangaNotify(kind, message, description);
@@ -97,13 +96,18 @@ function ReaderSave({ chapters = [], chapterUrl = "", saver = false, slug = "" }
   const later = (here >= 0 ? chapters.slice(here + 1) : []).reverse();
   useEffect(() => {
     setSaved(!!entryFor(readIndex(), pathname)?.saved);
-    if (!offlineSupported()) return undefined;
     if (!navigator.onLine) {
       touch(pathname);
       return undefined;
     }
-    const timer = setTimeout(() => keepChapter(pathname, { saver, saved: false }).catch(() => {}), KEEP_OPENED_DELAY_MS);
-    return () => clearTimeout(timer);
+    // Leaving the chapter (or hiding the tab) keeps the pages read so far.
+    const keep = () => navigator.onLine && keepChapter(pathname, { saver, saved: false }).catch(() => {});
+    const onHide = () => document.visibilityState === "hidden" && keep();
+    document.addEventListener("visibilitychange", onHide);
+    return () => {
+      document.removeEventListener("visibilitychange", onHide);
+      keep();
+    };
   }, [pathname]);
   if (!online && !saved) return null;
   const save = async () => {
