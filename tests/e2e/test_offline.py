@@ -12,7 +12,15 @@ import uuid
 from playwright.sync_api import BrowserContext, Page, expect
 
 from manga_app.routes import manga_url
-from tests.e2e.reader_helpers import counter, image_decoded, manifest, open_chapter, show_menu
+from tests.e2e.reader_helpers import (
+    chapter_numbers,
+    counter,
+    image_decoded,
+    manifest,
+    open_chapter,
+    series_with_chapters,
+    show_menu,
+)
 from tests.e2e.test_accounts import _db, auth_emulator, device, header_menu, open_page, paged_series, sign_in_with_google  # noqa: F401
 
 OFFLINE_NOTICE = "オフラインです。保存した話だけ読めます"
@@ -120,3 +128,45 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     wait_for_account(page, server_env, email, slug, (total - 1, 1))
     page.wait_for_function(f"() => Object.keys((JSON.parse(localStorage.getItem('{OUTBOX_KEY}') || 'null') || {{items: {{}}}}).items).length === 0")
     expect(page.get_by_test_id("offline-banner")).to_have_count(0)
+
+
+def test_the_next_unread_chapters_are_saved_from_the_title_page_and_deleted_on_offline(
+    base_url: str, server_env, page: Page
+) -> None:
+    slug = series_with_chapters(server_env, "rtl", 3)
+    numbers = sorted(chapter_numbers(server_env, slug), key=float)
+    open_page(page, base_url + manga_url(slug))
+    worker_in_control(page)
+    save = page.locator(".title-actions").get_by_test_id("offline-save")
+    save.get_by_label("保存する話数").select_option("3")
+    save.get_by_test_id("offline-save-next").click()
+    expect(page.locator(".ant-notification-notice").filter(has_text="3話をオフライン保存しました")).to_be_visible()
+
+    page.goto(f"{base_url}/offline")
+    items = page.get_by_test_id("offline-item")
+    expect(items).to_have_count(3)
+    for number in numbers[:3]:
+        pages = len(manifest(server_env, slug, number))
+        expect(items.filter(has_text=f"第{number}話")).to_contain_text(f"{pages}ページ")
+    items.filter(has_text=f"第{numbers[0]}話").get_by_test_id("offline-delete").click()
+    expect(items).to_have_count(2)
+    page.get_by_test_id("offline-delete-all-open").click()
+    page.get_by_test_id("offline-delete-all").click()
+    expect(page.get_by_test_id("offline-empty")).to_be_visible()
+    # Nothing of them is left in the worker's cache.
+    left = page.evaluate("async () => (await (await caches.open('manga-offline-v1')).keys()).map((r) => new URL(r.url).pathname)")
+    assert not [path for path in left if path.startswith("/media/") or path.startswith(f"/{slug}-ch-")], left
+
+
+def test_the_size_limit_is_checked_and_kept(base_url: str, page: Page) -> None:
+    open_page(page, f"{base_url}/offline")
+    limit = page.get_by_test_id("offline-limit")
+    expect(limit).to_have_value("300")
+    limit.fill("0")
+    page.get_by_role("button", name="変更").click()
+    expect(page.get_by_role("alert")).to_have_text("1〜100000 の数字（MB）を入れてください")
+    limit.fill("50")
+    page.get_by_role("button", name="変更").click()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    page.reload()
+    expect(page.get_by_test_id("offline-limit")).to_have_value("50")

@@ -49,7 +49,7 @@ function LimitSetting({ onChange }) {
     onChange();
   };
   return (
-    <form className="offline-limit" onSubmit={submit}>
+    <form className="offline-limit" onSubmit={submit} noValidate>
       <label>
         最近読んだ話を残す容量（MB）
         <input type="number" min="1" max="100000" inputMode="numeric" value={text}
