@@ -66,7 +66,6 @@ def _actions() -> rx.Component:
         ),
         follow_button(TitleState.slug),
         rx.el.button("共有", type="button", on_click=rx.call_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
-        series_offline_save(chapters=TitleState.chapters, read=TitleState.progress.read, slug=TitleState.slug),
         class_name="title-actions",
     )
 
@@ -104,6 +103,8 @@ def _body() -> rx.Component:
             ),
         ),
         _actions(),
+        # Drawn by the server too (disabled until the app runs), so nothing moves.
+        series_offline_save(chapters=TitleState.chapters, read=TitleState.progress.read, slug=TitleState.slug),
         rx.el.p(TitleState.summary, class_name="title-summary"),
         rx.cond(
             TitleState.volumes.length() > 0,

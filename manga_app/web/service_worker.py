@@ -58,14 +58,14 @@ def worker_policy(media: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _script(static_root: Path, built: float, media: str) -> str:
+def _script(static_root: Path, built: tuple[int, ...], media: str) -> str:
     return worker_script(TEMPLATE.read_text(encoding="utf-8"), shell_files(static_root), media)
 
 
 async def service_worker(request: Request) -> Response:
     root = shell.static_dir()
-    index = root / "index.html"
-    built = index.stat().st_mtime if index.is_file() else 0.0
+    # A build adds and removes files there, which changes the folders' times.
+    built = tuple(folder.stat().st_mtime_ns if folder.is_dir() else 0 for folder in (root / name for name in _SHELL_DIRS))
     media = media_origin(get_settings().media_base_url)
     return Response(
         _script(root, built, media) if request.method != "HEAD" else "",

@@ -12,6 +12,7 @@ import uuid
 from playwright.sync_api import BrowserContext, Page, expect
 
 from manga_app.routes import manga_url
+from tests.e2e.conftest import ROOT, WEB_DIR
 from tests.e2e.reader_helpers import (
     chapter_numbers,
     counter,
@@ -137,7 +138,7 @@ def test_the_next_unread_chapters_are_saved_from_the_title_page_and_deleted_on_o
     numbers = sorted(chapter_numbers(server_env, slug), key=float)
     open_page(page, base_url + manga_url(slug))
     worker_in_control(page)
-    save = page.locator(".title-actions").get_by_test_id("offline-save")
+    save = page.get_by_test_id("offline-save")
     save.get_by_label("保存する話数").select_option("3")
     save.get_by_test_id("offline-save-next").click()
     expect(page.locator(".ant-notification-notice").filter(has_text="3話をオフライン保存しました")).to_be_visible()
@@ -170,3 +171,32 @@ def test_the_size_limit_is_checked_and_kept(base_url: str, page: Page) -> None:
     expect(page.get_by_role("alert")).to_have_count(0)
     page.reload()
     expect(page.get_by_test_id("offline-limit")).to_have_value("50")
+
+
+def test_a_new_build_updates_the_worker_and_keeps_the_saved_chapters(base_url: str, server_env, context: BrowserContext, page: Page) -> None:
+    slug = series_with_chapters(server_env, "rtl", 1)
+    total = len(manifest(server_env, slug, "1"))
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    worker_in_control(page)
+    show_menu(page)
+    page.get_by_test_id("offline-save-chapter").click()
+    expect(page.get_by_test_id("offline-save-chapter")).to_have_text("保存済み")
+    shells = "async () => (await caches.keys()).filter((name) => name.startsWith('manga-shell-'))"
+    (old,) = page.evaluate(shells)
+
+    # A new build: one more built file, so a new worker with a new shell.
+    added = ROOT / WEB_DIR / "build" / "client" / "assets" / f"update-{uuid.uuid4().hex[:8]}.js"
+    added.write_text("export {};\n")
+    try:
+        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        page.wait_for_function(f"async () => {{ const names = await ({shells})(); return names.length === 1 && names[0] !== {old!r}; }}")
+    finally:
+        added.unlink()
+
+    # The saved chapter still reads offline, through the new worker.
+    context.set_offline(True)
+    page.reload()
+    expect(counter(page)).to_have_text(f"1 / {total}")
+    image_decoded(page, ".reader-stage img[data-page-index='0']")
+    page.keyboard.press("ArrowLeft")
+    image_decoded(page, ".reader-stage img[data-page-index='1']")

@@ -45,8 +45,8 @@ function useSaving() {
   return [busy, run];
 }
 
-// `chapters`: the candidates, newest first.
-function NextUnread({ chapters, read = [], saver, slug = "" }) {
+// `chapters`: the candidates, newest first. `disabled` until it can save.
+function NextUnread({ chapters, read = [], saver, slug = "", disabled = false }) {
   const [count, setCount] = useState(3);
   const [busy, run] = useSaving();
   const save = () => {
@@ -56,14 +56,14 @@ function NextUnread({ chapters, read = [], saver, slug = "" }) {
   };
   return (
     <span className="offline-save-next">
-      <select value={count} onChange={(event) => setCount(Number(event.target.value))} aria-label="保存する話数">
+      <select value={count} onChange={(event) => setCount(Number(event.target.value))} aria-label="保存する話数" disabled={disabled}>
         {COUNTS.map((value) => (
           <option key={value} value={value}>
             未読の次の{value}話
           </option>
         ))}
       </select>
-      <button type="button" className="offline-save-button" disabled={busy} onClick={save} data-testid="offline-save-next">
+      <button type="button" className="offline-save-button" disabled={disabled || busy} onClick={save} data-testid="offline-save-next">
         {busy ? "保存中…" : "をオフライン保存"}
       </button>
     </span>
@@ -73,10 +73,11 @@ function NextUnread({ chapters, read = [], saver, slug = "" }) {
 // The title page: the next N unread chapters (`chapters` newest first, `read` their read marks).
 export function SeriesOfflineSave({ chapters = [], read = [], slug = "" }) {
   const online = useOnline();
-  if (!useInBrowser() || !online || !offlineSupported()) return null;
+  // The same markup on the server and while hydrating: only `disabled` changes.
+  const usable = useInBrowser() && online && offlineSupported();
   return (
-    <div className="offline-save" data-testid="offline-save">
-      <NextUnread chapters={chapters} read={read} slug={slug} saver={() => saverFromCookie(document.cookie)} />
+    <div className="offline-save offline-save-series" data-testid="offline-save">
+      <NextUnread chapters={chapters} read={read} slug={slug} saver={() => saverFromCookie(document.cookie)} disabled={!usable} />
     </div>
   );
 }
