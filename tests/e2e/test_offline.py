@@ -49,6 +49,11 @@ def wait_for_account(page: Page, server_env, email: str, slug: str, expected: tu
     raise AssertionError(f"the account never got {expected} for {slug} (last: {found})")
 
 
+def reader_interactive(page: Page) -> None:
+    """The reader answers keys (the app ran), offline as online."""
+    expect(page.locator(".reader-root")).to_have_attribute("data-interactive", "true")
+
+
 def worker_in_control(page: Page) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
@@ -84,6 +89,7 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     page.reload()
     expect(page.get_by_test_id("offline-banner")).to_contain_text(OFFLINE_NOTICE)
     expect(counter(page)).to_have_text(f"1 / {total}")
+    reader_interactive(page)
     for index in range(total):
         expect(counter(page)).to_have_text(f"{index + 1} / {total}")
         image_decoded(page, f".reader-stage img[data-page-index='{index}']")
@@ -197,6 +203,24 @@ def test_a_new_build_updates_the_worker_and_keeps_the_saved_chapters(base_url: s
     context.set_offline(True)
     page.reload()
     expect(counter(page)).to_have_text(f"1 / {total}")
+    reader_interactive(page)
     image_decoded(page, ".reader-stage img[data-page-index='0']")
     page.keyboard.press("ArrowLeft")
+    expect(counter(page)).to_have_text(f"2 / {total}")
     image_decoded(page, ".reader-stage img[data-page-index='1']")
+
+
+def test_a_save_that_fails_says_so_and_leaves_nothing_behind(base_url: str, server_env, context: BrowserContext, page: Page) -> None:
+    slug = series_with_chapters(server_env, "rtl", 1)
+    last = manifest(server_env, slug, "1")[-1]["url"]
+    context.route(f"**{last}", lambda route: route.fulfill(status=500, body=""))
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    worker_in_control(page)
+    show_menu(page)
+    save = page.get_by_test_id("offline-save-chapter")
+    save.click()
+    expect(page.locator(".ant-notification-notice").filter(has_text="オフライン保存できませんでした")).to_be_visible()
+    expect(save).to_have_text("この話をオフライン保存")
+    left = page.evaluate("async () => (await (await caches.open('manga-offline-v1')).keys()).map((r) => new URL(r.url).pathname)")
+    assert not [path for path in left if path.startswith("/media/") or path.startswith(f"/{slug}-ch-") or path.startswith("/manga/")], left
+    assert page.evaluate("localStorage.getItem('manga_offline_chapters')") in (None, '{"v":1,"items":{}}')

@@ -1,7 +1,7 @@
 // Saving chapters into the worker's data cache (sw.js serves them offline),
 // keeping the index (store.js) in step. Browser only.
 import {
-  DATA_CACHE, entryFor, evictions, filesToDelete, imageUrls, limitBytes, pageFiles, readIndex, readLimitMb, readerSeed, writeIndex,
+  DATA_CACHE, entryFor, entryUrls, evictions, filesToDelete, imageUrls, limitBytes, pageFiles, readIndex, readLimitMb, readerSeed, writeIndex,
 } from "./store.js";
 
 // Page images fetched at once while saving.
@@ -16,7 +16,12 @@ export function offlineSupported() {
 }
 
 async function fetchOk(url) {
-  const response = await fetch(url, { credentials: "same-origin" });
+  let response;
+  try {
+    response = await fetch(url, { credentials: "same-origin" });
+  } catch (error) {
+    throw new SaveError("保存できませんでした。通信を確かめてもう一度お試しください。");
+  }
   if (response.status === 404) throw new SaveError("この話は公開が終了しました");
   if (!response.ok) throw new SaveError("保存できませんでした。通信を確かめてもう一度お試しください。");
   return response;
@@ -49,23 +54,30 @@ async function fromHttpCache(url) {
   }
 }
 
-// Keeps `urls` (fetched with `get`); the ones kept and their size.
+// Keeps `urls` (fetched with `get`); the ones kept and their size. The first
+// failure stops every worker before it is thrown, so nothing is written after.
 async function putFiles(cache, urls, get) {
   let bytes = 0;
   let next = 0;
+  let failure = null;
   const kept = [];
   const worker = async () => {
-    while (next < urls.length) {
+    while (next < urls.length && !failure) {
       const url = urls[next++];
-      const cached = await cache.match(url);
-      const response = cached || (await get(url));
-      if (!response) continue;
-      if (!cached) await cache.put(url, response.clone());
-      bytes += (await response.blob()).size;
-      kept.push(url);
+      try {
+        const cached = await cache.match(url);
+        const response = cached || (await get(url));
+        if (!response || failure) continue;
+        if (!cached) await cache.put(url, response.clone());
+        bytes += (await response.blob()).size;
+        kept.push(url);
+      } catch (error) {
+        failure = failure || error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, urls.length) }, worker));
+  if (failure) throw failure;
   return { bytes, kept: urls.filter((url) => kept.includes(url)) };
 }
 
@@ -100,7 +112,20 @@ export async function keepChapter(path, { saver, saved }) {
     return known;
   }
   if (saved) await askPersistence();
-  const cache = await caches.open(DATA_CACHE);
+  const written = new Set();
+  const data = await caches.open(DATA_CACHE);
+  // Every URL this save writes is noted, so a failed save leaves nothing behind.
+  const cache = { match: (url) => data.match(url), put: (url, response) => written.add(url) && data.put(url, response) };
+  try {
+    return await keep(cache, path, { saver, saved });
+  } catch (error) {
+    const used = new Set(Object.values(readIndex()).flatMap(entryUrls));
+    await Promise.all([...written].filter((url) => !used.has(url)).map((url) => data.delete(url)));
+    throw error;
+  }
+}
+
+async function keep(cache, path, { saver, saved }) {
   const html = await putPage(cache, path);
   const seed = readerSeed(html);
   if (!seed) throw new SaveError("この話のページ一覧を読めませんでした");

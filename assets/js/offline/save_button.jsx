@@ -22,7 +22,10 @@ async function saveAll(paths, saver) {
       await keepChapter(path, { saver, saved: true });
       saved += 1;
     } catch (error) {
-      notify("error", "オフライン保存できませんでした", error instanceof SaveError ? error.message : "");
+      const why = error instanceof SaveError ? error.message
+        : error && error.name === "QuotaExceededError" ? "端末の空き容量が足りません。保存した話を削除してからお試しください。"
+          : "もう一度お試しください。";
+      notify("error", "オフライン保存できませんでした", why);
       return saved;
     }
   }

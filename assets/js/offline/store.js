@@ -74,7 +74,7 @@ export function evictions(items, limitBytes) {
 
 export const limitBytes = (limitMb) => limitMb * MB;
 
-function entryUrls(entry) {
+export function entryUrls(entry) {
   return [...(entry.paths || []), entry.seriesUrl, ...(entry.files || []), ...(entry.extras || [])];
 }
 
