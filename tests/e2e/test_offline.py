@@ -224,3 +224,27 @@ def test_a_save_that_fails_says_so_and_leaves_nothing_behind(base_url: str, serv
     left = page.evaluate("async () => (await (await caches.open('manga-offline-v1')).keys()).map((r) => new URL(r.url).pathname)")
     assert not [path for path in left if path.startswith("/media/") or path.startswith(f"/{slug}-ch-") or path.startswith("/manga/")], left
     assert page.evaluate("localStorage.getItem('manga_offline_chapters')") in (None, '{"v":1,"items":{}}')
+
+
+def test_a_chapter_unpublished_since_it_was_saved_is_removed_with_a_note(
+    base_url: str, server_env, context: BrowserContext, page: Page
+) -> None:
+    slug = series_with_chapters(server_env, "rtl", 1)
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    worker_in_control(page)
+    show_menu(page)
+    page.get_by_test_id("offline-save-chapter").click()
+    expect(page.get_by_test_id("offline-save-chapter")).to_have_text("保存済み")
+    page.close()
+    # The chapter is gone from the site: its page answers 404 (as after `catalogue remove`).
+    context.route(
+        f"**/{slug}-ch-1*",
+        lambda route: route.fulfill(status=404, body="") if route.request.method == "HEAD" else route.continue_(),
+    )
+    later = context.new_page()  # the next visit (a new tab session)
+    open_page(later, f"{base_url}/offline")
+    # Checked a few seconds after the page opened, so as not to compete with it.
+    expect(later.get_by_test_id("offline-note")).to_contain_text("は公開が終了したため、保存から削除しました。", timeout=20_000)
+    expect(later.get_by_test_id("offline-empty")).to_be_visible()
+    left = later.evaluate("async () => (await (await caches.open('manga-offline-v1')).keys()).map((r) => new URL(r.url).pathname)")
+    assert not [path for path in left if path.startswith("/media/") or path.startswith(f"/{slug}-ch-")], left

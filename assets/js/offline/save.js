@@ -173,15 +173,20 @@ export function touch(path) {
   writeIndex(items);
 }
 
+// Said on `window` whenever chapters are removed (the /offline list redraws).
+export const CHANGED_EVENT = "manga-offline-changed";
+
 // Delete entries (reader paths) and the cached files only they use.
 export async function removeChapters(paths) {
   const items = readIndex();
   const urls = filesToDelete(items, paths);
   for (const path of paths) delete items[path];
   writeIndex(items);
-  if (!offlineSupported()) return;
-  const cache = await caches.open(DATA_CACHE);
-  await Promise.all(urls.map((url) => cache.delete(url)));
+  if (offlineSupported()) {
+    const cache = await caches.open(DATA_CACHE);
+    await Promise.all(urls.map((url) => cache.delete(url)));
+  }
+  window.dispatchEvent(new Event(CHANGED_EVENT));
 }
 
 // Opened chapters past the reader's size limit go, least recently read first.

@@ -6,7 +6,7 @@ import React, { useCallback, useEffect, useState } from "react";
 import {
   DEFAULT_LIMIT_MB, LIMIT_KEY, formatBytes, parseLimit, readIndex, readLimitMb, totalBytes,
 } from "./store.js";
-import { removeChapters, trim } from "./save.js";
+import { CHANGED_EVENT, removeChapters, trim } from "./save.js";
 import { useInBrowser } from "./root.jsx";
 
 function byRecent(items) {
@@ -70,7 +70,12 @@ function List() {
     setItems(readIndex());
     if (navigator.storage && navigator.storage.estimate) navigator.storage.estimate().then(setEstimate, () => {});
   }, []);
-  useEffect(refresh, [refresh]);
+  useEffect(() => {
+    refresh();
+    // Chapters removed elsewhere (unpublished ones, once online) leave the list too.
+    window.addEventListener(CHANGED_EVENT, refresh);
+    return () => window.removeEventListener(CHANGED_EVENT, refresh);
+  }, [refresh]);
   const remove = async (paths) => {
     await removeChapters(paths);
     setConfirming(false);
