@@ -5,6 +5,7 @@ import reflex as rx
 from manga_app.auth.settings import check_firebase_at_startup
 from manga_app.components import antd
 from manga_app.components.account.root import firebase_app_wrap
+from manga_app.components.offline import offline_app_wrap
 from manga_app.components.page_state import page_state_wrap
 from manga_app.config import content_key, get_settings
 from manga_app.pages import register_pages
@@ -43,6 +44,9 @@ app = rx.App(
         (45, "FirebaseAuth"): firebase_app_wrap,
         # The states the server rendered the page with (manga_app/ssr).
         (40, "PageState"): page_state_wrap,
+        # Reflex's overlay (its connection notices are in English) gives way to
+        # the service worker, the Japanese notices, reading done offline (assets/js/offline).
+        (5, "Overlay"): offline_app_wrap,
     },
     api_transformer=site_http_layer,
 )

@@ -4,11 +4,11 @@ import reflex as rx
 
 from manga_app import routes, seo
 from manga_app.components.head import page_meta
-from manga_app.pages import genre, genres, history, home, library, manga, not_found, reader, search
+from manga_app.pages import genre, genres, history, home, library, manga, not_found, offline, reader, search
 from manga_app.state.head import HeadState
 from manga_app.state.navigation import NavigationState
 
-PAGES = (home, genres, genre, search, manga, reader, library, history)
+PAGES = (home, genres, genre, search, manga, reader, library, history, offline)
 # Every page: push the path on the navigation stack, then show its head.
 _ON_LOAD_COMMON = [NavigationState.track, HeadState.load]
 

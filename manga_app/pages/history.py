@@ -8,6 +8,7 @@ from manga_app.components.account.follow import follow_button
 from manga_app.components.account.library_parts import account_header, cover, empty_note
 from manga_app.components.layout import site_layout
 from manga_app.components.link import link
+from manga_app.components.offline import offline_history
 from manga_app.routes import PageKind
 from manga_app.state.library import LibraryState
 
@@ -73,6 +74,7 @@ def view() -> rx.Component:
             rx.cond(LibraryState.history_items.length() > 0, _clear_all()),
             class_name="shelf-heading",
         ),
+        offline_history(),
         account_header("ログインすると、閲覧履歴と読んだ位置をほかの端末でも引き継げます。"),
         rx.cond(
             LibraryState.history_items.length() > 0,

@@ -9,6 +9,7 @@ from manga_app.components.account.library_parts import account_header, cover, em
 from manga_app.components.account.opds_key import opds_panel
 from manga_app.components.layout import site_layout
 from manga_app.components.link import link
+from manga_app.components.offline import offline_library
 from manga_app.routes import PageKind
 from manga_app.state.auth import AuthState
 from manga_app.state.library import LibraryState
@@ -40,6 +41,7 @@ def _item(item: rx.Var) -> rx.Component:
 def view() -> rx.Component:
     return site_layout(
         rx.el.h1("ライブラリ", class_name="page-title"),
+        offline_library(),
         account_header("ログインすると、フォローと閲覧履歴をほかの端末でも見られます。"),
         rx.cond(
             LibraryState.library_items.length() > 0,

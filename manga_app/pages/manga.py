@@ -7,6 +7,7 @@ from manga_app.components.account.follow import follow_button
 from manga_app.components.chapter_list import chapter_list
 from manga_app.components.layout import site_layout
 from manga_app.components.link import link
+from manga_app.components.offline import series_offline_save
 from manga_app.pages.manga_state import TitleState
 from manga_app.routes import PageKind
 from manga_app.state.browse import COVER_HEIGHT, COVER_WIDTH
@@ -102,6 +103,8 @@ def _body() -> rx.Component:
             ),
         ),
         _actions(),
+        # Drawn by the server too (disabled until the app runs), so nothing moves.
+        series_offline_save(chapters=TitleState.chapters, read=TitleState.progress.read, slug=TitleState.slug),
         rx.el.p(TitleState.summary, class_name="title-summary"),
         rx.cond(
             TitleState.volumes.length() > 0,
