@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from manga_app import routes
 from tests.e2e.conftest import ROOT, guarded_context, wait_for_hydration
-from tests.e2e.reader_helpers import choose, counter, open_chapter, visible_pages
+from tests.e2e.reader_helpers import HISTORY_KEY, choose, counter, open_chapter, visible_pages
 
 SERIES = "見開き位置見本"
 PAGES = 8
@@ -107,3 +107,38 @@ def test_a_spread_at_an_even_page_pairs_from_the_first_page(base_url: str, slug:
         ("8 / 8", [7]),
     ])
 
+
+def _reported(page: Page, number: str, at_least: int) -> None:
+    """The series' history (kept by the server in localStorage) has the
+    chapter at `at_least` or further."""
+    page.wait_for_function(
+        """([key, title, number, index]) => (JSON.parse(localStorage.getItem(key) || '[]'))
+             .some(e => e.title === title && String(e.chapter) === number && e.page >= index)""",
+        arg=[HISTORY_KEY, SERIES, number, at_least],
+    )
+
+
+def test_a_chapter_read_to_its_last_pair_is_read_and_one_left_in_a_pair_is_not(base_url: str, slug: str, desktop: Page) -> None:
+    # Read in pairs up to the last one, never turning on to the end card.
+    open_chapter(desktop, f"{base_url}/{slug}-ch-1")
+    choose(desktop, ("見開き", "見開き"))
+    for label in ("2-3 / 8", "4 / 8", "5-6 / 8", "7-8 / 8"):
+        desktop.keyboard.press("ArrowLeft")
+        expect(counter(desktop)).to_have_text(label)
+    expect(desktop.locator(".reader-end")).to_have_count(0)
+    _reported(desktop, "1", 6)
+    # Left at the pair 4-5 of the next chapter.
+    open_chapter(desktop, f"{base_url}/{slug}-ch-2")
+    desktop.keyboard.press("ArrowLeft")
+    expect(counter(desktop)).to_have_text("3 / 8")
+    desktop.keyboard.press("ArrowLeft")
+    expect(counter(desktop)).to_have_text("4-5 / 8")
+    _reported(desktop, "2", 3)
+
+    desktop.goto(base_url + routes.manga_url(slug))
+    wait_for_hydration(desktop)
+    read, left = (desktop.locator(f".chapter-row[data-number='{number}']") for number in ("1", "2"))
+    expect(read.locator(".read-mark")).to_have_text("既読")
+    expect(read.locator(".read-progress")).to_have_count(0)
+    expect(left.locator(".read-mark")).to_have_count(0)
+    expect(left.locator(".read-progress")).to_have_text("5/8")
