@@ -137,11 +137,15 @@ _MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/?>')
 _APP_START = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOTALL)
 _STATIC_IMPORT = re.compile(r'^import (?:\* as (\w+) from )?("[^"\\]+");[ \t]*$', re.MULTILINE)
 _ANY_STATIC_IMPORT = re.compile(r"^\s*import\s*[^(\s]", re.MULTILINE)
-# What the app waits for: the frame after the one that shows the HTML (at
+# What the app waits for: the page's high-priority images (the reader's
+# first page) decoded, so its scripts do not share the connection and the
+# main thread with them, then the frame after the one that shows them (at
 # once in a hidden tab, which paints none).
 PAINT_GATE = (
     "new Promise((go) => document.visibilityState === \"hidden\" ? go()"
-    " : requestAnimationFrame(() => setTimeout(go, 0)))"
+    " : Promise.all([...document.querySelectorAll(\"img[fetchpriority=high]\")]"
+    ".map((image) => image.decode().catch(() => {})))"
+    ".then(() => requestAnimationFrame(() => setTimeout(go, 0))))"
 )
 
 
