@@ -138,13 +138,15 @@ _APP_START = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOT
 _STATIC_IMPORT = re.compile(r'^import (?:\* as (\w+) from )?("[^"\\]+");[ \t]*$', re.MULTILINE)
 _ANY_STATIC_IMPORT = re.compile(r"^\s*import\s*[^(\s]", re.MULTILINE)
 # What the app waits for: the page's high-priority images (the reader's
-# first page) decoded, so its scripts do not share the connection and the
-# main thread with them, then the frame after the one that shows them (at
-# once in a hidden tab, which paints none).
+# first page) loaded, so its scripts do not share the connection and the
+# main thread with them (not image.decode(): the page's own paint decodes
+# them again), then the frame after the one that shows them (at once in a
+# hidden tab, which paints none).
 PAINT_GATE = (
     "new Promise((go) => document.visibilityState === \"hidden\" ? go()"
     " : Promise.all([...document.querySelectorAll(\"img[fetchpriority=high]\")]"
-    ".map((image) => image.decode().catch(() => {})))"
+    ".map((image) => image.complete || new Promise((done) => {"
+    " image.addEventListener(\"load\", done); image.addEventListener(\"error\", done); })))"
     ".then(() => requestAnimationFrame(() => setTimeout(go, 0))))"
 )
 
