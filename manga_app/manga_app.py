@@ -29,6 +29,7 @@ app = rx.App(
         "/css/reader_pages.css",
         "/css/reader.css",
         "/css/account.css",
+        "/css/offline.css",
     ],
     head_components=[
         rx.el.meta(name="theme-color", content="#f8413b"),

@@ -21,6 +21,8 @@ SEARCH_LANDMARKS = (".page-title", ".search-field", ".filters-summary", ".result
                     ".card:first-child .cover", ".card:first-child .card-title", ".card:last-child .card-meta")
 GENRE_LANDMARKS = (".page-title", ".result-count", ".tab.is-current", ".card:first-child .cover",
                    ".card:first-child .card-title", ".card:last-child .card-meta")
+# The reader opens with its bars shown over the first page.
+READER_LANDMARKS = (".reader-overlay-head", ".reader-overlay", ".reader-root img")
 QUERY = "の"
 
 
@@ -89,18 +91,24 @@ def test_search_results_show_before_the_app_runs(base_url: str, browser: Browser
 
 
 @pytest.mark.parametrize(
-    ("path", "landmarks", "ready"),
+    ("path", "landmarks", "ready", "single"),
     [
-        pytest.param("title", TITLE_LANDMARKS, ".title-page:not(.is-placeholder)", id="title"),
-        pytest.param(f"/search?q={QUERY}", SEARCH_LANDMARKS, ".browse-results[data-loaded=true]", id="search"),
-        pytest.param("genre", GENRE_LANDMARKS, ".browse-results[data-loaded=true]", id="genre"),
+        pytest.param("title", TITLE_LANDMARKS, ".title-page:not(.is-placeholder)", "h1", id="title"),
+        pytest.param(f"/search?q={QUERY}", SEARCH_LANDMARKS, ".browse-results[data-loaded=true]", "h1", id="search"),
+        pytest.param("genre", GENRE_LANDMARKS, ".browse-results[data-loaded=true]", "h1", id="genre"),
+        pytest.param("reader", READER_LANDMARKS, ".reader-root[data-interactive=true] .reader-overlay", ".reader-root", id="reader"),
     ],
 )
-def test_nothing_moves_when_the_app_takes_over(base_url: str, browser: Browser, page: Page, path: str, landmarks, ready) -> None:
+def test_nothing_moves_when_the_app_takes_over(
+    base_url: str, browser: Browser, page: Page, path: str, landmarks, ready, single
+) -> None:
     if path == "title":
         path = f"/manga/{_first_title(base_url)['slug']}"
     elif path == "genre":
         path = routes.genre_url(_biggest_genre(base_url))
+    elif path == "reader":
+        first = _first_title(base_url)
+        path = routes.chapter_url(first["slug"], first["latest_chapter"])
     context = _without_the_app(browser)
     try:
         before = context.new_page()
@@ -113,7 +121,7 @@ def test_nothing_moves_when_the_app_takes_over(base_url: str, browser: Browser, 
     wait_for_hydration(page)
     expect(page.locator(ready)).to_be_visible()
     # One of everything: the app shows the page it was sent, no second copy.
-    expect(page.locator("h1")).to_have_count(1)
+    expect(page.locator(single)).to_have_count(1)
     app = _boxes(page, landmarks)
     for selector, box in painted.items():
         assert box is not None and app[selector] is not None, selector

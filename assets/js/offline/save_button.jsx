@@ -86,19 +86,19 @@ export function SeriesOfflineSave({ chapters = [], read = [], slug = "" }) {
 }
 
 // The reader: this chapter, or the next N unread after it (`chapters` in
-// reading order, `chapterUrl` this one's).
-export function ReaderOfflineSave(props) {
-  return useInBrowser() && offlineSupported() ? <ReaderSave {...props} /> : null;
-}
-
-function ReaderSave({ chapters = [], chapterUrl = "", saver = false, slug = "" }) {
+// reading order, `chapterUrl` this one's). The same markup on the server
+// and while hydrating (the reader's bars must not move when the app
+// starts): only `disabled` and the labels change.
+export function ReaderOfflineSave({ chapters = [], chapterUrl = "", saver = false, slug = "" }) {
   const { pathname } = useLocation();
   const online = useOnline();
-  const [saved, setSaved] = useState(() => !!entryFor(readIndex(), pathname)?.saved);
+  const usable = useInBrowser() && offlineSupported();
+  const [saved, setSaved] = useState(false);
   const [busy, run] = useSaving();
   const here = chapters.findIndex((chapter) => chapter.url === chapterUrl);
   const later = (here >= 0 ? chapters.slice(here + 1) : []).reverse();
   useEffect(() => {
+    if (!usable) return undefined;
     setSaved(!!entryFor(readIndex(), pathname)?.saved);
     if (!navigator.onLine) {
       touch(pathname);
@@ -112,17 +112,19 @@ function ReaderSave({ chapters = [], chapterUrl = "", saver = false, slug = "" }
       document.removeEventListener("visibilitychange", onHide);
       keep();
     };
-  }, [pathname]);
-  if (!online && !saved) return null;
+  }, [pathname, usable]);
   const save = async () => {
     if (await run([pathname], saver)) setSaved(true);
   };
   return (
     <div className="offline-save" data-testid="offline-save">
-      <button type="button" className="offline-save-button" disabled={busy || saved} onClick={save} data-testid="offline-save-chapter">
+      <button type="button" className="offline-save-button" disabled={!usable || !online || busy || saved} onClick={save}
+        data-testid="offline-save-chapter">
         {saved ? "保存済み" : busy ? "保存中…" : "この話をオフライン保存"}
       </button>
-      {online && later.length ? <NextUnread chapters={later} saver={() => saver} slug={slug} /> : null}
+      {later.length ? (
+        <NextUnread chapters={later} saver={() => saver} slug={slug} disabled={!usable || !online} />
+      ) : null}
     </div>
   );
 }
