@@ -6,16 +6,13 @@ unit-tested without starting the web framework and reused from any layer.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import threading
 import time
 from collections.abc import Callable
 from datetime import date, datetime, timezone
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
-from typing import Any, TypeVar
 
-__all__ = ["relative_time_ja", "format_count", "Throttle", "throttle"]
+__all__ = ["relative_time_ja", "format_count", "Throttle"]
 
 INVALID_DATE = "無効な日付"
 FUTURE_TIME = "未来の時間"
@@ -250,44 +247,3 @@ class Throttle:
         """Forget the last allowed call so the next ``allow()`` succeeds."""
         with self._lock:
             self._last_allowed = None
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def throttle(
-    interval_seconds: float,
-    clock: Callable[[], float] = time.monotonic,
-) -> Callable[[F], F]:
-    """Decorator: drop calls made within ``interval_seconds`` of the last run.
-
-    Suppressed calls return ``None`` without invoking the function. Coroutine
-    functions are supported (a suppressed call still returns an awaitable
-    resolving to ``None``). Each decorated function gets its own
-    :class:`Throttle`, exposed as ``wrapper.throttle`` (e.g. for ``reset()``).
-    """
-
-    def decorator(func: F) -> F:
-        gate = Throttle(interval_seconds, clock)
-
-        if inspect.iscoroutinefunction(func):
-
-            @functools.wraps(func)
-            async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
-                if not gate.allow():
-                    return None
-                return await func(*args, **kwargs)
-
-            async_wrapper.throttle = gate  # type: ignore[attr-defined]
-            return async_wrapper  # type: ignore[return-value]
-
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if not gate.allow():
-                return None
-            return func(*args, **kwargs)
-
-        wrapper.throttle = gate  # type: ignore[attr-defined]
-        return wrapper  # type: ignore[return-value]
-
-    return decorator

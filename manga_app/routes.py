@@ -51,9 +51,9 @@ _NUMBER = r"\d+(?:\.\d+)?"
 # Longer than any path the site builds (slugs are at most 80 characters):
 # refused before any pattern runs, so a hostile path costs nothing.
 MAX_PATH_LENGTH = 512
-# The spec's layout rule: a path containing "-ch-" and digits, optionally
-# followed by "-" and a slug, is read in the reader layout.
-_CHAPTER_MARKER = re.compile(rf"-ch-{_NUMBER}(?:-[^/?#]+)?/?$")
+# The spec's layout rule (docs/spec.md section 2): a path containing "-ch-"
+# and digits, optionally followed by "-" and a slug, is read in the reader
+# layout, i.e. it matches PageKind.READER.
 _READER_PATH = re.compile(
     rf"^/(?P<slug>{_SERIES_SLUG})-ch-(?P<number>{_NUMBER})(?:-(?P<chapter_slug>{_SLUG}))?/?$"
 )
@@ -82,12 +82,6 @@ class RouteMatch:
 
     kind: PageKind
     params: dict[str, str] = field(default_factory=dict)
-
-
-def uses_reader_layout(path: str) -> bool:
-    """True when the path names a chapter, so the page uses the reader layout."""
-    path = _strip_query(path)
-    return len(path) <= MAX_PATH_LENGTH and bool(_CHAPTER_MARKER.search(path))
 
 
 def match(path: str) -> RouteMatch | None:

@@ -108,11 +108,6 @@ def running_emulator(
         stop(process)
 
 
-def clear_accounts(host: str = DEFAULT_EMULATOR_HOST, project_id: str = DEFAULT_PROJECT_ID) -> None:
-    """Forget every emulator account (tests start from a clean slate)."""
-    httpx.delete(f"http://{host}/emulator/v1/projects/{project_id}/accounts", timeout=10).raise_for_status()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the Firebase Auth emulator for local development.")
     parser.add_argument("--project", default=os.environ.get("FIREBASE_PROJECT_ID", DEFAULT_PROJECT_ID))

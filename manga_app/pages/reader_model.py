@@ -136,17 +136,6 @@ def normalize_settings(raw: object) -> dict:
     return settings
 
 
-def parse_settings(text: str) -> dict:
-    try:
-        return normalize_settings(json.loads(text) if text else {})
-    except (TypeError, ValueError):
-        return normalize_settings({})
-
-
-def dump_settings(settings: dict) -> str:
-    return json.dumps(normalize_settings(settings), separators=(",", ":"), sort_keys=True)
-
-
 def _json_object(text: str) -> dict:
     try:
         value = json.loads(text) if text else {}

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
 
-from manga_app.display import Throttle, format_count, relative_time_ja, throttle
+from manga_app.display import Throttle, format_count, relative_time_ja
 
 UTC = timezone.utc
 JST = timezone(timedelta(hours=9))
@@ -210,7 +209,7 @@ def test_format_count(value: object, expected: str) -> None:
 
 
 # --------------------------------------------------------------------------
-# Throttle / throttle
+# Throttle
 # --------------------------------------------------------------------------
 
 
@@ -270,68 +269,3 @@ def test_throttle_default_clock_is_monotonic() -> None:
     gate = Throttle(3600.0)
     assert gate.allow() is True
     assert gate.allow() is False
-
-
-@pytest.mark.parametrize(
-    ("times", "expected_returns", "expected_calls"),
-    [
-        pytest.param([0.0], ["ok:1"], [1], id="single"),
-        pytest.param([0.0, 0.1, 0.2], ["ok:1", None, None], [1], id="burst"),
-        pytest.param([0.0, 0.5, 1.0, 1.2], ["ok:1", None, "ok:3", None], [1, 3], id="window"),
-    ],
-)
-def test_throttle_decorator(
-    times: list[float], expected_returns: list[str | None], expected_calls: list[int]
-) -> None:
-    clock = FakeClock()
-    calls: list[int] = []
-
-    @throttle(1.0, clock=clock)
-    def handler(n: int, *, prefix: str = "ok") -> str:
-        """Docstring kept by functools.wraps."""
-        calls.append(n)
-        return f"{prefix}:{n}"
-
-    returns = []
-    for n, t in enumerate(times, start=1):
-        clock.t = 100.0 + t
-        returns.append(handler(n))
-    assert returns == expected_returns
-    assert calls == expected_calls
-    assert handler.__name__ == "handler"
-    assert handler.__doc__ == "Docstring kept by functools.wraps."
-
-
-def test_throttle_decorator_instances_are_independent() -> None:
-    clock = FakeClock()
-
-    @throttle(1.0, clock=clock)
-    def a() -> str:
-        return "a"
-
-    @throttle(1.0, clock=clock)
-    def b() -> str:
-        return "b"
-
-    assert (a(), b(), a(), b()) == ("a", "b", None, None)
-    a.throttle.reset()  # type: ignore[attr-defined]
-    assert (a(), b()) == ("a", None)
-
-
-def test_throttle_decorator_async() -> None:
-    clock = FakeClock()
-    calls: list[int] = []
-
-    @throttle(1.0, clock=clock)
-    async def handler(n: int) -> int:
-        calls.append(n)
-        return n * 10
-
-    async def run() -> list[int | None]:
-        out = [await handler(1), await handler(2)]
-        clock.t += 1.0
-        out.append(await handler(3))
-        return out
-
-    assert asyncio.run(run()) == [10, None, 30]
-    assert calls == [1, 3]

@@ -98,7 +98,7 @@ def test_unreadable_manifests_are_refused(payload: str, key: str) -> None:
     ],
 )
 def test_stored_settings_are_checked(text: str, expected_changes: dict) -> None:
-    assert model.parse_settings(text) == {**model.DEFAULT_SETTINGS, **expected_changes}
+    assert model.combine_settings("", text) == {**model.DEFAULT_SETTINGS, **expected_changes}
 
 
 @pytest.mark.parametrize(
@@ -129,17 +129,17 @@ def test_the_one_page_offset_is_the_chapters_own_until_the_reader_picks_one() ->
     assert model.DEFAULT_SETTINGS["offset"] is None  # 自動
     chosen = model.apply_change(model.DEFAULT_SETTINGS, {"double": True, "offset": False}, slug="s", webtoon=False)
     assert chosen["offset"] is False
-    assert model.parse_settings(model.dump_settings(chosen))["offset"] is False
+    assert model.combine_settings(*model.split_settings(chosen))["offset"] is False
     assert model.apply_change(chosen, {"offset": None}, slug="s", webtoon=False)["offset"] is None
-    assert model.parse_settings('{"offset": "yes"}')["offset"] is None
+    assert model.combine_settings("", '{"offset": "yes"}')["offset"] is None
 
 
 def test_turning_on_double_view_starts_from_the_chapters_own_offset() -> None:
     """A stored offset from before double view was turned on (every cookie
     written before 自動 existed holds `false`) gives way to the chapter's."""
-    stored = model.parse_settings('{"double": false, "offset": false}')
+    stored = model.combine_settings("", '{"double": false, "offset": false}')
     assert model.apply_change(stored, {"double": True}, slug="s", webtoon=False)["offset"] is None
-    reading_double = model.parse_settings('{"double": true, "offset": true}')
+    reading_double = model.combine_settings("", '{"double": true, "offset": true}')
     assert model.apply_change(reading_double, {"double": True}, slug="s", webtoon=False)["offset"] is True
     assert model.apply_change(reading_double, {"fit": "width"}, slug="s", webtoon=False)["offset"] is True
 
@@ -175,7 +175,7 @@ def test_only_the_latest_series_directions_are_remembered() -> None:
 
 def test_settings_survive_a_round_trip() -> None:
     settings = {**model.DEFAULT_SETTINGS, "double": True, "preload": 2, "directions": {"a": "ltr"}, "tap_swap": True}
-    assert model.parse_settings(model.dump_settings(settings)) == settings
+    assert model.combine_settings(*model.split_settings(settings)) == settings
 
 
 @pytest.mark.parametrize(
