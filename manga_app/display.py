@@ -12,7 +12,10 @@ from collections.abc import Callable
 from datetime import date, datetime, timezone
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
-__all__ = ["relative_time_ja", "format_count", "Throttle"]
+__all__ = ["STATUS_LABELS", "relative_time_ja", "format_count", "Throttle"]
+
+# A series' status as visitors read it (pages, heads, OPDS).
+STATUS_LABELS = {"ongoing": "連載中", "completed": "完結"}
 
 INVALID_DATE = "無効な日付"
 FUTURE_TIME = "未来の時間"

@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from manga_app import routes, seo
+from manga_app.display import STATUS_LABELS
 from manga_app.routes import PageKind
 from manga_app.seo import PageHead
 
 if TYPE_CHECKING:  # read models only; heads stay free of database imports
     from manga_app.catalogue.views import ChapterContext, ChapterView, SeriesView
 
-STATUS_LABELS = {"ongoing": "連載中", "completed": "完結"}
 _DESCRIPTION_LENGTH = 120
 
 SITE_DESCRIPTION = (
@@ -114,15 +114,10 @@ def title_head(series: SeriesView, chapters: tuple[ChapterView, ...], *, site_na
     )
 
 
-def chapter_label(chapter: ChapterView) -> str:
-    """`第12話 タイトル`, or `第3巻` for a volume."""
-    return routes.unit_label(chapter.number) + (f" {chapter.title}" if chapter.title else "")
-
-
 def reader_head(context: ChapterContext, path: str, *, site_name: str, origin: str) -> PageHead:
     """A chapter in the reader."""
     series, chapter = context.series, context.chapter
-    label = chapter_label(chapter)
+    label = routes.unit_label(chapter.number, chapter.title)
     issue_ld = {
         "@context": "https://schema.org",
         "@type": "ComicIssue",

@@ -133,9 +133,10 @@ def unit_number(number: str | int | float | Decimal) -> str:
     return format_chapter_number(value - VOLUME_KEY if value >= VOLUME_KEY else value)
 
 
-def unit_label(number: str | int | float | Decimal) -> str:
-    """`第3巻` for a volume key, `第12話` for a chapter."""
-    return f"第{unit_number(number)}{'巻' if is_volume(number) else '話'}"
+def unit_label(number: str | int | float | Decimal, title: str = "") -> str:
+    """`第3巻` for a volume key, `第12話` for a chapter, followed by its title if any."""
+    label = f"第{unit_number(number)}{'巻' if is_volume(number) else '話'}"
+    return f"{label} {title}" if title else label
 
 
 def format_chapter_number(number: str | int | float | Decimal) -> str:

@@ -10,9 +10,10 @@ from manga_app import routes
 from manga_app.search import ranking
 from manga_app.search.index import STATUSES
 from manga_app.search.normalize import query_terms
-from manga_app.search.params import SearchParams
+from manga_app.search.query import Query
 from manga_app.search.suggest import near_titles
-from manga_app.state.browse import STATUS_LABELS, Card, Chip, PageLink, TabLink, card_for, pager_links
+from manga_app.display import STATUS_LABELS
+from manga_app.state.browse import Card, Chip, PageLink, TabLink, card_for, pager_links
 
 # Genres offered as chips (the most common; chosen ones are always shown).
 CHIP_GENRES = 40
@@ -20,11 +21,11 @@ SUGGESTIONS = 5
 DEFAULT_HEADING = "作品を探す"
 
 
-def search_url(params: SearchParams) -> str:
+def search_url(params: Query) -> str:
     return routes.search_url(**params.url_params())
 
 
-def cycle_genre(params: SearchParams, genre: str) -> SearchParams:
+def cycle_genre(params: Query, genre: str) -> Query:
     """The chip's next state: off -> 含む -> 除く -> off."""
     if genre in params.genres:
         return params.with_changes(genres=tuple(g for g in params.genres if g != genre), exclude=(*params.exclude, genre))
@@ -33,7 +34,7 @@ def cycle_genre(params: SearchParams, genre: str) -> SearchParams:
     return params.with_changes(genres=(*params.genres, genre))
 
 
-def heading(params: SearchParams) -> str:
+def heading(params: Query) -> str:
     return f"「{params.q}」の検索結果" if params.q else DEFAULT_HEADING
 
 
@@ -41,7 +42,7 @@ def past_the_end_notice(asked: int, shown: int) -> str:
     return f"{asked}ページ目はありません。最後のページを表示しています。" if asked > shown else ""
 
 
-def suggestions(params: SearchParams, *, snapshot: Any, index: Any, now: datetime) -> tuple[list[Card], str]:
+def suggestions(params: Query, *, snapshot: Any, index: Any, now: datetime) -> tuple[list[Card], str]:
     """For a search that found nothing: titles near what was typed, else the
     popular ones, and the heading over them."""
     terms = query_terms(params.q)
@@ -50,12 +51,12 @@ def suggestions(params: SearchParams, *, snapshot: Any, index: Any, now: datetim
     return [card_for(item, now=now) for item in fallback], "もしかして" if near else "人気の作品"
 
 
-def pager(params: SearchParams, page: int, pages: int) -> list[PageLink]:
+def pager(params: Query, page: int, pages: int) -> list[PageLink]:
     shown = params.with_changes(page=page)
     return pager_links(page, pages, lambda number: search_url(shown.with_changes(page=number)))
 
 
-def sort_links(params: SearchParams, current: str) -> list[TabLink]:
+def sort_links(params: Query, current: str) -> list[TabLink]:
     sorts = [option for option in ranking.SORT_LABELS if option != ranking.RELEVANCE or params.q]
     return [
         TabLink(ranking.SORT_LABELS[option], search_url(params.with_changes(sort=option)), option == current)
@@ -63,14 +64,14 @@ def sort_links(params: SearchParams, current: str) -> list[TabLink]:
     ]
 
 
-def status_links(params: SearchParams) -> list[TabLink]:
+def status_links(params: Query) -> list[TabLink]:
     return [TabLink("すべて", search_url(params.with_changes(status="")), not params.status)] + [
         TabLink(STATUS_LABELS[status], search_url(params.with_changes(status=status)), params.status == status)
         for status in STATUSES
     ]
 
 
-def genre_chips(params: SearchParams, genres: Any) -> list[Chip]:
+def genre_chips(params: Query, genres: Any) -> list[Chip]:
     """The most common genres (`genres`: the catalogue's, most common first),
     and every genre the search names."""
     chosen = set(params.genres) | set(params.exclude)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from manga_app import routes
 from manga_app.catalogue.views import ChapterView
 from manga_app.display import relative_time_ja
-from manga_app.state.browse import ChapterRow, chapter_label
+from manga_app.state.browse import ChapterRow
 
 
 def chapter_rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> list[ChapterRow]:
@@ -16,7 +17,7 @@ def chapter_rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> li
     return [
         ChapterRow(
             number=unit.number,
-            label=chapter_label(unit.number),
+            label=routes.unit_label(unit.number),
             title=unit.title,
             url=unit.url,
             time=relative_time_ja(unit.published_at, now=now),

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from manga_app import reading
 from manga_app.auth import payloads
 from manga_app.auth.progress import HistoryRow
-from manga_app.catalogue.naming import format_chapter_number
+from manga_app.catalogue.naming import format_hundredths
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def mirror(
         series = look(row.series_slug)
         if series is None:
             continue
-        chapter = format_chapter_number(row.chapter_hundredths)
+        chapter = format_hundredths(row.chapter_hundredths)
         mine = by_slug.get(row.series_slug)
         title = row.chapter_title or (mine.chapter_title if mine and mine.chapter == chapter else "")
         entries.append(
@@ -67,8 +67,8 @@ def mirror(
                 page=row.page,
                 offset=row.offset,
                 read_at=reading.now_iso(row.updated_at),
-                read=tuple(format_chapter_number(number) for number in row.read)[-reading.MAX_READ_MARKS :],
-                opened=tuple((format_chapter_number(number), page) for number, page in row.opened)[-reading.MAX_READ_MARKS :],
+                read=tuple(format_hundredths(number) for number in row.read)[-reading.MAX_READ_MARKS :],
+                opened=tuple((format_hundredths(number), page) for number, page in row.opened)[-reading.MAX_READ_MARKS :],
             )
         )
     return entries[: reading.MAX_SERIES]

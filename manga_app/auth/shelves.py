@@ -44,11 +44,6 @@ class HistoryCard:
     continue_url: str = ""
 
 
-def chapter_label(number: str) -> str:
-    """`第12話`, or `第3巻` for a volume's key (routes.VOLUME_KEY)."""
-    return routes.unit_label(number)
-
-
 def _read_at(entry: reading.HistoryEntry) -> datetime:
     return payloads.parse_time(entry.read_at) or datetime.min.replace(tzinfo=UTC)
 
@@ -61,7 +56,7 @@ def history_cards(entries: list[reading.HistoryEntry], *, now: datetime) -> list
             title=entry.title,
             cover=entry.cover,
             url=routes.manga_url(entry.slug),
-            chapter=chapter_label(entry.chapter) + (f" {entry.chapter_title}" if entry.chapter_title else ""),
+            chapter=routes.unit_label(entry.chapter, entry.chapter_title),
             page=f"{entry.page + 1}ページ目",
             time=relative_time_ja(entry.read_at, now=now),
             time_iso=entry.read_at,
@@ -85,7 +80,7 @@ def library_cards(items: list[MangaItem], new: dict[str, int], *, now: datetime)
             title=item.title,
             cover=item.cover_small or item.cover,
             url=routes.manga_url(item.slug),
-            latest="最新 " + chapter_label(routes.format_chapter_number(item.latest_chapter)),
+            latest="最新 " + routes.unit_label(item.latest_chapter),
             updated=relative_time_ja(item.updated_at, now=now),
             updated_iso=item.updated_at.isoformat(),
             new=f"新着{new[item.slug]}話" if new.get(item.slug) else "",

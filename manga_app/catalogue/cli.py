@@ -27,7 +27,7 @@ from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
 from manga_app.catalogue import edits_cli
-from manga_app.catalogue.db import default_db_url, make_engine, migrate, normalise_url
+from manga_app.catalogue.db import DEFAULT_DB_URL, default_db_url, make_engine, migrate, normalise_url
 from manga_app.catalogue.importer import ImportReport, import_source
 from manga_app.catalogue.library import EditError
 from manga_app.catalogue.media import MediaStore
@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         "(DATA_DIR, CONTENT_KEY, MEDIA_BASE_URL, REFLEX_DB_URL; environment, then .env).",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    db_help = "database URL (default: REFLEX_DB_URL, else sqlite:///data/manga.db)"
+    db_help = f"database URL (default: REFLEX_DB_URL, else {DEFAULT_DB_URL})"
     out_help = "publish into this directory (default: DATA_DIR/published, what the site serves)"
     base_help = "URL prefix of the media store in published files (default: MEDIA_BASE_URL)"
 

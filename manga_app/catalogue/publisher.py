@@ -60,7 +60,7 @@ from manga_app.catalogue.media import (
     saver_path,
 )
 from manga_app.catalogue.models import Chapter, Page, Series
-from manga_app.catalogue.naming import chapter_number_json, format_chapter_number
+from manga_app.catalogue.naming import chapter_number_json, format_hundredths
 from manga_app.crypto import decode_key, encrypt_text
 
 __all__ = [
@@ -316,7 +316,7 @@ class _ManifestWriter:
             known = self._previous_entries(slug)
             entries: dict[str, list] = {}
             for chapter_id, number in by_series[series_id]:
-                name = f"{format_chapter_number(number)}.json"
+                name = f"{format_hundredths(number)}.json"
                 plaintext = json.dumps(
                     pages[chapter_id], ensure_ascii=False, separators=(",", ":")
                 )

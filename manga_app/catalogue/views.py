@@ -12,7 +12,7 @@ from manga_app import routes
 from manga_app.catalogue import repository
 from manga_app.catalogue.media import cover_path
 from manga_app.catalogue.models import Chapter, Series
-from manga_app.catalogue.naming import format_chapter_number
+from manga_app.catalogue.naming import format_hundredths
 from manga_app.catalogue.publisher import media_url
 
 
@@ -62,7 +62,7 @@ class ChapterContext:
 
 
 def chapter_view(series_slug: str, chapter: Chapter) -> ChapterView:
-    number = format_chapter_number(chapter.number_hundredths)
+    number = format_hundredths(chapter.number_hundredths)
     return ChapterView(
         number=number,
         title=chapter.title,

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from manga_app.auth import progress, repository as accounts
 from manga_app.catalogue import views
 from manga_app.catalogue.models import Chapter, Page, Series
-from manga_app.catalogue.naming import format_chapter_number, to_hundredths
+from manga_app.catalogue.naming import format_hundredths, to_hundredths
 from manga_app.opds.entries import Reading
 
 # 続きを読む lists this many series, the most recently read first.
@@ -53,7 +53,7 @@ def continue_reading(
     found = []
     for row in progress.history(session=session, uid=uid, limit=limit):
         context = views.load_chapter(
-            session=session, slug=row.series_slug, number=format_chapter_number(row.chapter_hundredths),
+            session=session, slug=row.series_slug, number=format_hundredths(row.chapter_hundredths),
             media_base_url=media_base_url,
         )
         if context is not None:

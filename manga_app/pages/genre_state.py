@@ -8,7 +8,7 @@ import reflex as rx
 
 from manga_app import genre_page as parts
 from manga_app import routes
-from manga_app.search.index import Query
+from manga_app.search.query import Query
 from manga_app.search.paging import PER_PAGE
 from manga_app.state.browse import Card, PageLink, TabLink, card_for
 from manga_app.state.search_index import current_index

@@ -5,7 +5,7 @@ removed one by one or all at once."""
 import reflex as rx
 
 from manga_app.components.account.follow import follow_button
-from manga_app.components.account.library_parts import account_header, cover, empty_note
+from manga_app.components.account.library_parts import account_header, empty_note, shelf_item
 from manga_app.components.layout import site_layout
 from manga_app.components.link import link
 from manga_app.routes import PageKind
@@ -17,30 +17,25 @@ ON_LOAD: list = [LibraryState.load]
 
 
 def _item(item: rx.Var) -> rx.Component:
-    return rx.el.li(
-        link(cover(item.cover), href=item.url, class_name="shelf-cover-link", aria_label=item.title),
+    return shelf_item(
+        item,
+        (
+            rx.el.span(item.chapter, data_testid="history-chapter"),
+            rx.el.span(item.page, class_name="shelf-muted", data_testid="history-page"),
+        ),
+        rx.el.time(item.time, date_time=item.time_iso, class_name="shelf-muted shelf-time"),
         rx.el.div(
-            link(item.title, href=item.url, class_name="shelf-title"),
-            rx.el.p(
-                rx.el.span(item.chapter, data_testid="history-chapter"),
-                rx.el.span(item.page, class_name="shelf-muted", data_testid="history-page"),
-                class_name="shelf-meta",
+            link("続きを読む", href=item.continue_url, class_name="shelf-continue", data_testid="continue-link"),
+            follow_button(item.slug),
+            rx.el.button(
+                "削除",
+                type="button",
+                on_click=LibraryState.remove_history(item.slug),
+                class_name="shelf-remove",
+                aria_label="履歴から削除",
+                data_testid="history-remove",
             ),
-            rx.el.time(item.time, date_time=item.time_iso, class_name="shelf-muted shelf-time"),
-            rx.el.div(
-                link("続きを読む", href=item.continue_url, class_name="shelf-continue", data_testid="continue-link"),
-                follow_button(item.slug),
-                rx.el.button(
-                    "削除",
-                    type="button",
-                    on_click=LibraryState.remove_history(item.slug),
-                    class_name="shelf-remove",
-                    aria_label="履歴から削除",
-                    data_testid="history-remove",
-                ),
-                class_name="shelf-actions",
-            ),
-            class_name="shelf-body",
+            class_name="shelf-actions",
         ),
         class_name="shelf-item shelf-item-history",
         data_testid="history-item",

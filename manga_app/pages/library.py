@@ -5,10 +5,9 @@ read each."""
 import reflex as rx
 
 from manga_app.components.account.follow import follow_button
-from manga_app.components.account.library_parts import account_header, cover, empty_note
+from manga_app.components.account.library_parts import account_header, empty_note, shelf_item
 from manga_app.components.account.opds_key import opds_panel
 from manga_app.components.layout import site_layout
-from manga_app.components.link import link
 from manga_app.routes import PageKind
 from manga_app.state.auth import AuthState
 from manga_app.state.library import LibraryState
@@ -19,19 +18,11 @@ ON_LOAD: list = [LibraryState.load]
 
 
 def _item(item: rx.Var) -> rx.Component:
-    return rx.el.li(
-        link(cover(item.cover), href=item.url, class_name="shelf-cover-link", aria_label=item.title),
-        rx.el.div(
-            link(item.title, href=item.url, class_name="shelf-title"),
-            rx.el.p(
-                rx.el.span(item.latest),
-                rx.el.time(item.updated, date_time=item.updated_iso, class_name="shelf-muted"),
-                class_name="shelf-meta",
-            ),
-            rx.cond(item.new != "", rx.el.span(item.new, class_name="shelf-badge", data_testid="new-badge")),
-            class_name="shelf-body",
-        ),
-        follow_button(item.slug),
+    return shelf_item(
+        item,
+        (rx.el.span(item.latest), rx.el.time(item.updated, date_time=item.updated_iso, class_name="shelf-muted")),
+        rx.cond(item.new != "", rx.el.span(item.new, class_name="shelf-badge", data_testid="new-badge")),
+        after=(follow_button(item.slug),),
         class_name="shelf-item",
         data_testid="library-item",
     )

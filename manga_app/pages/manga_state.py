@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app import reading, routes
-from manga_app.display import format_count, relative_time_ja
+from manga_app.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.page_heads import load_title
-from manga_app.state.browse import STATUS_LABELS, ChapterRow, Chip
+from manga_app.state.browse import ChapterRow, Chip
 from manga_app.state.reading import ReadingState
 from manga_app.title_page import chapter_rows, first_url
 

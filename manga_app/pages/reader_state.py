@@ -22,7 +22,6 @@ import reflex as rx
 
 from manga_app import chapter_views, reader_rules, reading, routes
 from manga_app.catalogue.views import ChapterContext, ChapterView
-from manga_app.heads import chapter_label
 from manga_app.page_heads import load_chapter
 from manga_app.pages import reader_model as model
 from manga_app.pages.reader_manifest import fetch_manifest_pages
@@ -40,7 +39,7 @@ MAX_KEY_LENGTH = 120
 
 
 def _option(chapter: ChapterView) -> dict[str, str]:
-    return {"url": chapter.url, "label": chapter_label(chapter), "number": chapter.number}
+    return {"url": chapter.url, "label": routes.unit_label(chapter.number, chapter.title), "number": chapter.number}
 
 
 def _key(value: object) -> str:
@@ -195,11 +194,11 @@ class ReaderState(rx.State):
         self.series_direction = series.direction
         self.webtoon = reader_rules.is_webtoon(series.direction, ((p["width"], p["height"]) for p in pages or ()))
         self.chapter_url, self.chapter_number = chapter.url, chapter.number
-        self.chapter_label = chapter_label(chapter)
+        self.chapter_label = routes.unit_label(chapter.number, chapter.title)
         self.prev_url = context.previous.url if context.previous else ""
-        self.prev_label = chapter_label(context.previous) if context.previous else ""
+        self.prev_label = routes.unit_label(context.previous.number, context.previous.title) if context.previous else ""
         self.next_url = context.next.url if context.next else ""
-        self.next_label = chapter_label(context.next) if context.next else ""
+        self.next_label = routes.unit_label(context.next.number, context.next.title) if context.next else ""
         self._next_number = context.next.number if context.next else ""
         self.chapters = [_option(item) for item in context.chapters]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import reflex as rx
@@ -14,7 +15,8 @@ from manga_app import search_page as parts
 from manga_app.display import Throttle
 from manga_app.search.normalize import clean_query, query_terms
 from manga_app.search.paging import PER_PAGE
-from manga_app.search.params import SearchParams, parse_search_params
+from manga_app.search.params import parse_search_params
+from manga_app.search.query import Query
 from manga_app.search_page import search_url
 from manga_app.state.browse import Card, Chip, PageLink, TabLink, card_for
 from manga_app.state.search_index import current_index
@@ -49,7 +51,7 @@ class SearchState(rx.State):
     genre_chips: list[Chip] = []
     pager: list[PageLink] = []
     loaded: bool = False
-    _params: SearchParams = SearchParams()
+    _params: Query = Query()
     _pending: bool = False
     # The URL (path and query) the visitor last typed on, until the next load.
     _typed_on: str = ""
@@ -113,11 +115,11 @@ class SearchState(rx.State):
         # Same history entry: typing is not a navigation; filters are.
         return rx.call_script(f"window.history.replaceState(window.history.state, '', {json.dumps(search_url(params))})")
 
-    async def _run(self, params: SearchParams) -> None:
+    async def _run(self, params: Query) -> None:
         snapshot, index = await current_index()
         self._params, now = params, datetime.now(UTC)
         terms = query_terms(params.q)
-        result = index.search(params.to_query(PER_PAGE), terms)
+        result = index.search(replace(params, per_page=PER_PAGE), terms)
         self.heading, self.total = parts.heading(params), result.total
         self.cards = [card_for(item, now=now, terms=terms) for item in result.items]
         self.notice = parts.past_the_end_notice(params.page, result.page)

@@ -27,6 +27,7 @@ from manga_app.search import idsets, ranking
 from manga_app.search.keys import LATIN, SEP, KeyTable, KeyText, SeriesKeys, bit_ranks, index_grams, needle_grams, postings
 from manga_app.search.normalize import fold_many, script_runs, term_variants
 from manga_app.search.paging import clamp_page, page_count
+from manga_app.search.query import Query
 
 # More candidates than this are first narrowed by the needle's other grams
 # (a bitset test, in C) before each is checked (in Python).
@@ -36,20 +37,7 @@ _NARROW_ABOVE = 256
 RECENT_WORDS = 256
 _EMPTY = array("I")
 
-__all__ = ["STATUSES", "Query", "Result", "SearchIndex"]
-
-
-@dataclass(frozen=True)
-class Query:
-    """What a visitor asks for, already validated (see params.py)."""
-
-    q: str = ""
-    genres: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    status: str = ""
-    sort: str = ""
-    page: int = 1
-    per_page: int = 24
+__all__ = ["STATUSES", "Result", "SearchIndex"]
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,10 @@ from datetime import datetime
 from typing import Any
 
 from manga_app import routes
-from manga_app.display import format_count, relative_time_ja
+from manga_app.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.search.highlight import best_alternative, segments
 from manga_app.search.paging import page_window
 
-STATUS_LABELS = {"ongoing": "連載中", "completed": "完結"}
 # Cover files: 160 and 320 px wide WebP, about 160 x 228.
 COVER_WIDTH, COVER_HEIGHT = 160, 228
 
@@ -83,11 +82,6 @@ class ChapterRow:
     pages: int = 0
 
 
-def chapter_label(number: str | float) -> str:
-    """`第12話`, or `第3巻` for a volume's key (routes.VOLUME_KEY)."""
-    return routes.unit_label(number)
-
-
 def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
     """A series card from a catalogue item (loader.MangaItem)."""
     parts = [Part(text, hit) for text, hit in segments(item.title, terms)] if terms else [Part(item.title)]
@@ -101,7 +95,7 @@ def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
         url=routes.manga_url(item.slug),
         cover=item.cover_small,
         srcset=f"{item.cover_small} 160w, {item.cover} 320w",
-        chapter_label=chapter_label(item.latest_chapter),
+        chapter_label=routes.unit_label(item.latest_chapter),
         chapter_url=routes.chapter_url(item.slug, item.latest_chapter),
         updated=relative_time_ja(item.updated_at, now=now),
         updated_iso=item.updated_at.isoformat(),

@@ -21,7 +21,7 @@ from manga_app.config import get_settings
 from manga_app.opds import entries, feeds, kana, listing, urls
 from manga_app.opds.feeds import ACQUISITION, NAVIGATION
 from manga_app.search import ranking
-from manga_app.search.index import Query
+from manga_app.search.query import Query
 from manga_app.search.normalize import clean_query, query_terms
 from manga_app.state.search_index import current_index
 from manga_app.web import opds_files, opds_personal

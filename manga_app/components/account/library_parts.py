@@ -3,6 +3,7 @@
 import reflex as rx
 
 from manga_app.components.account.sign_in import account_bar, sign_in_panel
+from manga_app.components.link import link
 from manga_app.state.auth import AuthState
 from manga_app.state.library import LibraryState
 
@@ -16,6 +17,25 @@ def cover(src: rx.Var) -> rx.Component:
         custom_attrs={"width": "64", "height": "90"},
         loading="lazy",
         decoding="async",
+    )
+
+
+def shelf_item(
+    item: rx.Var, meta: tuple, *body: rx.Component, after: tuple = (), class_name: str, data_testid: str
+) -> rx.Component:
+    """A series in a shelf list: its cover and title (links to its page), a
+    line of `meta`, then the page's own parts in the body and `after` it."""
+    return rx.el.li(
+        link(cover(item.cover), href=item.url, class_name="shelf-cover-link", aria_label=item.title),
+        rx.el.div(
+            link(item.title, href=item.url, class_name="shelf-title"),
+            rx.el.p(*meta, class_name="shelf-meta"),
+            *body,
+            class_name="shelf-body",
+        ),
+        *after,
+        class_name=class_name,
+        data_testid=data_testid,
     )
 
 

@@ -10,7 +10,7 @@ from manga_app.catalogue.naming import (
     FolderRole,
     chapter_number_json,
     folder_role,
-    format_chapter_number,
+    format_hundredths,
     parse_chapter_name,
     slugify,
     title_key,
@@ -67,7 +67,7 @@ def test_values_that_are_not_chapter_numbers_are_refused(value):
     [(1200, "12", 12), (1050, "10.5", 10.5), (1025, "10.25", 10.25), (0, "0", 0)],
 )
 def test_chapter_numbers_render_as_int_when_whole_and_float_otherwise(hundredths, text, json_value):
-    assert format_chapter_number(hundredths) == text
+    assert format_hundredths(hundredths) == text
     assert chapter_number_json(hundredths) == json_value
     assert type(chapter_number_json(hundredths)) is type(json_value)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from manga_app.catalogue import held
-from manga_app.search.index import Query
+from manga_app.search.query import Query
 from manga_app.state import search_index
 
 
