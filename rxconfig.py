@@ -1,11 +1,11 @@
-"""Reflex configuration: kept tiny; typed settings live in manga_app/config.py."""
+"""Reflex configuration: kept tiny; typed settings live in manga_app/core/config.py."""
 
 import os
 
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
-from manga_app.catalogue.db import DEFAULT_DB_URL
+from manga_app.core.db import DEFAULT_DB_URL
 
 
 # Visitor state: in Redis (with a TTL, shared by every worker) when

@@ -216,7 +216,7 @@ def _decode_and_encode(data: bytes, cover: bool) -> int:
 
 
 def _import(root: Path, library: Path, workers: int) -> float:
-    from manga_app.catalogue.db import make_engine, migrate
+    from manga_app.core.db import make_engine, migrate
     from manga_app.catalogue.importer import import_source
     from manga_app.catalogue.media import MediaStore
 

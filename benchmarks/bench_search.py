@@ -66,7 +66,7 @@ def _to_katakana(text: str) -> str:
 
 
 def synthetic_catalogue(count: int, rnd: random.Random) -> list:
-    from manga_app.catalogue.loader import MangaItem
+    from manga_app.read_models.loader import MangaItem
 
     base = datetime(2026, 1, 1, tzinfo=UTC)
     items = []
@@ -134,11 +134,11 @@ def _ms(started: float) -> float:
 
 
 def run(results_dir: Path) -> dict:
-    from manga_app.catalogue.compact import Catalogue
+    from manga_app.read_models.compact import Catalogue
     from manga_app.search.index import Query, SearchIndex
     from manga_app.search.normalize import clean_query, fold, query_terms
     from manga_app.search.suggest import near_titles
-    from manga_app.state.browse import card_for
+    from manga_app.ui.records import card_for
 
     rnd = random.Random(4)
     items = synthetic_catalogue(SERIES, rnd)

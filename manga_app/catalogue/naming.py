@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from manga_app.catalogue.units import arabic_numerals, find_marker
-from manga_app import routes
-from manga_app.routes import VOLUME_KEY
+from manga_app.core import routes
+from manga_app.core.routes import VOLUME_KEY
 
 __all__ = [
     "FolderRole",

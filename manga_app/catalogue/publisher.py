@@ -51,7 +51,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from manga_app.catalogue import publish_record, repository
-from manga_app.catalogue.keys import validate_content_key
+from manga_app.core.content_key import validate_content_key
 from manga_app.catalogue.media import (
     READER_WIDTH,
     cover_path,
@@ -61,7 +61,7 @@ from manga_app.catalogue.media import (
 )
 from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import chapter_number_json, format_hundredths
-from manga_app.crypto import decode_key, encrypt_text
+from manga_app.core.crypto import decode_key, encrypt_text
 
 __all__ = [
     "PAGE_SIZE",

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import quote
 
-from manga_app import routes
-from manga_app.display import STATUS_LABELS
+from manga_app.core import routes
+from manga_app.core.display import STATUS_LABELS
 from manga_app.opds import urls as opds_urls
 from manga_app.opds.feeds import NAVIGATION, Entry, Link
 from manga_app.opds.urls import Urls

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from manga_app.auth import progress, repository as accounts
-from manga_app.catalogue import views
+from manga_app.accounts import progress, repository as accounts
+from manga_app.read_models import titles as views
 from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import format_hundredths, to_hundredths
 from manga_app.opds.entries import Reading

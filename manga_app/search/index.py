@@ -22,9 +22,19 @@ from itertools import chain, filterfalse, islice
 from operator import and_
 from typing import Any
 
-from manga_app.catalogue.compact import STATUSES, Catalogue, MangaItem, Ordering
+from manga_app.read_models.compact import STATUSES, Catalogue, MangaItem, Ordering
 from manga_app.search import idsets, ranking
-from manga_app.search.keys import LATIN, SEP, KeyTable, KeyText, SeriesKeys, bit_ranks, index_grams, needle_grams, postings
+from manga_app.search.index_keys import (
+    LATIN,
+    SEP,
+    KeyTable,
+    KeyText,
+    SeriesKeys,
+    bit_ranks,
+    index_grams,
+    needle_grams,
+    postings,
+)
 from manga_app.search.normalize import fold_many, script_runs, term_variants
 from manga_app.search.paging import clamp_page, page_count
 from manga_app.search.query import Query

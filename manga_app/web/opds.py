@@ -15,15 +15,15 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 
-from manga_app.catalogue.db import shared_engine
-from manga_app.catalogue.views import load_title
-from manga_app.config import get_settings
+from manga_app.core.db import shared_engine
+from manga_app.read_models.titles import load_title
+from manga_app.core.config import get_settings
 from manga_app.opds import entries, feeds, kana, listing, urls
 from manga_app.opds.feeds import ACQUISITION, NAVIGATION
 from manga_app.search import ranking
 from manga_app.search.query import Query
 from manga_app.search.normalize import clean_query, query_terms
-from manga_app.state.search_index import current_index
+from manga_app.read_models.search_index import current_index
 from manga_app.web import opds_files, opds_personal
 from manga_app.web.opds_http import (
     Asker,

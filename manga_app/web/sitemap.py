@@ -15,12 +15,12 @@ from sqlmodel import Session, select
 from starlette.requests import Request
 from starlette.responses import Response
 
-from manga_app import routes
+from manga_app.core import routes
 from manga_app.catalogue import repository
-from manga_app.catalogue.db import shared_engine
+from manga_app.core.db import shared_engine
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import format_hundredths
-from manga_app.config import get_settings
+from manga_app.core.config import get_settings
 
 MAX_URLS = 10_000  # per file; the protocol allows 50,000
 _CACHE = "public, max-age=3600"

@@ -28,8 +28,8 @@ from reflex.state import StateUpdate
 from reflex_base import constants
 from reflex_base.event import fix_events
 
-from manga_app.state.notify import notify
-from manga_app.state.session_guard import hold_session
+from manga_app.ui.notify import notify
+from manga_app.accounts.session_guard import hold_session
 from manga_app.web.rate_limit import Notices, RateLimiter
 
 logger = logging.getLogger(__name__)

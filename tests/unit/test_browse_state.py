@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from manga_app.genre_page import genre_page_url, parse_genre_query
+from manga_app.pages.genre.logic import genre_page_url, parse_genre_query
 from manga_app.search.normalize import query_terms
-from manga_app.state.browse import Part, card_for, pager_links
+from manga_app.ui.records import Part, card_for, pager_links
 from tests.unit.search.builders import item
 
 NOW = datetime(2026, 1, 1, 12, tzinfo=UTC)

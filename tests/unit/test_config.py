@@ -1,4 +1,4 @@
-"""Table-driven tests for manga_app.config.Settings, built from keyword
+"""Table-driven tests for manga_app.core.config.Settings, built from keyword
 arguments and from the environment."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from manga_app.config import DEFAULT_SITE_NAMES, Settings
+from manga_app.core.config import DEFAULT_SITE_NAMES, Settings
 
 # Every variable Settings reads, so no test sees the developer's environment.
 SETTINGS_VARIABLES = [name.upper() for name in Settings.model_fields]

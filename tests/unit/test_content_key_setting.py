@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from manga_app.config import Settings, content_key
-from manga_app.crypto import decode_key
+from manga_app.core.config import Settings, content_key
+from manga_app.core.crypto import decode_key
 
 
 def test_without_content_key_a_random_local_key_is_created_once(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Tests for manga_app.crypto.
+"""Tests for manga_app.core.crypto.
 
 Reference ciphertexts are produced independently of the module under test:
 either hard-coded (generated once with the OpenSSL CLI) or computed here with
@@ -15,9 +15,9 @@ import pytest
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from manga_app.crypto import decode_key, decrypt_text, encrypt_text
+from manga_app.core.crypto import decode_key, decrypt_text, encrypt_text
 
-LOGGER_NAME = "manga_app.crypto"
+LOGGER_NAME = "manga_app.core.crypto"
 
 KEY_128 = bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c")
 KEY_192 = bytes.fromhex("8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b")
@@ -52,7 +52,7 @@ def raw_encrypt_unpadded(data: bytes, key: bytes, iv: bytes) -> bytes:
 
 def assert_failure_logged(caplog: pytest.LogCaptureFixture) -> None:
     records = [r for r in caplog.records if r.name == LOGGER_NAME]
-    assert records, "expected an error log from manga_app.crypto"
+    assert records, "expected an error log from manga_app.core.crypto"
     assert all(r.levelno == logging.ERROR for r in records)
     assert records[-1].getMessage().startswith("Decryption failed:")
 

@@ -1,4 +1,4 @@
-"""Table-driven tests for manga_app.display."""
+"""Table-driven tests for manga_app.core.display."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from manga_app.display import Throttle, format_count, relative_time_ja
+from manga_app.core.display import Throttle, format_count, relative_time_ja
 
 UTC = timezone.utc
 JST = timezone(timedelta(hours=9))

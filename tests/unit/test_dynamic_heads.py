@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from manga_app import heads, routes, seo
-from manga_app.catalogue.views import ChapterContext, ChapterView, SeriesView
+from manga_app.heads import build as heads, seo
+from manga_app.core import routes
+from manga_app.read_models.titles import ChapterContext, ChapterView, SeriesView
 
 ORIGIN = "https://manga.example"
 SITE = "漫画ひろば"

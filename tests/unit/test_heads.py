@@ -1,4 +1,4 @@
-"""Table-driven tests for manga_app.heads: the search-engine data of each page."""
+"""Table-driven tests for manga_app.heads.build: the search-engine data of each page."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import re
 
 import pytest
 
-from manga_app import heads, page_heads, routes
-from manga_app.config import get_settings
-from manga_app.config import DEFAULT_SITE_NAMES
-from manga_app.routes import PageKind, RouteMatch
-from manga_app.seo import PageHead
+from manga_app.heads import build as heads, resolve as page_heads
+from manga_app.core import routes
+from manga_app.core.config import get_settings
+from manga_app.core.config import DEFAULT_SITE_NAMES
+from manga_app.core.routes import PageKind, RouteMatch
+from manga_app.heads.seo import PageHead
 
 ORIGIN = "https://manga.example.jp"
 SITE_NAMES = ("漫画ひろば", "まんがひろば", "Manga Hiroba")

@@ -17,7 +17,7 @@ import pytest
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = PROJECT_ROOT / "manga_app"
 
-PURE_MODULES = ("display", "crypto", "routes", "navigation", "seo", "heads", "theme", "reading")
+PURE_MODULES = ("core/display", "core/crypto", "core/routes", "ui/navigation", "heads/seo", "heads/build", "ui/theme", "reader/reading")
 FRAMEWORKS = ("reflex", "reflex_base", "sqlmodel", "sqlalchemy", "starlette")
 BACKEND_PACKAGES = ("catalogue", "demo", "opds")
 UI_AND_WEB = (
@@ -107,11 +107,11 @@ def report(rule: str, found: list[str]) -> str:
 # --------------------------------------------------------------------------
 
 COLLECTOR_CASES = [
-    pytest.param("import reflex as rx", "manga_app.seo", False, {"reflex"}, id="import"),
-    pytest.param("import sqlalchemy.orm", "manga_app.seo", False, {"sqlalchemy.orm"}, id="dotted-import"),
+    pytest.param("import reflex as rx", "manga_app.heads.seo", False, {"reflex"}, id="import"),
+    pytest.param("import sqlalchemy.orm", "manga_app.heads.seo", False, {"sqlalchemy.orm"}, id="dotted-import"),
     pytest.param(
         "from starlette.requests import Request",
-        "manga_app.seo",
+        "manga_app.heads.seo",
         False,
         {"starlette.requests", "starlette.requests.Request"},
         id="from-import",
@@ -127,7 +127,7 @@ COLLECTOR_CASES = [
         "from .pages import home",
         "manga_app.x",
         False,
-        {"manga_app.pages", "manga_app.pages.home"},
+        {"manga_app.pages", "manga_app.pages.home.view"},
         id="relative",
     ),
     pytest.param(
@@ -141,20 +141,20 @@ COLLECTOR_CASES = [
         "from . import db",
         "manga_app.catalogue",
         True,
-        {"manga_app.catalogue", "manga_app.catalogue.db"},
+        {"manga_app.catalogue", "manga_app.core.db"},
         id="relative-in-package-init",
     ),
-    pytest.param("def f():\n    import reflex\n", "manga_app.seo", False, {"reflex"}, id="inside-function"),
+    pytest.param("def f():\n    import reflex\n", "manga_app.heads.seo", False, {"reflex"}, id="inside-function"),
     pytest.param(
         "try:\n    import sqlmodel\nexcept ImportError:\n    pass\n",
-        "manga_app.seo",
+        "manga_app.heads.seo",
         False,
         {"sqlmodel"},
         id="inside-try",
     ),
     pytest.param(
         "import json\nfrom decimal import Decimal\n",
-        "manga_app.seo",
+        "manga_app.heads.seo",
         False,
         {"json", "decimal", "decimal.Decimal"},
         id="stdlib",
@@ -174,7 +174,7 @@ def test_the_import_collector_sees_every_kind_of_import(source, module, is_packa
         pytest.param("reflex.utils", ("reflex",), True, id="submodule"),
         pytest.param("reflex_base", ("reflex",), False, id="longer-name-is-not-a-submodule"),
         pytest.param("manga_app.pages_helpers", ("manga_app.pages",), False, id="sibling-name"),
-        pytest.param("manga_app.pages.home", ("manga_app.pages",), True, id="nested-page"),
+        pytest.param("manga_app.pages.home.view", ("manga_app.pages",), True, id="nested-page"),
     ],
 )
 def test_a_forbidden_prefix_covers_the_module_and_its_submodules_only(imported, prefixes, expected):
@@ -183,11 +183,11 @@ def test_a_forbidden_prefix_covers_the_module_and_its_submodules_only(imported, 
 
 def test_the_rules_see_a_violation_in_a_synthetic_tree():
     files = {
-        "manga_app/seo.py": imports_of("import reflex as rx", "manga_app.seo"),
+        "manga_app/heads/seo.py": imports_of("import reflex as rx", "manga_app.heads.seo"),
         "manga_app/catalogue/x.py": imports_of("from manga_app.web import shell", "manga_app.catalogue.x"),
     }
-    assert violations(files, lambda path: path == "manga_app/seo.py", FRAMEWORKS) == [
-        "manga_app/seo.py:1 imports reflex"
+    assert violations(files, lambda path: path == "manga_app/heads/seo.py", FRAMEWORKS) == [
+        "manga_app/heads/seo.py:1 imports reflex"
     ]
     assert violations(files, lambda path: path.startswith("manga_app/catalogue/"), UI_AND_WEB) == [
         "manga_app/catalogue/x.py:1 imports manga_app.web",

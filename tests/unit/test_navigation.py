@@ -1,10 +1,10 @@
-"""Table-driven tests for manga_app.navigation: the visited-paths stack."""
+"""Table-driven tests for manga_app.ui.navigation: the visited-paths stack."""
 
 from __future__ import annotations
 
 import pytest
 
-from manga_app.navigation import MAX_DEPTH, ROOT, visit
+from manga_app.ui.navigation import MAX_DEPTH, ROOT, visit
 
 
 def cases(table):

@@ -8,9 +8,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from manga_app import reader_rules, reading
-from manga_app.crypto import encrypt_text
-from manga_app.pages import reader_model as model
+from manga_app.reader import rules as reader_rules, reading
+from manga_app.core.crypto import encrypt_text
+from manga_app.reader import logic as model
 
 KEY = "3f" * 8 + "a1" * 8 + "5c" * 16
 OTHER_KEY = "11" * 8 + "e2" * 24

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from manga_app import reading
-from manga_app.reading import HistoryEntry
+from manga_app.reader import reading
+from manga_app.reader.reading import HistoryEntry
 
 
 def _entry(slug: str, chapter: str, *, page: int = 0) -> HistoryEntry:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from manga_app.recent import MISSING, Recent
+from manga_app.core.recent import MISSING, Recent
 
 
 def test_a_value_is_kept_for_its_seconds_then_computed_again():

@@ -1,4 +1,4 @@
-"""Table-driven tests for manga_app.routes: the layout rule, the matcher,
+"""Table-driven tests for manga_app.core.routes: the layout rule, the matcher,
 the reader-path parser, chapter numbers and the URL builders."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from manga_app import routes
-from manga_app.routes import (
+from manga_app.core import routes
+from manga_app.core.routes import (
     PageKind,
     RouteMatch,
     chapter_url,

@@ -1,4 +1,4 @@
-"""Table-driven tests for manga_app.seo: hosts, the robots rule, JSON-LD and
+"""Table-driven tests for manga_app.heads.seo: hosts, the robots rule, JSON-LD and
 the head HTML written into the first response."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from manga_app.seo import (
+from manga_app.heads.seo import (
     INDEX_FOLLOW,
     NOINDEX_NOFOLLOW,
     PageHead,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from manga_app import page_heads
-from manga_app.catalogue.db import shared_engine
+from manga_app.heads import resolve as page_heads
+from manga_app.core.db import shared_engine
 from tests.unit.auth.visitors import catalogue  # noqa: F401 - the fixture
 
 

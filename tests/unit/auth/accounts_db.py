@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session
 
-from manga_app.auth import repository
-from manga_app.auth.verify import VerifiedUser
-from manga_app.catalogue.db import migrate
+from manga_app.accounts import repository
+from manga_app.accounts.verify import VerifiedUser
+from manga_app.core.db import migrate
 from manga_app.catalogue.models import Chapter, Series
 from tests.postgres import scratch_database
 

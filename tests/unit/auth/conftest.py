@@ -8,10 +8,16 @@ from firebase_admin import auth as admin_auth
 from firebase_admin import credentials
 from sqlmodel import Session
 
-from manga_app.auth import emulator
-from manga_app.auth.settings import DEFAULT_EMULATOR_HOST, EMULATOR_ENV, FirebaseSettings, get_firebase_config, resolve
-from manga_app.auth.verify import admin_app
-from manga_app.catalogue.db import make_engine
+from manga_app.accounts import emulator
+from manga_app.accounts.settings import (
+    DEFAULT_EMULATOR_HOST,
+    EMULATOR_ENV,
+    FirebaseSettings,
+    get_firebase_config,
+    resolve,
+)
+from manga_app.accounts.verify import admin_app
+from manga_app.core.db import make_engine
 from tests.unit.auth.accounts_db import postgres_url, sqlite_url
 from tests.unit.auth.signed_tokens import CERT_URL_PREFIX, PROJECT, CertificateAdapter, Signer
 

@@ -9,7 +9,7 @@ import uuid
 
 import httpx
 
-from manga_app.auth.settings import DEFAULT_EMULATOR_HOST, DEFAULT_PROJECT_ID
+from manga_app.accounts.settings import DEFAULT_EMULATOR_HOST, DEFAULT_PROJECT_ID
 
 API = f"http://{DEFAULT_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1"
 KEY = "demo-api-key"

@@ -10,8 +10,8 @@ import uuid
 
 from sqlmodel import Session
 
-from manga_app.auth import repository
-from manga_app.catalogue.db import shared_engine
+from manga_app.accounts import repository
+from manga_app.core.db import shared_engine
 from tests.unit.auth.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 from tests.unit.auth.signed_tokens import PROJECT, Signer
 from tests.unit.auth.visitors import Browser, messages, scripts, user_of
@@ -109,7 +109,7 @@ def test_a_good_refresh_keeps_the_session_and_a_refresh_without_one_does_nothing
 
 def test_a_persistence_failure_is_logged_and_ends_loading(catalogue, caplog):
     browser = Browser()
-    with caplog.at_level(logging.ERROR, logger="manga_app.state.auth"):
+    with caplog.at_level(logging.ERROR, logger="manga_app.accounts.auth_state"):
         browser.auth.on_persistence_error("FirebaseError: auth/web-storage-unsupported")
     assert "Error setting persistence: FirebaseError: auth/web-storage-unsupported" in caplog.text
     assert not browser.auth.loading and not browser.auth.signed_in

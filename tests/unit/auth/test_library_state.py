@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 from reflex.istate.data import ReflexURL, RouterData
 from sqlmodel import Session
 
-from manga_app import reading
-from manga_app.auth import payloads, progress, repository
-from manga_app.catalogue.db import shared_engine
-from manga_app.pages.manga_state import TitleProgress, TitleState
+from manga_app.reader import reading
+from manga_app.accounts import payloads, progress, repository
+from manga_app.core.db import shared_engine
+from manga_app.pages.title.state import TitleProgress, TitleState
 from tests.unit.auth.emulator_accounts import claims_of, google_token
 from tests.unit.auth.visitors import Browser, Storage, messages
 

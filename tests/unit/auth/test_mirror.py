@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from manga_app import reading
-from manga_app.auth.mirror import SeriesLook, mirror, unsent
-from manga_app.auth.progress import HistoryRow
+from manga_app.reader import reading
+from manga_app.accounts.mirror import SeriesLook, mirror, unsent
+from manga_app.accounts.progress import HistoryRow
 
 T = datetime(2026, 11, 1, tzinfo=UTC)
 LOOKS = {"a": SeriesLook("aの題", "a.webp"), "b": SeriesLook("bの題", "b.webp")}.get

@@ -8,8 +8,8 @@ import hashlib
 
 from sqlmodel import select
 
-from manga_app.auth import opds_keys, repository
-from manga_app.auth.models import OpdsKey, UserAccount
+from manga_app.accounts import opds_keys, repository
+from manga_app.accounts.models import OpdsKey, UserAccount
 from tests.unit.auth.accounts_db import two_users
 
 

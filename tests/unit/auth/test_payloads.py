@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from manga_app import reading
-from manga_app.auth import payloads
+from manga_app.reader import reading
+from manga_app.accounts import payloads
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 

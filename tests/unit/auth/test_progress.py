@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from manga_app.auth import progress
+from manga_app.accounts import progress
 from manga_app.catalogue.models import Chapter
 from tests.unit.auth.accounts_db import T0, add_series, two_users
 

@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from manga_app.auth import progress
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.accounts import progress
+from manga_app.core.db import make_engine, migrate
 from tests.migrations import database_at, insert_series
 from tests.unit.auth.accounts_db import T0
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from manga_app.auth import progress, repository
+from manga_app.accounts import progress, repository
 from tests.unit.auth.accounts_db import T0, two_users, user
 
 

@@ -10,12 +10,12 @@ import time
 from firebase_admin import auth as admin_auth
 from sqlmodel import Session
 
-from manga_app.auth import repository
-from manga_app.auth.settings import get_firebase_config
-from manga_app.auth.verify import admin_app
-from manga_app.catalogue.db import shared_engine
-from manga_app.state.library import WAIT
-from manga_app.state.session_guard import hold_session
+from manga_app.accounts import repository
+from manga_app.accounts.settings import get_firebase_config
+from manga_app.accounts.verify import admin_app
+from manga_app.core.db import shared_engine
+from manga_app.accounts.library_state import WAIT
+from manga_app.accounts.session_guard import hold_session
 from tests.unit.auth.emulator_accounts import claims_of, google_token
 from tests.unit.auth.visitors import Browser, messages
 

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from manga_app.auth import settings as firebase_settings
-from manga_app.auth.settings import EMULATOR_ENV, FirebaseConfigError, FirebaseSettings, resolve
+from manga_app.accounts import settings as firebase_settings
+from manga_app.accounts.settings import EMULATOR_ENV, FirebaseConfigError, FirebaseSettings, resolve
 
 
 def configured(**values) -> FirebaseSettings:

@@ -9,8 +9,8 @@ import time
 import uuid
 
 import pytest
-from manga_app.auth.settings import EMULATOR_ENV, FirebaseSettings, resolve
-from manga_app.auth.verify import MAX_TOKEN_LENGTH, TokenRefused, verify_id_token
+from manga_app.accounts.settings import EMULATOR_ENV, FirebaseSettings, resolve
+from manga_app.accounts.verify import MAX_TOKEN_LENGTH, TokenRefused, verify_id_token
 
 from .emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 from .signed_tokens import PROJECT, Signer

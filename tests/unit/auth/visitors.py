@@ -24,12 +24,13 @@ import reflex as rx
 from reflex.state import State
 from sqlmodel import Session
 
-from manga_app.catalogue import db, held
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.core import db
+from manga_app.read_models import held
+from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.publisher import publish_catalogue
-from manga_app.state.auth import AuthState
-from manga_app.state.library import LibraryState
-from manga_app.state.reading import ReadingState
+from manga_app.accounts.auth_state import AuthState
+from manga_app.accounts.library_state import LibraryState
+from manga_app.reader.reading_state import ReadingState
 from tests.unit.auth.accounts_db import add_series
 from tests.unit.auth.emulator_accounts import claims_of
 

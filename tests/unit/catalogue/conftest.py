@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.media import MediaStore
 
 

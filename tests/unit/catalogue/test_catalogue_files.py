@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.publisher import publish_catalogue
-from manga_app.config import get_settings
+from manga_app.core.config import get_settings
 from manga_app.web.middleware import site_http_layer
 
 GZIP = {"Accept-Encoding": "gzip"}

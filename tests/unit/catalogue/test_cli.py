@@ -23,10 +23,10 @@ from PIL import Image
 from sqlmodel import Session, select
 
 from manga_app.catalogue.cli import main
-from manga_app.catalogue.db import default_db_url, make_engine
+from manga_app.core.db import default_db_url, make_engine
 from manga_app.catalogue.models import Series
-from manga_app.config import Settings, content_key
-from manga_app.crypto import decrypt_text
+from manga_app.core.config import Settings, content_key
+from manga_app.core.crypto import decrypt_text
 
 from .builders import FIXTURES, distinct_pages, image_bytes, write_cbz
 from .checks import assert_no_orphan_media, chapter_rows

@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import Session, select
 
 from manga_app.catalogue.cli import main
-from manga_app.catalogue.db import make_engine
+from manga_app.core.db import make_engine
 from manga_app.catalogue.models import Chapter, Page, Series
 
 from .builders import distinct_pages, write_cbz

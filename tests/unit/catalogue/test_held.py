@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from manga_app.catalogue.compact import Catalogue, CatalogueBuilder, MangaItem
-from manga_app.catalogue.held import Snapshot
+from manga_app.read_models.compact import Catalogue, CatalogueBuilder, MangaItem
+from manga_app.read_models.held import Snapshot
 
 KEY = "3f" * 32
 

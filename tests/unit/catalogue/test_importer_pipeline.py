@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.media import MediaStore, cover_path
 from manga_app.catalogue.models import Chapter, Series

@@ -7,12 +7,8 @@ import stat
 
 import pytest
 
-from manga_app.catalogue.keys import (
-    EXAMPLE_CONTENT_KEY,
-    ensure_dev_content_key,
-    validate_content_key,
-)
-from manga_app.crypto import decode_key
+from manga_app.core.content_key import EXAMPLE_CONTENT_KEY, ensure_dev_content_key, validate_content_key
+from manga_app.core.crypto import decode_key
 
 
 def test_the_dev_key_is_created_once_with_mode_0600_and_then_reused(tmp_path):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from manga_app.catalogue.held import HeldCatalogue
-from manga_app.catalogue.loader import CatalogueLoader, keep_genre
+from manga_app.read_models.held import HeldCatalogue
+from manga_app.read_models.loader import CatalogueLoader, keep_genre
 
 
 def _item(slug: str, *, views: int = 0, updated: str = "2026-01-01T00:00:00Z") -> dict:

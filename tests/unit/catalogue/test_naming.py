@@ -85,7 +85,7 @@ def test_slugs_are_ascii_and_title_keys_ignore_width_case_and_spacing():
     ids=["marker-inside", "spaces-become-a-marker-and-are-folded", "two-markers"],
 )
 def test_a_series_slug_never_contains_the_chapter_marker(text: str, expected: str) -> None:
-    from manga_app import routes
+    from manga_app.core import routes
 
     slug = slugify(text)
     assert slug == expected

@@ -15,7 +15,7 @@ from manga_app.catalogue import publisher
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.publisher import MANIFEST_INDEX, publish_catalogue
-from manga_app.crypto import decrypt_text
+from manga_app.core.crypto import decrypt_text
 
 from .builders import distinct_pages, image_bytes, write_cbz
 

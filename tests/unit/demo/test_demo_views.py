@@ -11,13 +11,13 @@ import pytest
 from sqlmodel import Session, select
 
 from manga_app.catalogue import repository
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.demo import generate_demo_library, plan_library
 from manga_app.demo.catalogue_data import CATALOGUE
-from manga_app.demo.views import demo_views, main
+from manga_app.demo.view_counts import demo_views, main
 
 NOW = datetime(2026, 3, 15, 12, 0, tzinfo=UTC)
 SERIES = 3

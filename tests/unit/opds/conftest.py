@@ -17,9 +17,10 @@ import pytest
 from starlette.responses import PlainTextResponse
 from starlette.testclient import TestClient
 
-from manga_app.catalogue import db, held
-from manga_app.config import get_settings
-from manga_app.state import search_index
+from manga_app.core import db
+from manga_app.read_models import held
+from manga_app.core.config import get_settings
+from manga_app.read_models import search_index
 from manga_app.web.middleware import site_http_layer
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from manga_app import routes
+from manga_app.core import routes
 from manga_app.search.paging import MAX_PAGE, clamp_page, page_count, page_window, parse_page
 from manga_app.search.params import parse_search_params
 from manga_app.search.query import Query

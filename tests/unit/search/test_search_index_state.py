@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from manga_app.catalogue import held
+from manga_app.read_models import held
 from manga_app.search.query import Query
-from manga_app.state import search_index
+from manga_app.read_models import search_index
 
 
 class _Quiet(SimpleHTTPRequestHandler):
