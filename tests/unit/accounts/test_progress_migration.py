@@ -13,7 +13,7 @@ from sqlmodel import Session
 from manga_app.accounts import progress
 from manga_app.core.db import make_engine, migrate
 from tests.migrations import database_at, insert_series
-from tests.unit.auth.accounts_db import T0
+from tests.unit.accounts.accounts_db import T0
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

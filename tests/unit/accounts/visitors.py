@@ -31,8 +31,8 @@ from manga_app.catalogue.publisher import publish_catalogue
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 from manga_app.reader.reading_state import ReadingState
-from tests.unit.auth.accounts_db import add_series
-from tests.unit.auth.emulator_accounts import claims_of
+from tests.unit.accounts.accounts_db import add_series
+from tests.unit.accounts.emulator_accounts import claims_of
 
 # slug -> chapters (hundredths -> title)
 CATALOGUE = {

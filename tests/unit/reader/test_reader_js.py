@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NODE = ROOT / "tools" / "node_modules" / ".bin" / "node"
 READER = ROOT / "assets" / "js" / "reader"
 

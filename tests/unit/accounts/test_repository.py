@@ -7,7 +7,7 @@ import uuid
 from datetime import timedelta
 
 from manga_app.accounts import progress, repository
-from tests.unit.auth.accounts_db import T0, two_users, user
+from tests.unit.accounts.accounts_db import T0, two_users, user
 
 
 def test_follows_belong_to_one_user(session):

@@ -16,8 +16,8 @@ from manga_app.accounts.verify import admin_app
 from manga_app.core.db import shared_engine
 from manga_app.accounts.library_state import WAIT
 from manga_app.accounts.session_guard import hold_session
-from tests.unit.auth.emulator_accounts import claims_of, google_token
-from tests.unit.auth.visitors import Browser, messages
+from tests.unit.accounts.emulator_accounts import claims_of, google_token
+from tests.unit.accounts.visitors import Browser, messages
 
 REFUSED = ["error: ログインできませんでした もう一度ログインしてください。"]
 PLEASE_WAIT = f"info: {WAIT[1]} {WAIT[2]}"

@@ -18,8 +18,8 @@ from manga_app.accounts.settings import (
 )
 from manga_app.accounts.verify import admin_app
 from manga_app.core.db import make_engine
-from tests.unit.auth.accounts_db import postgres_url, sqlite_url
-from tests.unit.auth.signed_tokens import CERT_URL_PREFIX, PROJECT, CertificateAdapter, Signer
+from tests.unit.accounts.accounts_db import postgres_url, sqlite_url
+from tests.unit.accounts.signed_tokens import CERT_URL_PREFIX, PROJECT, CertificateAdapter, Signer
 
 
 @pytest.fixture(scope="session")
@@ -95,5 +95,5 @@ def session(db_url):
     engine.dispose()
 
 
-# The catalogue and visitors of the state tests (tests/unit/auth/visitors.py).
-from tests.unit.auth.visitors import catalogue  # noqa: E402, F401
+# The catalogue and visitors of the state tests (tests/unit/accounts/visitors.py).
+from tests.unit.accounts.visitors import catalogue  # noqa: E402, F401

@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from manga_app.accounts import opds_keys, repository
 from manga_app.accounts.models import OpdsKey, UserAccount
-from tests.unit.auth.accounts_db import two_users
+from tests.unit.accounts.accounts_db import two_users
 
 
 def test_a_key_names_its_user_and_only_its_hash_is_stored(session):

@@ -17,8 +17,8 @@ from manga_app.reader import reading
 from manga_app.accounts import payloads, progress, repository
 from manga_app.core.db import shared_engine
 from manga_app.pages.title.state import TitleProgress, TitleState
-from tests.unit.auth.emulator_accounts import claims_of, google_token
-from tests.unit.auth.visitors import Browser, Storage, messages
+from tests.unit.accounts.emulator_accounts import claims_of, google_token
+from tests.unit.accounts.visitors import Browser, Storage, messages
 
 NOW_MS = lambda: int(time.time() * 1000)  # noqa: E731 - the reader's clock
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from manga_app.accounts import progress
 from manga_app.catalogue.models import Chapter
-from tests.unit.auth.accounts_db import T0, add_series, two_users
+from tests.unit.accounts.accounts_db import T0, add_series, two_users
 
 
 def record(session, uid: str, slug: str, chapter: int, minute: int, page: int = 1, finished: bool = False) -> bool:

@@ -12,9 +12,9 @@ from sqlmodel import Session
 
 from manga_app.accounts import repository
 from manga_app.core.db import shared_engine
-from tests.unit.auth.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
-from tests.unit.auth.signed_tokens import PROJECT, Signer
-from tests.unit.auth.visitors import Browser, messages, scripts, user_of
+from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
+from tests.unit.accounts.signed_tokens import PROJECT, Signer
+from tests.unit.accounts.visitors import Browser, messages, scripts, user_of
 
 
 REFUSED = ["error: ログインできませんでした もう一度ログインしてください。"]
