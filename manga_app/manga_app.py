@@ -5,7 +5,7 @@ import reflex as rx
 from manga_app.accounts.settings import check_firebase_at_startup
 from manga_app.ui import antd
 from manga_app.ui.account.root import firebase_app_wrap
-from manga_app.ui.page_state import page_state_wrap
+from manga_app.ui.server_states import page_state_wrap
 from manga_app.core.config import content_key, get_settings
 from manga_app.pages import register_pages
 from manga_app.reflex_patches import leave_out_color_mode_script
