@@ -1,4 +1,3 @@
 """Accounts: Firebase settings, ID-token verification (firebase-admin), the
-user tables and their queries, and the local Auth emulator.
-
-Knows nothing of pages, components or state: those call in here."""
+user tables and their queries (follows, history, progress, OPDS keys), the
+local Auth emulator, and the visitor's Reflex states (auth, library, OPDS key)."""

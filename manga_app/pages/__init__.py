@@ -1,4 +1,5 @@
-"""Page registry: which view renders which route, with which on_load."""
+"""The pages, one package per page kind (its view, state and pure logic), and
+their registry here: which view renders which route, with which on_load."""
 
 import reflex as rx
 
