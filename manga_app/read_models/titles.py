@@ -13,7 +13,7 @@ from manga_app.catalogue import repository
 from manga_app.catalogue.media import cover_path
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import format_hundredths
-from manga_app.catalogue.publisher import media_url
+from manga_app.catalogue.publish_files import media_url
 
 
 @dataclass(frozen=True)
