@@ -135,7 +135,8 @@ def _ms(started: float) -> float:
 
 def run(results_dir: Path) -> dict:
     from manga_app.read_models.compact import Catalogue
-    from manga_app.search.index import Query, SearchIndex
+    from manga_app.search.index import SearchIndex
+    from manga_app.search.query import Query
     from manga_app.search.normalize import clean_query, fold, query_terms
     from manga_app.search.suggest import near_titles
     from manga_app.ui.records import card_for

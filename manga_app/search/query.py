@@ -1,9 +1,10 @@
-"""The one search query type: what a visitor asks for, already validated
-(params.py parses it from a URL; index.py answers it). Pure module."""
+"""The one search query type, what a visitor asks for, already validated
+(params.py parses it from a URL), and the Result index.py answers it with. Pure module."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -26,3 +27,12 @@ class Query:
     def with_changes(self, **changes) -> Query:
         """A new search from this one; any filter change goes back to page 1."""
         return replace(self, **{"page": 1, **changes})
+
+
+@dataclass(frozen=True)
+class Result:
+    items: tuple[Any, ...]  # this page's items, in order
+    total: int
+    page: int  # clamped to 1..pages
+    pages: int
+    sort: str  # the sort actually used
