@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 
 import httpx
 
-from manga_app.read_models.compact import Catalogue, GenreCount, MangaItem, Ordering, SlugIndex
+from manga_app.read_models.compact import Catalogue, GenreCount, MangaItem
+from manga_app.read_models.orderings import Ordering, SlugIndex
 from manga_app.read_models.loader import CatalogueLoader, catalogue_of
 from manga_app.core.config import get_settings
 

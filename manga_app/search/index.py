@@ -19,7 +19,8 @@ from collections.abc import Iterable, Sequence
 from functools import reduce
 from operator import and_
 
-from manga_app.read_models.compact import STATUSES, Catalogue, MangaItem, Ordering
+from manga_app.read_models.compact import STATUSES, Catalogue, MangaItem
+from manga_app.read_models.orderings import Ordering
 from manga_app.search import idsets, ranking
 from manga_app.search.index_keys import (
     LATIN,
