@@ -8,10 +8,15 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
+from manga_app.core import routes
 from manga_app.reader import reading
 from manga_app.core.crypto import decrypt_text
 from manga_app.reader.rules import series_default_direction
+
+if TYPE_CHECKING:
+    from manga_app.read_models.titles import ChapterView
 
 # Pages whose side exceeds this are refused: a manifest is data from a file
 # server, and absurd sizes would make the browser reserve absurd boxes.
@@ -277,3 +282,15 @@ def clamp_progress(page: object, offset: object, page_count: int) -> tuple[int, 
     if fraction != fraction:  # NaN
         fraction = 0.0
     return max(0, min(index, max(page_count - 1, 0))), min(1.0, max(0.0, fraction))
+
+
+# Chapter and series keys the browser reports are at most this long.
+MAX_KEY_LENGTH = 120
+
+
+def chapter_option(chapter: ChapterView) -> dict[str, str]:
+    return {"url": chapter.url, "label": routes.unit_label(chapter.number, chapter.title), "number": chapter.number}
+
+
+def report_key(value: object) -> str:
+    return value if isinstance(value, str) and len(value) <= MAX_KEY_LENGTH else ""

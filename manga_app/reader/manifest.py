@@ -4,12 +4,15 @@ production) and decrypted with the spec's helper."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 
 import httpx
 
 from manga_app.core.config import content_key, get_settings
 from manga_app.reader.logic import ManifestError, decrypt_manifest
+
+logger = logging.getLogger(__name__)
 
 MANIFEST_TIMEOUT_SECONDS = 10.0
 
@@ -39,3 +42,15 @@ async def fetch_manifest_pages(slug: str, number: str) -> list[dict]:
     if response.status_code != 200:
         raise ManifestError(f"manifest answered HTTP {response.status_code}")
     return await asyncio.to_thread(decrypt_manifest, response.content, content_key(settings))
+
+
+async def chapter_pages(slug: str, number: str, prefetched: list[dict] | None) -> list[dict] | None:
+    """The chapter's pages (prefetched near the end of the previous
+    chapter, else from the manifest), or None when they cannot be read."""
+    if prefetched is not None:
+        return prefetched
+    try:
+        return await fetch_manifest_pages(slug, number)
+    except ManifestError as error:
+        logger.warning("reader: %s for %s/%s", error, slug, number)
+        return None

@@ -14,7 +14,6 @@ opening does (history, the view count, the visitor's id) is the live app's
 from __future__ import annotations
 
 import asyncio
-import logging
 import secrets
 from datetime import UTC, datetime
 
@@ -22,29 +21,18 @@ import reflex as rx
 
 from manga_app.reader import view_counts as chapter_views, rules as reader_rules, reading
 from manga_app.core import routes
-from manga_app.read_models.titles import ChapterContext, ChapterView
+from manga_app.read_models.titles import ChapterContext
 from manga_app.heads.resolve import load_chapter
 from manga_app.reader import logic as model
-from manga_app.reader.manifest import fetch_manifest_pages
+from manga_app.reader.manifest import chapter_pages, fetch_manifest_pages
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 from manga_app.reader.reading_state import ReadingState
-
-logger = logging.getLogger(__name__)
 
 # Pages of the next chapter warmed in the browser cache near the end.
 NEXT_CHAPTER_WARM_PAGES = 2
 # The browser's random visitor id lives this long (browsers cap at 400 days).
 VISITOR_COOKIE_SECONDS = 400 * 24 * 3600
-MAX_KEY_LENGTH = 120
-
-
-def _option(chapter: ChapterView) -> dict[str, str]:
-    return {"url": chapter.url, "label": routes.unit_label(chapter.number, chapter.title), "number": chapter.number}
-
-
-def _key(value: object) -> str:
-    return value if isinstance(value, str) and len(value) <= MAX_KEY_LENGTH else ""
 
 
 class ReaderState(rx.State):
@@ -155,7 +143,7 @@ class ReaderState(rx.State):
         prefetched = self._take_prefetched(params["slug"], params["number"])
         # The chapter's rows and its manifest are independent: fetch both at once.
         context, pages = await asyncio.gather(
-            asyncio.to_thread(load_chapter, params), self._fetch_pages(params["slug"], params["number"], prefetched)
+            asyncio.to_thread(load_chapter, params), chapter_pages(params["slug"], params["number"], prefetched)
         )
         if context is None:
             self.pages, self.loaded_path = [], ""
@@ -175,7 +163,7 @@ class ReaderState(rx.State):
         async with self:
             self.status = "loading"
             view_id, slug, number = self.view_id, self.series_slug, self.chapter_number
-        pages = await self._fetch_pages(slug, number, None)
+        pages = await chapter_pages(slug, number, None)
         async with self:
             if self.view_id != view_id:
                 return
@@ -201,18 +189,7 @@ class ReaderState(rx.State):
         self.next_url = context.next.url if context.next else ""
         self.next_label = routes.unit_label(context.next.number, context.next.title) if context.next else ""
         self._next_number = context.next.number if context.next else ""
-        self.chapters = [_option(item) for item in context.chapters]
-
-    async def _fetch_pages(self, slug: str, number: str, prefetched: list[dict] | None) -> list[dict] | None:
-        """The chapter's pages (prefetched near the end of the previous
-        chapter, else from the manifest), or None when they cannot be read."""
-        if prefetched is not None:
-            return prefetched
-        try:
-            return await fetch_manifest_pages(slug, number)
-        except model.ManifestError as error:
-            logger.warning("reader: %s for %s/%s", error, slug, number)
-            return None
+        self.chapters = [model.chapter_option(item) for item in context.chapters]
 
     async def _show_pages(self, pages: list[dict] | None) -> bool:
         if pages is None:
@@ -272,7 +249,7 @@ class ReaderState(rx.State):
 
         The browser has already kept it in its own per-chapter store; here it
         joins the series' history and, signed in, the account."""
-        slug, chapter = _key(slug), _key(chapter)
+        slug, chapter = model.report_key(slug), model.report_key(chapter)
         if not slug or not chapter:
             return None
         now = datetime.now(UTC)

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.unit.test_reader_js import run_js
+from tests.unit.reader.test_reader_js import run_js
 
 # ---- zoom.js --------------------------------------------------------------------
 

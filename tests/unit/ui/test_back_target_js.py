@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from tests.unit.test_reader_js import NODE, READER
+from tests.unit.reader.test_reader_js import NODE, READER
 
 MODULE = READER.parent / "back_target.js"
 
