@@ -93,7 +93,3 @@ def session(db_url):
         yield session
         session.rollback()
     engine.dispose()
-
-
-# The catalogue and visitors of the state tests (tests/unit/accounts/visitors.py).
-from tests.unit.accounts.visitors import catalogue  # noqa: E402, F401

@@ -67,15 +67,13 @@ def test_startup_in_emulator_mode_warns_and_points_firebase_admin_at_the_emulato
 
 
 @pytest.fixture
-def site(monkeypatch):
+def site(clean_settings, monkeypatch):
     """The site's own settings through the environment, as an operator sets them."""
-    for name in ("PRODUCTION_HOST", "SITE_ORIGIN", "UNSAFE_ALLOW_AUTH_EMULATOR", "FIREBASE_PROJECT_ID", EMULATOR_ENV):
+    for name in ("UNSAFE_ALLOW_AUTH_EMULATOR", "FIREBASE_PROJECT_ID", EMULATOR_ENV):
         monkeypatch.delenv(name, raising=False)
     firebase_settings.get_firebase_config.cache_clear()
-    firebase_settings.get_settings.cache_clear()
     yield monkeypatch
     firebase_settings.get_firebase_config.cache_clear()
-    firebase_settings.get_settings.cache_clear()
 
 
 @pytest.mark.parametrize(

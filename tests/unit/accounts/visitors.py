@@ -11,27 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
-import pytest
 import reflex as rx
 from reflex.state import State
-from sqlmodel import Session
 
-from manga_app.core import db
-from manga_app.read_models import held
-from manga_app.core.db import make_engine, migrate
-from manga_app.catalogue.publisher import publish_catalogue
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 from manga_app.reader.reading_state import ReadingState
-from tests.unit.accounts.accounts_db import add_series
 from tests.unit.accounts.emulator_accounts import claims_of
 
 # slug -> chapters (hundredths -> title)
@@ -43,36 +30,6 @@ CATALOGUE = {
 # Pages in every chapter of CATALOGUE: page index 7 is the last.
 PAGES = 8
 _NOTIFY = re.compile(r"window\.mangaNotify\((.*)\)$", re.S)
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
-@pytest.fixture
-def catalogue(tmp_path: Path, monkeypatch) -> Iterator[str]:
-    """The catalogue above, published and held; the account tables beside it.
-    Yields the database URL."""
-    url = f"sqlite:///{tmp_path / 'site.db'}"
-    migrate(url)
-    engine = make_engine(url)
-    with Session(engine) as session:
-        for slug, chapters in CATALOGUE.items():
-            add_series(session, slug, chapters, pages=PAGES)
-        session.commit()
-        publish_catalogue(session=session, out_dir=tmp_path / "published", content_key=secrets.token_hex(32),
-                          media_base_url="/media")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(tmp_path / "published")))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setattr(db, "_SHARED_ENGINE", engine)
-    monkeypatch.setattr(held, "_HELD", held.HeldCatalogue(f"http://127.0.0.1:{server.server_address[1]}", refresh_seconds=3600))
-    try:
-        yield url
-    finally:
-        server.shutdown()
-        server.server_close()
-        engine.dispose()
 
 
 def user_of(token: str, **changes) -> dict:

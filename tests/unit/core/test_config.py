@@ -8,17 +8,7 @@ from pydantic import ValidationError
 
 from manga_app.core.config import DEFAULT_SITE_NAMES, Settings
 
-# Every variable Settings reads, so no test sees the developer's environment.
-SETTINGS_VARIABLES = [name.upper() for name in Settings.model_fields]
-
-
-@pytest.fixture(autouse=True)
-def clean_environment(monkeypatch, tmp_path):
-    for name in SETTINGS_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.lower(), raising=False)
-    # `.env` is read from the working directory: use an empty one.
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("clean_settings")
 
 
 def from_kwargs(**values) -> Settings:

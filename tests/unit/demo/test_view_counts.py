@@ -54,16 +54,13 @@ def imported(tmp_path_factory) -> tuple[str, Path]:
 
 
 def test_the_import_takes_no_views_and_the_demo_step_sets_them_then_publishes(
-    imported, monkeypatch, capsys
+    imported, clean_settings, configure, capsys
 ):
     url, root = imported
     engine = make_engine(url)
     with Session(engine) as session:
         assert {s.views for s in session.exec(select(Series))} == {0}
-    monkeypatch.chdir(root)
-    for name in ("CONTENT_KEY", "MEDIA_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DATA_DIR", str(root))
+    configure(DATA_DIR=root)
     assert main(["--db", url]) == 0
     assert f"demo views: set for {SERIES} series and" in capsys.readouterr().out
     expected = {v.title: v for v in demo_views(plan_library(now=NOW))}

@@ -7,7 +7,6 @@ import sqlalchemy as sa
 
 from manga_app.heads import resolve as page_heads
 from manga_app.core.db import shared_engine
-from tests.unit.accounts.visitors import catalogue  # noqa: F401 - the fixture
 
 
 def _queries() -> list[str]:

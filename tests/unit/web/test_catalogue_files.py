@@ -15,7 +15,6 @@ from starlette.testclient import TestClient
 
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.publisher import publish_catalogue
-from manga_app.core.config import get_settings
 from manga_app.web.middleware import site_http_layer
 
 GZIP = {"Accept-Encoding": "gzip"}
@@ -23,7 +22,7 @@ PLAIN = {"Accept-Encoding": "identity"}
 
 
 @pytest.fixture
-def published(tmp_path: Path, engine, content_key, monkeypatch) -> Path:
+def published(tmp_path: Path, engine, content_key, configure) -> Path:
     """A data folder with 40 published series (list pages of several KB)."""
     with Session(engine) as session:
         genre = Genre(name="日常")
@@ -43,10 +42,8 @@ def published(tmp_path: Path, engine, content_key, monkeypatch) -> Path:
         session.commit()
         publish_catalogue(session=session, out_dir=tmp_path / "published", content_key=content_key,
                           media_base_url="/media")
-    monkeypatch.setenv("DATA_DIR", str(tmp_path))
-    get_settings.cache_clear()
-    yield tmp_path / "published"
-    get_settings.cache_clear()
+    configure(DATA_DIR=tmp_path)
+    return tmp_path / "published"
 
 
 @pytest.fixture
