@@ -1,4 +1,4 @@
-"""Who the visitor is (spec section 4): loading until the Firebase client
+"""Who the visitor is (docs/spec.md section 4): loading until the Firebase client
 reports, then a user or nobody.
 
 The browser's user object is never trusted: every ID token is verified with

@@ -1,4 +1,5 @@
-"""AES-CBC helpers for encrypted manifests.
+"""AES-CBC helpers for encrypted manifests (the spec's decryption helper,
+docs/spec.md section 7).
 
 The server publishes manifests encrypted with AES-CBC + PKCS7 and ships the
 ciphertext and IV as base64. Keys come from configuration as hex or base64

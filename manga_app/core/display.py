@@ -1,4 +1,5 @@
-"""Framework-free display helpers: relative dates, compact counters, throttling.
+"""Framework-free display helpers: relative dates and compact counters
+(docs/spec.md sections 5 and 9), series status labels, a throttle gate.
 
 These helpers are deliberately pure (standard library only) so they can be
 unit-tested without starting the web framework and reused from any layer.

@@ -26,7 +26,7 @@ NOT_FOUND_TITLE = "ページが見つかりません"
 
 
 def default_title(site_names: tuple[str, ...]) -> str:
-    """The spec's default title: the site's names and aliases, listed."""
+    """The spec's default title (docs/spec.md section 2): the site's names and aliases, listed."""
     return " | ".join(site_names)
 
 

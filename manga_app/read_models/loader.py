@@ -1,4 +1,4 @@
-"""The spec's list loading, as the backend does it (spec sections 4, 7, 8).
+"""The spec's list loading, as the backend does it (docs/spec.md sections 4, 7, 8).
 
 - Genres load lazily, only when the held list is empty; a failed fetch is
   only logged. Genres with an empty or null name, or a total of 0 or less,

@@ -1,5 +1,5 @@
 """The chapter's page list, fetched from the published catalogue (a CDN in
-production) and decrypted with the spec's helper."""
+production) and decrypted with the spec's helper (docs/spec.md section 7)."""
 
 from __future__ import annotations
 

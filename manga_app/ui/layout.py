@@ -1,4 +1,4 @@
-"""The two layouts of the spec: the site layout (header, footer) and the
+"""The two layouts of the spec (docs/spec.md section 2): the site layout (header, footer) and the
 reader layout (no site chrome, a minimal top bar)."""
 
 import reflex as rx

@@ -1,4 +1,4 @@
-"""The spec's navigation history: a stack of visited paths starting at '/'.
+"""The spec's navigation history (docs/spec.md section 2): a stack of visited paths starting at '/'.
 Pure functions so the rule is tested without a browser."""
 
 from __future__ import annotations
