@@ -9,7 +9,7 @@ spaces, aliases, authors and misses, each also as the one- and
 two-character prefixes that typing sends first; some sorted by 更新順,
 新着順, タイトル順 or 人気順, some at a later or a huge page. Per query, in
 the backend process: folding + filtering + ranking + paging + building the
-page's cards (state.browse.card_for), and for an empty result the near
+page's cards (ui.records.card_for), and for an empty result the near
 titles and their cards. Target: p95 under 5 ms overall and for one- and
 two-character queries alone. The index remembers the last words it
 checked one by one (typing re-sends finished words with every keystroke,
@@ -147,7 +147,7 @@ def run(results_dir: Path) -> dict:
     started = time.perf_counter()
     index = SearchIndex(catalogue)
     build_s = time.perf_counter() - started
-    gc.freeze()  # as state/search_index.py does after every build
+    gc.freeze()  # as read_models/search_index.py does after every build
     queries = query_set(items, QUERIES, rnd)
     now = datetime.now(UTC)
     timings: list[tuple[str, float, int]] = []

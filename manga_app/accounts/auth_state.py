@@ -13,7 +13,7 @@ past its token's expiry (`_holds`): the backend forgets the uid and shows
 "loading", and the browser answers with a fresh token (client.jsx resyncs
 whenever loading turns true), so a reader only sees a blink.
 
-The Firebase root (components/account/root.py, one per page load) sends
+The Firebase root (ui/account/root.py, one per page load) sends
 these events and runs LibraryState.sync after each, so the library follows
 whoever is signed in."""
 

@@ -132,7 +132,7 @@ class LibraryState(rx.State):
         return []
 
     def _forget_account(self) -> None:
-        """The session was suspended (state/auth.py): nothing of the account
+        """The session was suspended (accounts/auth_state.py): nothing of the account
         stays in view, and nothing the browser holds goes to it until a
         fresh token proves who it is. The browser's own stores are left
         alone: they are the browser's, and come back from it."""

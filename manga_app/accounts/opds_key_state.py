@@ -1,6 +1,6 @@
 """The signed-in reader's personal OPDS key, on /library: create one (its
 URL is shown once, since only its hash is kept), or revoke it. The key
-lives in the account (auth/opds_keys.py); the URL is never stored here
+lives in the account (accounts/opds_keys.py); the URL is never stored here
 beyond the moment it is shown."""
 
 from __future__ import annotations

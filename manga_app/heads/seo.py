@@ -1,5 +1,5 @@
 """Search-engine data of a page: the model and the robots rule. The page's
-head components render them (components/head.py), on the server and in the
+head components render them (heads/tags.py), on the server and in the
 browser alike. Pure: no framework imports."""
 
 from __future__ import annotations

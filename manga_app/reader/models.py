@@ -3,7 +3,7 @@
 One row per visitor, chapter and day that counted as a view: the unique
 constraint is what makes a view count once, whatever the number of tabs,
 reloads or repeated events. Visitors and addresses are stored only as keyed
-hashes, and rows older than yesterday are pruned (chapter_views.py)."""
+hashes, and rows older than yesterday are pruned (view_counts.py)."""
 
 from __future__ import annotations
 

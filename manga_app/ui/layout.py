@@ -44,7 +44,7 @@ def _logo() -> rx.Component:
 
 
 def _sign_in_area() -> rx.Component:
-    # A fixed-size slot whatever the auth state (components/account/sign_in.py),
+    # A fixed-size slot whatever the auth state (ui/account/sign_in.py),
     # so the header never shifts when sign-in state arrives.
     return sign_in_area()
 

@@ -1,4 +1,4 @@
-"""The parts of a genre's page (pages/genre_state.GenreState): its URL's
+"""The parts of a genre's page (state.GenreState): its URL's
 query, sort links and pager. No framework imports."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The parts of the search page for a search (pages/search_state.SearchState):
+"""The parts of the search page for a search (state.SearchState):
 its links, chips and suggestions. No framework imports."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The parts of a title page (pages/manga_state.TitleState) made from the
+"""The parts of a title page (state.TitleState) made from the
 catalogue's read models: its chapter and volume lists and where reading
 starts. No framework imports."""
 

@@ -100,7 +100,7 @@ def _signed_in_menu() -> rx.Component:
 
 
 def sign_in_area() -> rx.Component:
-    """The header slot (components/layout.py `_sign_in_area`)."""
+    """The header slot (ui/layout.py `_sign_in_area`)."""
     return rx.el.div(
         rx.cond(
             AuthState.loading,

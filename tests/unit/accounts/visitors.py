@@ -85,7 +85,7 @@ class Browser:
     def storage(self) -> Storage:
         return Storage(self.reading.history_json, self.library.follows_json, self.library.owner)
 
-    # The Firebase root's event chains (components/account/root.py).
+    # The Firebase root's event chains (ui/account/root.py).
 
     async def report(self, user: dict | None, token: str) -> list[str]:
         notes = messages(await self.auth.on_auth_change(user, token))
