@@ -44,6 +44,16 @@ class HistoryRow:
     opened: tuple[tuple[int, int], ...] = ()
 
 
+def _progress_row(session: Session, uid: str, slug: str, chapter_hundredths: int) -> ReadingProgress | None:
+    return session.exec(
+        select(ReadingProgress).where(
+            ReadingProgress.uid == uid,
+            ReadingProgress.series_slug == slug,
+            ReadingProgress.chapter_hundredths == chapter_hundredths,
+        )
+    ).first()
+
+
 def record_progress(
     *, session: Session, uid: str, slug: str, chapter_hundredths: int, page: int, offset: float, at: datetime,
     finished: bool = False,
@@ -51,13 +61,7 @@ def record_progress(
     """Store a reading position; an older write than the stored one loses
     (two devices, newest wins), but its `finished` is kept: reaching the end
     is a fact whatever came after. True when anything was stored."""
-    row = session.exec(
-        select(ReadingProgress).where(
-            ReadingProgress.uid == uid,
-            ReadingProgress.series_slug == slug,
-            ReadingProgress.chapter_hundredths == chapter_hundredths,
-        )
-    ).first()
+    row = _progress_row(session, uid, slug, chapter_hundredths)
     if row is not None and row.updated_at >= at:
         if not finished or row.finished:
             return False
@@ -74,13 +78,7 @@ def record_progress(
 def mark_read(*, session: Session, uid: str, slug: str, chapter_hundredths: int, at: datetime) -> bool:
     """A chapter read to the end, without a position: marks the row finished,
     or adds one when missing; never overwrites a position."""
-    row = session.exec(
-        select(ReadingProgress).where(
-            ReadingProgress.uid == uid,
-            ReadingProgress.series_slug == slug,
-            ReadingProgress.chapter_hundredths == chapter_hundredths,
-        )
-    ).first()
+    row = _progress_row(session, uid, slug, chapter_hundredths)
     if row is not None and row.finished:
         return False
     row = row or ReadingProgress(uid=uid, series_slug=slug, chapter_hundredths=chapter_hundredths, updated_at=at)
