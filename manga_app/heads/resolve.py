@@ -10,7 +10,7 @@ import time
 from sqlmodel import Session
 
 from manga_app.heads import build as heads
-from manga_app.read_models import titles as views
+from manga_app.read_models import titles
 from manga_app.core.db import shared_engine
 from manga_app.read_models.held import held_catalogue
 from manga_app.core.config import get_settings
@@ -26,10 +26,10 @@ STATIC_KINDS = frozenset({PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageK
 # CATALOGUE_REFRESH_SECONDS and catalogue version in each process, not two or
 # three per visit; as fresh as the held catalogue (views counted meanwhile
 # show that much later). An unknown title is not kept: it may be imported now.
-_titles: Recent[tuple[views.SeriesView, tuple[views.ChapterView, ...]]] | None = None
+_titles: Recent[tuple[titles.SeriesView, tuple[titles.ChapterView, ...]]] | None = None
 
 
-def _load_title(session: Session | None, slug: str) -> tuple[views.SeriesView, tuple[views.ChapterView, ...]] | None:
+def _load_title(session: Session | None, slug: str) -> tuple[titles.SeriesView, tuple[titles.ChapterView, ...]] | None:
     global _titles
     settings = get_settings()
     if _titles is None:
@@ -38,25 +38,25 @@ def _load_title(session: Session | None, slug: str) -> tuple[views.SeriesView, t
     found = _titles.get(key, now)
     if found is MISSING:
         with contextlib.nullcontext(session) if session is not None else Session(shared_engine()) as used:
-            found = views.load_title(session=used, slug=slug, media_base_url=settings.media_base_url)
+            found = titles.load_title(session=used, slug=slug, media_base_url=settings.media_base_url)
         if found is not None:
             _titles.put(key, found, now)
     return found
 
 
-def load_title(slug: str) -> tuple[views.SeriesView, tuple[views.ChapterView, ...]] | None:
+def load_title(slug: str) -> tuple[titles.SeriesView, tuple[titles.ChapterView, ...]] | None:
     return _load_title(None, slug)
 
 
-def _chapter(session: Session | None, params: dict[str, str]) -> views.ChapterContext | None:
+def _chapter(session: Session | None, params: dict[str, str]) -> titles.ChapterContext | None:
     title = _load_title(session, params["slug"])
-    context = None if title is None else views.chapter_context(title, params["number"])
+    context = None if title is None else titles.chapter_context(title, params["number"])
     if context is None or params.get("chapter_slug") not in ("", context.chapter.slug):
         return None
     return context
 
 
-def load_chapter(params: dict[str, str]) -> views.ChapterContext | None:
+def load_chapter(params: dict[str, str]) -> titles.ChapterContext | None:
     """The chapter a reader path names; a chapter slug, when given, must be the chapter's."""
     return _chapter(None, params)
 

@@ -19,11 +19,11 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.reader import view_counts as chapter_views, rules as reader_rules, reading
+from manga_app.reader import view_counts, rules as reader_rules, reading
 from manga_app.core import routes
 from manga_app.read_models.titles import ChapterContext
 from manga_app.heads.resolve import load_chapter
-from manga_app.reader import logic as model
+from manga_app.reader import logic
 from manga_app.reader.manifest import chapter_pages, fetch_manifest_pages
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
@@ -93,7 +93,7 @@ class ReaderState(rx.State):
     _prefetched: dict[str, list[dict]] = {}
 
     def _settings(self) -> dict:
-        return model.combine_settings(self.settings_cookie, self.settings_json)
+        return logic.combine_settings(self.settings_cookie, self.settings_json)
 
     @rx.var
     def settings(self) -> dict:
@@ -101,20 +101,20 @@ class ReaderState(rx.State):
 
     @rx.var
     def mode(self) -> str:
-        return model.effective_mode(self._settings(), self.webtoon)
+        return logic.effective_mode(self._settings(), self.webtoon)
 
     @rx.var
     def direction(self) -> str:
         settings = self._settings()
-        return model.effective_direction(settings, self.series_slug, self.series_direction, self.webtoon)
+        return logic.effective_direction(settings, self.series_slug, self.series_direction, self.webtoon)
 
     @rx.var
     def direction_choice(self) -> str:
-        return model.direction_choice(self._settings(), self.series_slug)
+        return logic.direction_choice(self._settings(), self.series_slug)
 
     @rx.var
     def preload(self) -> int:
-        return model.preload_count(self._settings()["preload"], len(self.pages))
+        return logic.preload_count(self._settings()["preload"], len(self.pages))
 
     @rx.var
     def alt_prefix(self) -> str:
@@ -137,7 +137,7 @@ class ReaderState(rx.State):
         params = routes.parse_reader_path(path)
         if params is None:
             return  # HeadState.found is False: the layout shows the not-found panel
-        migrated = model.migrated_settings_cookie(self.settings_cookie, self.settings_json)
+        migrated = logic.migrated_settings_cookie(self.settings_cookie, self.settings_json)
         if migrated is not None:
             self.settings_cookie = migrated
         prefetched = self._take_prefetched(params["slug"], params["number"])
@@ -189,14 +189,14 @@ class ReaderState(rx.State):
         self.next_url = context.next.url if context.next else ""
         self.next_label = routes.unit_label(context.next.number, context.next.title) if context.next else ""
         self._next_number = context.next.number if context.next else ""
-        self.chapters = [model.chapter_option(item) for item in context.chapters]
+        self.chapters = [logic.chapter_option(item) for item in context.chapters]
 
     async def _show_pages(self, pages: list[dict] | None) -> bool:
         if pages is None:
             self.pages, self.status = [], "error"
             return False
         reading_state = await self.get_state(ReadingState)
-        self.resume_page, self.resume_offset, self.resume_at = model.resume_position(
+        self.resume_page, self.resume_offset, self.resume_at = logic.resume_position(
             reading_state.entries(), self.series_slug, self.chapter_number, len(pages)
         )
         resume_at = self.resume_at
@@ -205,7 +205,7 @@ class ReaderState(rx.State):
             # No history here: the page this browser last left the chapter at.
             self.resume_page = hint.page
         self.pages, self.status = pages, "ready"
-        self.spread_offset = model.spread_offset_of(pages)
+        self.spread_offset = logic.spread_offset_of(pages)
         return True
 
     async def _bookkeeping(self, view_id: int) -> None:
@@ -222,7 +222,7 @@ class ReaderState(rx.State):
             slug, number, browser_id = self.series_slug, self.chapter_number, self.visitor_id
             address = self.router.session.client_ip
         await asyncio.to_thread(
-            chapter_views.count_chapter_view, slug, number, browser_id=browser_id, uid=uid, address=address, day=model.view_day()
+            view_counts.count_chapter_view, slug, number, browser_id=browser_id, uid=uid, address=address, day=logic.view_day()
         )
 
     def _entry(self, chapter: str, chapter_title: str, page: int, offset: float, at: datetime) -> reading.HistoryEntry:
@@ -249,30 +249,30 @@ class ReaderState(rx.State):
 
         The browser has already kept it in its own per-chapter store; here it
         joins the series' history and, signed in, the account."""
-        slug, chapter = model.report_key(slug), model.report_key(chapter)
+        slug, chapter = logic.report_key(slug), logic.report_key(chapter)
         if not slug or not chapter:
             return None
         now = datetime.now(UTC)
-        at = model.device_time(read_at, now)
+        at = logic.device_time(read_at, now)
         reading_state = await self.get_state(ReadingState)
         if slug == self.series_slug and chapter == self.chapter_number:
             if self.status != "ready" or view_id != self.view_id:
                 return None  # the previous opening of this chapter, shown for a moment on reload
-            page, offset = model.clamp_progress(page, offset, len(self.pages))
+            page, offset = logic.clamp_progress(page, offset, len(self.pages))
             self._record(reading_state, page, offset, at)
         else:
             # The last report of a chapter the visitor has just left: its
             # position is kept, but it does not become the series' latest
             # chapter again.
-            page, offset = model.clamp_progress(page, offset, model.MAX_SIDE)
+            page, offset = logic.clamp_progress(page, offset, logic.MAX_SIDE)
             reading_state.save(reading.left_at(reading_state.entries(), slug, chapter, page, offset))
         return LibraryState.record_progress(slug, chapter, page, offset, int(at.timestamp() * 1000))
 
     @rx.event
     def change_settings(self, change: dict):
         current = self._settings()
-        updated = model.apply_change(current, change, slug=self.series_slug, webtoon=self.webtoon)
-        self.settings_cookie, self.settings_json = model.split_settings(updated)
+        updated = logic.apply_change(current, change, slug=self.series_slug, webtoon=self.webtoon)
+        self.settings_cookie, self.settings_json = logic.split_settings(updated)
 
     @rx.event(background=True)
     async def prefetch_next(self):
@@ -284,7 +284,7 @@ class ReaderState(rx.State):
             view_id, slug, number = self.view_id, self.series_slug, self._next_number
         try:
             pages = await fetch_manifest_pages(slug, number)
-        except model.ManifestError:
+        except logic.ManifestError:
             return  # the next chapter reports its own error when opened
         async with self:
             if self.view_id != view_id:

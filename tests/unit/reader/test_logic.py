@@ -10,7 +10,7 @@ import pytest
 
 from manga_app.reader import rules as reader_rules, reading
 from manga_app.core.crypto import encrypt_text
-from manga_app.reader import logic as model
+from manga_app.reader import logic
 
 KEY = "3f" * 8 + "a1" * 8 + "5c" * 16
 OTHER_KEY = "11" * 8 + "e2" * 24
@@ -27,7 +27,7 @@ def _envelope(plaintext: str, key: str = KEY) -> str:
 
 def test_a_manifest_decrypts_to_its_page_list() -> None:
     pages = [PAGE, {**PAGE, "width": 1200, "height": 853}]
-    assert model.decrypt_manifest(_envelope(json.dumps(pages)), KEY) == pages
+    assert logic.decrypt_manifest(_envelope(json.dumps(pages)), KEY) == pages
 
 
 @pytest.mark.parametrize(
@@ -36,14 +36,14 @@ def test_a_manifest_decrypts_to_its_page_list() -> None:
     ids=["on", "off", "published-before", "malformed"],
 )
 def test_the_chapter_s_spread_offset_comes_from_its_first_page(first: dict, expected: bool) -> None:
-    pages = model.parse_manifest_pages(json.dumps([{**PAGE, **first}, PAGE]))
-    assert model.spread_offset_of(pages) is expected
+    pages = logic.parse_manifest_pages(json.dumps([{**PAGE, **first}, PAGE]))
+    assert logic.spread_offset_of(pages) is expected
     assert "spread_offset" not in pages[1]
 
 
 def test_a_missing_saver_url_falls_back_to_the_full_image() -> None:
     page = {"url": "/media/b.webp", "width": 10, "height": 20}
-    assert model.parse_manifest_pages(json.dumps([page])) == [{**page, "saver_url": "/media/b.webp"}]
+    assert logic.parse_manifest_pages(json.dumps([page])) == [{**page, "saver_url": "/media/b.webp"}]
 
 
 @pytest.mark.parametrize(
@@ -68,8 +68,8 @@ def test_a_missing_saver_url_falls_back_to_the_full_image() -> None:
     ],
 )
 def test_unreadable_manifests_are_refused(payload: str, key: str) -> None:
-    with pytest.raises(model.ManifestError):
-        model.decrypt_manifest(payload, key)
+    with pytest.raises(logic.ManifestError):
+        logic.decrypt_manifest(payload, key)
 
 
 # ---- settings ---------------------------------------------------------------
@@ -98,7 +98,7 @@ def test_unreadable_manifests_are_refused(payload: str, key: str) -> None:
     ],
 )
 def test_stored_settings_are_checked(text: str, expected_changes: dict) -> None:
-    assert model.combine_settings("", text) == {**model.DEFAULT_SETTINGS, **expected_changes}
+    assert logic.combine_settings("", text) == {**logic.DEFAULT_SETTINGS, **expected_changes}
 
 
 @pytest.mark.parametrize(
@@ -121,61 +121,61 @@ def test_stored_settings_are_checked(text: str, expected_changes: dict) -> None:
     ],
 )
 def test_a_change_from_the_reader_is_applied_and_checked(change: object, webtoon: bool, expected_changes: dict) -> None:
-    updated = model.apply_change(model.DEFAULT_SETTINGS, change, slug="s", webtoon=webtoon)
-    assert updated == {**model.DEFAULT_SETTINGS, **expected_changes}
+    updated = logic.apply_change(logic.DEFAULT_SETTINGS, change, slug="s", webtoon=webtoon)
+    assert updated == {**logic.DEFAULT_SETTINGS, **expected_changes}
 
 
 def test_the_one_page_offset_is_the_chapters_own_until_the_reader_picks_one() -> None:
-    assert model.DEFAULT_SETTINGS["offset"] is None  # 自動
-    chosen = model.apply_change(model.DEFAULT_SETTINGS, {"double": True, "offset": False}, slug="s", webtoon=False)
+    assert logic.DEFAULT_SETTINGS["offset"] is None  # 自動
+    chosen = logic.apply_change(logic.DEFAULT_SETTINGS, {"double": True, "offset": False}, slug="s", webtoon=False)
     assert chosen["offset"] is False
-    assert model.combine_settings(*model.split_settings(chosen))["offset"] is False
-    assert model.apply_change(chosen, {"offset": None}, slug="s", webtoon=False)["offset"] is None
-    assert model.combine_settings("", '{"offset": "yes"}')["offset"] is None
+    assert logic.combine_settings(*logic.split_settings(chosen))["offset"] is False
+    assert logic.apply_change(chosen, {"offset": None}, slug="s", webtoon=False)["offset"] is None
+    assert logic.combine_settings("", '{"offset": "yes"}')["offset"] is None
 
 
 def test_turning_on_double_view_starts_from_the_chapters_own_offset() -> None:
     """A stored offset from before double view was turned on (every cookie
     written before 自動 existed holds `false`) gives way to the chapter's."""
-    stored = model.combine_settings("", '{"double": false, "offset": false}')
-    assert model.apply_change(stored, {"double": True}, slug="s", webtoon=False)["offset"] is None
-    reading_double = model.combine_settings("", '{"double": true, "offset": true}')
-    assert model.apply_change(reading_double, {"double": True}, slug="s", webtoon=False)["offset"] is True
-    assert model.apply_change(reading_double, {"fit": "width"}, slug="s", webtoon=False)["offset"] is True
+    stored = logic.combine_settings("", '{"double": false, "offset": false}')
+    assert logic.apply_change(stored, {"double": True}, slug="s", webtoon=False)["offset"] is None
+    reading_double = logic.combine_settings("", '{"double": true, "offset": true}')
+    assert logic.apply_change(reading_double, {"double": True}, slug="s", webtoon=False)["offset"] is True
+    assert logic.apply_change(reading_double, {"fit": "width"}, slug="s", webtoon=False)["offset"] is True
 
 
 def test_a_refused_change_keeps_the_previous_choice() -> None:
-    chosen = {**model.DEFAULT_SETTINGS, "fit": "width"}
-    assert model.apply_change(chosen, {"fit": "enormous"}, slug="s", webtoon=False)["fit"] == "width"
+    chosen = {**logic.DEFAULT_SETTINGS, "fit": "width"}
+    assert logic.apply_change(chosen, {"fit": "enormous"}, slug="s", webtoon=False)["fit"] == "width"
 
 
 def test_a_direction_is_kept_per_series_and_作品の設定_forgets_it() -> None:
-    settings = model.apply_change(model.DEFAULT_SETTINGS, {"direction": "ltr"}, slug="one", webtoon=False)
-    settings = model.apply_change(settings, {"direction": "rtl"}, slug="two", webtoon=False)
+    settings = logic.apply_change(logic.DEFAULT_SETTINGS, {"direction": "ltr"}, slug="one", webtoon=False)
+    settings = logic.apply_change(settings, {"direction": "rtl"}, slug="two", webtoon=False)
     assert settings["directions"] == {"one": "ltr", "two": "rtl"}
-    assert model.direction_choice(settings, "one") == "ltr"
-    assert model.direction_choice(settings, "three") == "auto"
-    settings = model.apply_change(settings, {"direction": "auto"}, slug="one", webtoon=False)
+    assert logic.direction_choice(settings, "one") == "ltr"
+    assert logic.direction_choice(settings, "three") == "auto"
+    settings = logic.apply_change(settings, {"direction": "auto"}, slug="one", webtoon=False)
     assert settings["directions"] == {"two": "rtl"}
 
 
 def test_only_the_latest_series_directions_are_remembered() -> None:
-    settings = model.DEFAULT_SETTINGS
-    for index in range(model.MAX_SERIES_DIRECTIONS + 5):
-        settings = model.apply_change(settings, {"direction": "ltr"}, slug=f"s{index}", webtoon=False)
+    settings = logic.DEFAULT_SETTINGS
+    for index in range(logic.MAX_SERIES_DIRECTIONS + 5):
+        settings = logic.apply_change(settings, {"direction": "ltr"}, slug=f"s{index}", webtoon=False)
     kept = list(settings["directions"])
-    assert len(kept) == model.MAX_SERIES_DIRECTIONS and kept[0] == "s5"
+    assert len(kept) == logic.MAX_SERIES_DIRECTIONS and kept[0] == "s5"
     # Choosing again makes a series the newest choice: older ones go first.
-    settings = model.apply_change(settings, {"direction": "rtl"}, slug="s5", webtoon=False)
-    settings = model.apply_change(settings, {"direction": "ltr"}, slug="new", webtoon=False)
+    settings = logic.apply_change(settings, {"direction": "rtl"}, slug="s5", webtoon=False)
+    settings = logic.apply_change(settings, {"direction": "ltr"}, slug="new", webtoon=False)
     kept = list(settings["directions"])
-    assert len(kept) == model.MAX_SERIES_DIRECTIONS
+    assert len(kept) == logic.MAX_SERIES_DIRECTIONS
     assert kept[-2:] == ["s5", "new"] and "s6" not in kept and settings["directions"]["s5"] == "rtl"
 
 
 def test_settings_survive_a_round_trip() -> None:
-    settings = {**model.DEFAULT_SETTINGS, "double": True, "preload": 2, "directions": {"a": "ltr"}, "tap_swap": True}
-    assert model.combine_settings(*model.split_settings(settings)) == settings
+    settings = {**logic.DEFAULT_SETTINGS, "double": True, "preload": 2, "directions": {"a": "ltr"}, "tap_swap": True}
+    assert logic.combine_settings(*logic.split_settings(settings)) == settings
 
 
 @pytest.mark.parametrize(
@@ -197,9 +197,9 @@ def test_settings_survive_a_round_trip() -> None:
 def test_mode_and_direction_follow_the_series_unless_chosen(
     changes: dict, series_direction: str, webtoon: bool, mode: str, direction: str
 ) -> None:
-    settings = {**model.DEFAULT_SETTINGS, **changes}
-    assert model.effective_mode(settings, webtoon) == mode
-    assert model.effective_direction(settings, "s", series_direction, webtoon) == direction
+    settings = {**logic.DEFAULT_SETTINGS, **changes}
+    assert logic.effective_mode(settings, webtoon) == mode
+    assert logic.effective_direction(settings, "s", series_direction, webtoon) == direction
 
 
 @pytest.mark.parametrize(
@@ -207,7 +207,7 @@ def test_mode_and_direction_follow_the_series_unless_chosen(
     [(0, 10, 10), (0, 59, 59), (0, 60, 6), (0, 300, 6), (2, 10, 2), (10, 300, 10), (-1, 300, 300)],
 )
 def test_preload_counts(preload: int, page_count: int, expected: int) -> None:
-    assert model.preload_count(preload, page_count) == expected
+    assert logic.preload_count(preload, page_count) == expected
 
 
 # ---- views ------------------------------------------------------------------
@@ -221,7 +221,7 @@ def test_preload_counts(preload: int, page_count: int, expected: int) -> None:
     ],
 )
 def test_the_view_day_is_the_day_in_japan(now: datetime, day: date) -> None:
-    assert model.view_day(now) == day
+    assert logic.view_day(now) == day
 
 
 # ---- resume -----------------------------------------------------------------
@@ -250,7 +250,7 @@ def _entry(slug: str, chapter: str, page: int, offset: float, read_at: str = SAV
     ],
 )
 def test_resume_position(entries: list, chapter: str, page_count: int, expected: tuple[int, float, int]) -> None:
-    assert model.resume_position(entries, "s", chapter, page_count) == expected
+    assert logic.resume_position(entries, "s", chapter, page_count) == expected
 
 
 @pytest.mark.parametrize(
@@ -265,7 +265,7 @@ def test_resume_position(entries: list, chapter: str, page_count: int, expected:
     ],
 )
 def test_progress_from_the_browser_is_clamped(page: object, offset: object, expected: tuple[int, float]) -> None:
-    assert model.clamp_progress(page, offset, 10) == expected
+    assert logic.clamp_progress(page, offset, 10) == expected
 
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -284,7 +284,7 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
     ],
 )
 def test_the_time_of_a_report_is_the_devices_unless_absurd(read_at: object, expected: datetime) -> None:
-    assert model.device_time(read_at, NOW) == expected
+    assert logic.device_time(read_at, NOW) == expected
 
 
 # ---- webtoon detection and the head's first paint (reader_rules) ----------------
@@ -339,25 +339,25 @@ def test_what_the_readers_first_page_cookie_says(cookies: dict, visitor: dict | 
 
 
 def test_settings_go_to_the_cookie_and_the_directions_to_local_storage() -> None:
-    settings = model.normalize_settings({"fit": "width", "double": True, "directions": {"a": "ltr"}})
-    cookie, stored = model.split_settings(settings)
+    settings = logic.normalize_settings({"fit": "width", "double": True, "directions": {"a": "ltr"}})
+    cookie, stored = logic.split_settings(settings)
     assert "directions" not in json.loads(cookie) and json.loads(cookie)["fit"] == "width"
     assert json.loads(stored) == {"directions": {"a": "ltr"}}
-    assert model.combine_settings(cookie, stored) == settings
+    assert logic.combine_settings(cookie, stored) == settings
 
 
 def test_settings_from_before_the_cookie_still_count_and_move_to_it() -> None:
     legacy = json.dumps({"fit": "height", "saver": True, "directions": {"b": "rtl"}})
-    combined = model.combine_settings("", legacy)
+    combined = logic.combine_settings("", legacy)
     assert combined["fit"] == "height" and combined["saver"] is True and combined["directions"] == {"b": "rtl"}
-    migrated = model.migrated_settings_cookie("", legacy)
-    assert migrated is not None and model.combine_settings(migrated, legacy) == combined
+    migrated = logic.migrated_settings_cookie("", legacy)
+    assert migrated is not None and logic.combine_settings(migrated, legacy) == combined
     # The cookie, once written, wins over what localStorage still holds.
-    assert model.combine_settings(json.dumps({"fit": "width"}), legacy)["fit"] == "width"
-    assert model.migrated_settings_cookie(migrated, legacy) is None
-    assert model.migrated_settings_cookie("", json.dumps({"directions": {"b": "rtl"}})) is None
+    assert logic.combine_settings(json.dumps({"fit": "width"}), legacy)["fit"] == "width"
+    assert logic.migrated_settings_cookie(migrated, legacy) is None
+    assert logic.migrated_settings_cookie("", json.dumps({"directions": {"b": "rtl"}})) is None
 
 
 @pytest.mark.parametrize("cookie", ["", "garbage", "[]", '{"fit": "huge"}'])
 def test_a_garbled_settings_cookie_is_the_defaults(cookie: str) -> None:
-    assert model.combine_settings(cookie, "") == model.normalize_settings({})
+    assert logic.combine_settings(cookie, "") == logic.normalize_settings({})

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from manga_app.reader import view_counts as chapter_views
+from manga_app.reader import view_counts
 from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.reader.models import ChapterViewMark
@@ -20,7 +20,7 @@ from tests.postgres import scratch_database
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 TODAY = date(2026, 3, 2)
-SECRET = chapter_views.hashing_secret("0f" * 32)
+SECRET = view_counts.hashing_secret("0f" * 32)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -63,16 +63,16 @@ def views(engine, chapter: tuple[int, int]) -> tuple[int, int]:
 
 
 def browser(name: str) -> str:
-    return chapter_views.visitor_key(SECRET, "b", name)
+    return view_counts.visitor_key(SECRET, "b", name)
 
 
 def account(uid: str) -> str:
-    return chapter_views.visitor_key(SECRET, "u", uid)
+    return view_counts.visitor_key(SECRET, "u", uid)
 
 
-def record(engine, chapter, visitors, *, day=TODAY, address="", cap=chapter_views.MAX_VIEWS_PER_ADDRESS) -> bool:
+def record(engine, chapter, visitors, *, day=TODAY, address="", cap=view_counts.MAX_VIEWS_PER_ADDRESS) -> bool:
     with Session(engine) as session:
-        return chapter_views.record_view(
+        return view_counts.record_view(
             session=session, series_id=chapter[0], chapter_id=chapter[1], visitors=visitors, address=address, day=day,
             max_per_address=cap,
         )
@@ -103,11 +103,11 @@ def test_no_visitor_key_counts_nothing(engine, chapter):
 
 
 def test_an_address_counts_only_so_many_visitors_a_day(engine, chapter):
-    address = chapter_views.address_key(SECRET, "203.0.113.7")
+    address = view_counts.address_key(SECRET, "203.0.113.7")
     counted = [record(engine, chapter, [browser(f"script-{index}")], address=address, cap=3) for index in range(6)]
     assert counted == [True, True, True, False, False, False]
     # Another address, and the same one the next day, are not held back.
-    assert record(engine, chapter, [browser("neighbour")], address=chapter_views.address_key(SECRET, "198.51.100.1"), cap=3)
+    assert record(engine, chapter, [browser("neighbour")], address=view_counts.address_key(SECRET, "198.51.100.1"), cap=3)
     assert record(engine, chapter, [browser("script-9")], address=address, cap=3, day=TODAY + timedelta(days=1))
     assert views(engine, chapter) == (5, 5)
 
@@ -130,20 +130,20 @@ def test_concurrent_tabs_count_one_view(engine, chapter):
 
 
 def test_identifiers_are_stored_only_as_keyed_hashes(engine, chapter):
-    record(engine, chapter, [browser("visible-id"), account("visible-uid")], address=chapter_views.address_key(SECRET, "192.0.2.5"))
+    record(engine, chapter, [browser("visible-id"), account("visible-uid")], address=view_counts.address_key(SECRET, "192.0.2.5"))
     with Session(engine) as session:
         rows = session.execute(sa.select(ChapterViewMark.visitor, ChapterViewMark.address).where(ChapterViewMark.chapter_id == chapter[1])).all()
     stored = " ".join(value for row in rows for value in row)
     assert len(rows) == 2
     assert "visible" not in stored and "192.0.2.5" not in stored
-    assert chapter_views.visitor_key(SECRET, "b", "x") != chapter_views.visitor_key(chapter_views.hashing_secret("1e" * 32), "b", "x")
+    assert view_counts.visitor_key(SECRET, "b", "x") != view_counts.visitor_key(view_counts.hashing_secret("1e" * 32), "b", "x")
 
 
 def test_marks_older_than_yesterday_are_pruned(engine, chapter):
     for days_ago in (0, 1, 2, 5):
         record(engine, chapter, [browser(f"old-{days_ago}")], day=TODAY - timedelta(days=days_ago))
     with Session(engine) as session:
-        chapter_views.prune_views(session=session, today=TODAY)
+        view_counts.prune_views(session=session, today=TODAY)
         days = session.execute(sa.select(ChapterViewMark.day).where(ChapterViewMark.chapter_id == chapter[1])).scalars().all()
     assert sorted(days) == [TODAY - timedelta(days=1), TODAY]
     # Counted views are not touched by pruning.
