@@ -253,7 +253,8 @@ def _publish(args: argparse.Namespace, settings: Settings, url: str) -> int:
     print(
         f"Published {result.series} series on {result.pages} pages, {result.manifests} chapter "
         f"manifests, {result.genres} genres into {result.out_dir} "
-        f"(removed {result.removed} stale files)"
+        f"(removed {result.removed} stale files; "
+        + ("everything published again)" if result.changed is None else f"{result.changed} series changed)")
     )
     return EXIT_OK
 

@@ -14,7 +14,9 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-__all__ = ["Chapter", "Genre", "Page", "Series", "SeriesGenre", "UTCDateTime", "utc_now"]
+__all__ = [
+    "CatalogueChange", "Chapter", "Genre", "Page", "PublishState", "Series", "SeriesGenre", "UTCDateTime", "utc_now",
+]
 
 STATUSES = ("ongoing", "completed")
 DIRECTIONS = ("rtl", "ltr", "vertical")
@@ -138,3 +140,30 @@ class Page(SQLModel, table=True):
     width: int
     height: int
     bytes: int
+
+
+class CatalogueChange(SQLModel, table=True):
+    """A series whose published form may have changed since the last publish.
+
+    Written only by the database's own triggers (migration 0010), read and
+    emptied by the publisher (changes.py). Tables rebuilt by a later SQLite
+    batch migration lose their triggers: such a migration must create them again.
+    """
+
+    __tablename__ = "catalogue_change"
+    __table_args__ = {"extend_existing": True}
+
+    seq: int | None = Field(default=None, primary_key=True)
+    series_id: int = Field(index=True)
+    # The slug it was published under, when it was deleted or renamed.
+    gone_slug: str | None = Field(default=None, max_length=100)
+
+
+class PublishState(SQLModel, table=True):
+    """The token of the publish that last took the change log (one row)."""
+
+    __tablename__ = "publish_state"
+    __table_args__ = {"extend_existing": True}
+
+    id: int | None = Field(default=None, primary_key=True)
+    token: str = Field(max_length=64)

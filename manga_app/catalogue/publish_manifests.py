@@ -53,6 +53,8 @@ class ManifestWriter:
         self.secret = decode_key(key)
         self.previous = load_index(root / MANIFEST_INDEX)  # None: scan folders instead
         self.count = self.rewritten = 0
+        self._recorded: set[str] = set()
+        self._dropped: set[str] = set()
         self._temp: Path | None = None
         self._out = None
         # From here until finish() the index is absent: an interrupted publish
@@ -137,19 +139,48 @@ class ManifestWriter:
                 removed += 1
         return removed
 
+    def remove_series(self, slugs: set[str]) -> int:
+        """Remove every manifest of series no longer listed; returns the files removed."""
+        removed = 0
+        for slug in slugs:
+            folder = self.root / slug
+            if folder.is_dir():
+                removed += sum(1 for _ in folder.glob("*.json"))
+                shutil.rmtree(folder)
+            self._dropped.add(slug)
+        return removed
+
+    def carry_over(self, *, previous_count: int) -> None:
+        """Keep the index lines of the series this publish left alone (their
+        manifests are the ones the last publish wrote and checked in place)."""
+        replaced = self._recorded | self._dropped
+        left_out = 0
+        for slug, line in (self.previous or {}).items():
+            if slug in replaced:
+                left_out += len(self._previous_entries(slug))
+            else:
+                self._line(line.rstrip("\n"))
+        self.count += previous_count - left_out
+
     def _record(self, slug: str, entries: dict[str, list]) -> None:
+        self._recorded.add(slug)
+        self._line(json.dumps([slug, entries], ensure_ascii=False, separators=(",", ":")))
+
+    def _line(self, line: str) -> None:
+        self._open().write(line + "\n")
+
+    def _open(self):
         if self._out is None:
             self.root.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".jsonl", dir=self.root)
             self._temp, self._out = Path(temp), os.fdopen(fd, "w", encoding="utf-8")
             self._out.write(json.dumps({"version": INDEX_VERSION}) + "\n")
-        line = json.dumps([slug, entries], ensure_ascii=False, separators=(",", ":"))
-        self._out.write(line + "\n")
+        return self._out
 
     def finish(self) -> None:
         """Put the index in place: it describes exactly the manifests now on disk."""
-        if self._out is not None:
-            self._out.close()
+        self._open().close()
+        if self._temp is not None:
             os.chmod(self._temp, 0o644)
             os.replace(self._temp, self.root / MANIFEST_INDEX)
             self._out = self._temp = None

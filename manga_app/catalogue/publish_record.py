@@ -1,15 +1,15 @@
-"""What the last publish was made from, so publishing again with nothing
-changed costs one read of the database and no writes.
+"""What the last publish wrote and from what, so the next one does only what changed.
 
-`catalogue_source` digests every row the publisher reads (series, genres and
-their links, chapters, pages) together with the media base URL and the page
-size, keyed by the content key: any change to the database, the settings or
-the key gives another digest. `.publish.json` in the output folder records
-that digest, the list files written (size and mtime) and the publish's
-counts. It is removed when a publish starts and written when it ends, so an
-interrupted publish is never taken for a complete one; the list files and
-every manifest in the manifest index are checked before the record is
-trusted, so a file removed or altered by hand is written again.
+`.publish.json` in the output folder records the settings the publish ran
+with (media base URL and page size, keyed by the content key: a new key
+gives another digest), the change-log token it ended with (changes.py),
+the list pages' bounds (per page: its last series id and how many series),
+the list files written (size and mtime) and the publish's counts. It is
+removed when a publish starts and written when it ends, so an interrupted
+publish is never taken for a complete one; the list files and every
+manifest in the manifest index are checked before the record is trusted,
+so a file removed or altered by hand makes the next publish write
+everything again.
 """
 
 from __future__ import annotations
@@ -18,42 +18,16 @@ import hashlib
 import hmac
 import json
 import os
-import pickle
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from sqlmodel import Session
-
 RECORD = ".publish.json"
-_VERSION = 1
-# Raw rows in primary-key order: no ORM objects, no JSON decoding.
-_SOURCES = (
-    "SELECT id, slug, title, alt_titles, readings, authors, tags, status, cover_key, views,"
-    " created_at, updated_at FROM series ORDER BY id",
-    "SELECT id, name FROM genre ORDER BY id",
-    "SELECT series_id, genre_id FROM series_genre ORDER BY series_id, genre_id",
-    "SELECT id, series_id, number_hundredths, kind FROM chapter ORDER BY id",
-    'SELECT chapter_id, "index", media_key, width, height FROM page ORDER BY chapter_id, "index"',
-)
-_BATCH = 5000
+_VERSION = 2
 
 
-def catalogue_source(*, session: Session, secret: bytes, media_base_url: str, page_size: int) -> str:
-    """A keyed digest of everything a publish is made from."""
-    digest = hmac.new(secret, digestmod=hashlib.sha256)
-    digest.update(repr((_VERSION, media_base_url, page_size)).encode())
-    # The driver's own cursor (sqlite3, psycopg), inside the session's
-    # transaction: plain tuples, pickled in C, cost a third of SQLAlchemy rows.
-    cursor = session.connection().connection.driver_connection.cursor()
-    try:
-        for query in _SOURCES:
-            digest.update(b"\x1d" + query.encode())
-            cursor.execute(query)
-            while rows := cursor.fetchmany(_BATCH):
-                digest.update(pickle.dumps(rows, protocol=5))
-    finally:
-        cursor.close()
-    return digest.hexdigest()
+def settings_digest(secret: bytes, *, media_base_url: str, page_size: int) -> str:
+    """A keyed digest of the settings a publish runs with."""
+    return hmac.new(secret, repr((_VERSION, media_base_url, page_size)).encode(), hashlib.sha256).hexdigest()
 
 
 def forget(out_dir: Path) -> None:
@@ -61,13 +35,15 @@ def forget(out_dir: Path) -> None:
     (out_dir / RECORD).unlink(missing_ok=True)
 
 
-def remember(out_dir: Path, *, source: str, files: Iterable[Path], result: dict) -> None:
+def remember(out_dir: Path, *, settings: str, token: str, bounds: Sequence[tuple[int, int]],
+             files: Iterable[Path], result: dict) -> None:
     """Record what the publish that just finished wrote."""
     entries = {}
     for path in files:
         info = path.stat()
         entries[path.name] = [info.st_size, info.st_mtime_ns]
-    record = {"version": _VERSION, "source": source, "files": entries, "result": result}
+    record = {"version": _VERSION, "settings": settings, "token": token, "bounds": [list(b) for b in bounds],
+              "files": entries, "result": result}
     temp = out_dir / f".tmp-{RECORD}"
     temp.write_text(json.dumps(record), encoding="utf-8")
     os.replace(temp, out_dir / RECORD)
@@ -91,9 +67,12 @@ def in_place(out_dir: Path, *, manifest_index: Path, index_version: int) -> dict
         return None
 
 
-def unchanged(record: dict | None, source: str) -> dict | None:
-    """The recorded counts when the last publish (still in place) was made from `source`."""
-    return record["result"] if record is not None and record.get("source") == source else None
+def trusted(record: dict | None, *, settings: str, token: str | None) -> dict | None:
+    """The last publish's record (still in place) when the next publish may
+    build on it: the same settings, and nobody took the change log since."""
+    if record is None or token is None:
+        return None
+    return record if record.get("settings") == settings and record.get("token") == token else None
 
 
 def _manifests_in_place(index: Path, version: int) -> bool:

@@ -6,19 +6,24 @@ files that no longer apply (pages past the new last page, manifests of
 removed chapters or series) are deleted only after the new ones are in place,
 so a reader never sees a half-published catalogue.
 
-Publishing again when nothing it reads has changed (publish_record.py: a
-digest of the rows, the settings and the key) writes nothing at all.
+Publishing again builds on the last publish (publish_record.py) with what
+the database logged as changed since (changes.py: its triggers note every
+series whose rows changed). Nothing changed: nothing is written. Otherwise
+only the list pages holding changed series are rebuilt (pages list series in
+id order, so a change stays on its page; the pages after it follow only when
+series came or went), with those series' manifests. Without a record to
+trust (first publish, other settings or key, files altered by hand, an
+interrupted publish) everything is published again.
 
-Re-publishing is incremental where that is safe: a manifest whose page list
-is unchanged is not encrypted and written again. `manifests/.index.json`
-records, per manifest, a keyed digest of its plaintext (HMAC with the content
-key, so a new key re-encrypts everything and the index reveals nothing) and
-the size and mtime of the file written for it. The index is removed while a
-publish runs and written at its end, so an interrupted publish makes the next
-one start from scratch. List pages after the first are only rewritten when
-their bytes change; genres.json and mangas_1.json are rewritten by every
-publish that found a change, since the backend's held catalogue notices a
-new publish by their validators.
+A manifest whose page list is unchanged is never encrypted and written
+again. `manifests/.index.json` records, per manifest, a keyed digest of its
+plaintext (HMAC with the content key, so a new key re-encrypts everything
+and the index reveals nothing) and the size and mtime of the file written
+for it. The index is removed while a publish runs and written at its end,
+so an interrupted publish makes the next one start from scratch. List pages
+after the first are only rewritten when their bytes change; genres.json and
+mangas_1.json are rewritten by every publish that found a change, since the
+backend's held catalogue notices a new publish by their validators.
 
 Every list page and genres.json gets a gzip twin (`mangas_1.json.gz`,
 written atomically beside it, deterministic bytes) that the web layer sends
@@ -38,13 +43,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
-from manga_app.catalogue import publish_record, repository
+from manga_app.catalogue import changes, publish_record, repository
 from manga_app.core.content_key import validate_content_key
+from manga_app.catalogue.models import Series
 from manga_app.core.crypto import decode_key
 from manga_app.catalogue.publish_files import write_json
-from manga_app.catalogue.publish_lists import list_item, listed_series
+from manga_app.catalogue.publish_lists import ListPages
 from manga_app.catalogue.publish_manifests import INDEX_VERSION, MANIFEST_INDEX, ManifestWriter, remove_stale_series
 
 __all__ = ["PAGE_SIZE", "PublishResult", "publish_catalogue"]
@@ -64,6 +70,8 @@ class PublishResult:
     genres: int
     removed: int
     rewritten: int = 0  # manifests encrypted and written by this publish (the rest were unchanged)
+    # Series the change log named since the last publish; None: everything was published.
+    changed: int | None = None
 
 
 def publish_catalogue(
@@ -79,48 +87,50 @@ def publish_catalogue(
     size = page_size or PAGE_SIZE
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    settings = publish_record.settings_digest(decode_key(key), media_base_url=media_base_url, page_size=size)
     # Whether the last publish's files are intact (stat()s: the GIL is free)
-    # is checked while the database is read for what this one would be made of.
+    # is checked while the database's change log is taken.
     with ThreadPoolExecutor(1) as pool:
         last = pool.submit(publish_record.in_place, out_dir, manifest_index=out_dir / "manifests" / MANIFEST_INDEX,
                            index_version=INDEX_VERSION)
-        source = publish_record.catalogue_source(
-            session=session, secret=decode_key(key), media_base_url=media_base_url, page_size=size
-        )
-        recorded = publish_record.unchanged(last.result(), source)
-    if recorded is not None:
-        return PublishResult(out_dir, **recorded, removed=0, rewritten=0)
+        taken = changes.take(session)
+        record = publish_record.trusted(last.result(), settings=settings, token=taken.previous_token)
+    if record is not None and taken.nothing:
+        return PublishResult(out_dir, **record["result"], removed=0, rewritten=0, changed=0)
     publish_record.forget(out_dir)
     manifests = ManifestWriter(out_dir / "manifests", key)
     genres = [
         {"name": name, "total": total} for name, total in repository.genre_totals(session=session)
     ]
     write_json(out_dir / "genres.json", genres, gzipped=True)
-    page = series_count = removed = 0
-    slugs: set[str] = set()
+    lists = ListPages(session, out_dir, manifests, media_base_url, size)
     try:
-        for batch in listed_series(session, size):
-            page += 1
-            ids = [s.id for s in batch]
-            genre_map = repository.genres_by_series(session=session, series_ids=ids)
-            stats = repository.chapter_stats(session=session, series_ids=ids)
-            items = [list_item(s, genre_map[s.id], stats[s.id], media_base_url) for s in batch]
-            path = out_dir / f"mangas_{page}.json"
-            write_json(path, {"list": items}, only_if_changed=page > 1, gzipped=True)
-            removed += manifests.publish_batch(session, batch, media_base_url)
-            slugs.update(s.slug for s in batch)
-            series_count += len(batch)
-        removed += _remove_stale_pages(out_dir, page) + remove_stale_series(
-            out_dir / "manifests", slugs
-        )
+        if record is None:
+            lists.publish_all()
+            removed = remove_stale_series(out_dir / "manifests", lists.slugs)
+        else:
+            lists.publish_changed(record["bounds"], taken.series_ids)
+            removed = manifests.remove_series(_unlisted(session, taken, lists.slugs))
+            manifests.carry_over(previous_count=record["result"]["manifests"])
+        removed += lists.removed + _remove_stale_pages(out_dir, len(lists.bounds))
         manifests.finish()
     finally:
         manifests.abort()
-    counts = {"series": series_count, "pages": page, "manifests": manifests.count, "genres": len(genres)}
-    written = [out_dir / "genres.json", *(out_dir / f"mangas_{n}.json" for n in range(1, page + 1))]
-    publish_record.remember(out_dir, source=source, result=counts,
+    pages = len(lists.bounds)
+    counts = {"series": sum(count for _, count in lists.bounds), "pages": pages,
+              "manifests": manifests.count, "genres": len(genres)}
+    written = [out_dir / "genres.json", *(out_dir / f"mangas_{n}.json" for n in range(1, pages + 1))]
+    publish_record.remember(out_dir, settings=settings, token=taken.token, bounds=lists.bounds, result=counts,
                             files=[twin for path in written for twin in (path, path.with_name(path.name + ".gz"))])
-    return PublishResult(out_dir, **counts, removed=removed, rewritten=manifests.rewritten)
+    return PublishResult(out_dir, **counts, removed=removed, rewritten=manifests.rewritten,
+                         changed=None if record is None else len(taken.series_ids))
+
+
+def _unlisted(session: Session, taken: changes.Taken, listed: set[str]) -> set[str]:
+    """Slugs that may have published manifests but are not listed now: of
+    series deleted, renamed or left without chapters since the last publish."""
+    current = session.exec(select(Series.slug).where(Series.id.in_(list(taken.series_ids)))).all()
+    return (set(current) | taken.gone_slugs) - listed
 
 
 def _remove_stale_pages(out_dir: Path, last_page: int) -> int:
