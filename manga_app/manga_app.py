@@ -7,6 +7,7 @@ from manga_app.ui import antd
 from manga_app.ui.account.root import firebase_app_wrap
 from manga_app.ui.server_states import page_state_wrap
 from manga_app.core.config import content_key, get_settings
+from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
 from manga_app.reflex_patches import leave_out_color_mode_script
 from manga_app.ssr.pages import warm_up as render_warm_up
@@ -43,6 +44,9 @@ app = rx.App(
         (45, "FirebaseAuth"): firebase_app_wrap,
         # The states the server rendered the page with (manga_app/ssr).
         (40, "PageState"): page_state_wrap,
+        # Reflex's overlay (its connection notices are in English) gives way to
+        # the service worker, the Japanese notices, reading done offline (assets/js/offline).
+        (5, "Overlay"): offline_app_wrap,
     },
     api_transformer=site_http_layer,
 )

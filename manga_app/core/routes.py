@@ -15,6 +15,7 @@ GENRES = "/genres"
 SEARCH = "/search"
 LIBRARY = "/library"
 HISTORY = "/history"
+OFFLINE = "/offline"
 
 
 class PageKind(enum.Enum):
@@ -26,6 +27,7 @@ class PageKind(enum.Enum):
     READER = "reader"
     LIBRARY = "library"
     HISTORY = "history"
+    OFFLINE = "offline"
 
 
 # Reflex route templates. Reflex cannot express `/{slug}-ch-{n}` as a route, so
@@ -40,6 +42,7 @@ ROUTE_TEMPLATES: dict[PageKind, str] = {
     PageKind.READER: "/[reader_path]",
     PageKind.LIBRARY: "/library",
     PageKind.HISTORY: "/history",
+    PageKind.OFFLINE: "/offline",
 }
 
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
@@ -71,6 +74,7 @@ _STATIC_PATHS = {
     SEARCH: PageKind.SEARCH,
     LIBRARY: PageKind.LIBRARY,
     HISTORY: PageKind.HISTORY,
+    OFFLINE: PageKind.OFFLINE,
 }
 _GENRE_PATH = re.compile(r"^/genre/(?P<name>[^/]+)/?$")
 _MANGA_PATH = re.compile(rf"^/manga/(?P<slug>{_SLUG})/?$")

@@ -49,9 +49,10 @@ def static_head(kind: PageKind, *, site_names: tuple[str, ...], origin: str) -> 
         PageKind.SEARCH: ("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。", routes.SEARCH),
         PageKind.LIBRARY: ("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", routes.LIBRARY),
         PageKind.HISTORY: ("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", routes.HISTORY),
+        PageKind.OFFLINE: ("保存した話", "オフラインで読むために保存した話の一覧です。", routes.OFFLINE),
     }
     title, description, path = names[kind]
-    personal = kind in (PageKind.LIBRARY, PageKind.HISTORY)
+    personal = kind in (PageKind.LIBRARY, PageKind.HISTORY, PageKind.OFFLINE)
     return PageHead(
         title=page_title(title, site),
         description=description,

@@ -18,7 +18,7 @@ from manga_app.core.recent import MISSING, Recent
 from manga_app.core.routes import PageKind, RouteMatch
 from manga_app.heads.seo import PageHead
 
-STATIC_KINDS = frozenset({PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRARY, PageKind.HISTORY})
+STATIC_KINDS = frozenset({PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRARY, PageKind.HISTORY, PageKind.OFFLINE})
 
 
 # A title's series and chapter rows, read by its page's state, its head, and

@@ -17,8 +17,9 @@ from manga_app.reader import view as reader
 from manga_app.pages.search import view as search
 from manga_app.heads.state import HeadState
 from manga_app.ui.navigation_state import NavigationState
+from manga_app.pages.offline import view as offline
 
-PAGES = (home, genres, genre, search, manga, reader, library, history)
+PAGES = (home, genres, genre, search, manga, reader, library, history, offline)
 # Every page: push the path on the navigation stack, then show its head.
 _ON_LOAD_COMMON = [NavigationState.track, HeadState.load]
 

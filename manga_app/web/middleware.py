@@ -17,7 +17,7 @@ from starlette.responses import PlainTextResponse
 from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app import reflex_patches
-from manga_app.web import catalogue_files, install, opds, pages, robots, shell, sitemap
+from manga_app.web import catalogue_files, install, opds, pages, robots, service_worker, shell, sitemap
 from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.
@@ -72,6 +72,7 @@ class SiteHttpLayer:
         self.router = Router(
             routes=[
                 Route("/manifest.json", install.manifest, methods=["GET", "HEAD"]),
+                Route("/sw.js", service_worker.service_worker, methods=["GET", "HEAD"]),
                 Route("/robots.txt", robots.robots, methods=["GET", "HEAD"]),
                 Route("/sitemap.xml", sitemap.sitemap, methods=["GET", "HEAD"]),
                 Route("/genres.json", catalogue_files.genres_json, methods=["GET", "HEAD"]),

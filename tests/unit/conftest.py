@@ -1,6 +1,7 @@
-"""Fixtures every unit test may use: a migrated SQLite file per test, a media
-store in tmp_path, a content key. Lower levels add their own (accounts: the
-Auth emulator and databases on SQLite and PostgreSQL; opds: a served demo)."""
+"""Fixtures every unit test may use: the Auth emulator, a migrated SQLite file
+per test, a media store, a content key, clean settings and a small served
+catalogue. Lower levels add their own (accounts: Firebase configurations and
+databases on SQLite and PostgreSQL; opds: a served demo)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
+from manga_app.accounts import emulator
 from manga_app.core import db
 from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.publisher import publish_catalogue
@@ -20,6 +22,14 @@ from tests.unit.accounts.visitors import CATALOGUE, PAGES
 from tests.unit.served import serving
 from manga_app.catalogue.media import MediaStore
 from manga_app.core.config import Settings, get_settings
+
+
+@pytest.fixture(scope="session")
+def auth_emulator(tmp_path_factory) -> str:
+    """The real Firebase Auth emulator for the whole session (the machine's
+    own when one answers, else one started here)."""
+    with emulator.running_emulator(log_path=tmp_path_factory.mktemp("emulator") / "emulator.log") as host:
+        yield host
 
 
 @pytest.fixture

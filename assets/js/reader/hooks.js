@@ -2,6 +2,7 @@
 // (Loading the pages: loading.js.)
 import { useCallback, useEffect, useRef } from "react";
 import { rememberFirstPage, writePosition } from "./positions.js";
+import { keepOfflineReport } from "../offline/store.js";
 
 export const PROGRESS_INTERVAL_MS = 2000;
 // Offsets inside a page reach the browser store at most this often; a page
@@ -41,6 +42,8 @@ export function useProgressReporter(storeKey, onProgress, saver = false) {
     const position = latest.current;
     if (!position || position.at === sent.current.at) return;
     sent.current = { ...position, sentAt: Date.now() };
+    // Without a connection the report waits in the outbox too (uploaded once online).
+    if (navigator.onLine === false) keepOfflineReport(window.location.pathname, position.page, Math.round(position.offset * 1000) / 1000, position.at);
     if (callback.current) callback.current(position.page, Math.round(position.offset * 1000) / 1000, position.at);
   }, []);
 

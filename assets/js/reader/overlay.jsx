@@ -2,6 +2,7 @@
 // previous/next chapter). It sits at the bottom, within one thumb's reach.
 import React from "react";
 import { Link, useNavigate } from "react-router";
+import { ReaderOfflineSave } from "../offline/save_button.jsx";
 
 function ChapterLink({ url, label, children, className }) {
   if (!url) {
@@ -20,7 +21,7 @@ function ChapterLink({ url, label, children, className }) {
 
 export function Overlay({
   visible, heading, seriesTitle, seriesUrl, chapterUrl, chapters, prevUrl, prevLabel, nextUrl, nextLabel,
-  page, pageLabel, total, sliderRtl, onSlide, onOpenSettings, onReveal, onHold,
+  page, pageLabel, total, sliderRtl, onSlide, onOpenSettings, onReveal, onHold, seriesSlug, saver,
 }) {
   const navigate = useNavigate();
   return (
@@ -86,6 +87,7 @@ export function Overlay({
           ⚙ 設定
         </button>
       </div>
+      <ReaderOfflineSave chapters={chapters} chapterUrl={chapterUrl} saver={saver} slug={seriesSlug} />
     </div>
   );
 }

@@ -394,6 +394,8 @@ function Reader(props) {
         onOpenSettings={() => setSheetOpen(true)}
         onReveal={() => setOverlay(true)}
         onHold={setOverlayHeld}
+        seriesSlug={seriesSlug}
+        saver={!!settings.saver}
       />
       {zoom > 1 ? (
         <button type="button" className="reader-zoom-reset" onClick={zoomer.reset}>

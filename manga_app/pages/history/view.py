@@ -10,6 +10,7 @@ from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.core.routes import PageKind
 from manga_app.accounts.library_state import LibraryState
+from manga_app.offline.parts import offline_history
 
 KIND = PageKind.HISTORY
 # Page-specific on_load events, run after the navigation stack and the head.
@@ -68,6 +69,7 @@ def view() -> rx.Component:
             rx.cond(LibraryState.history_items.length() > 0, _clear_all()),
             class_name="shelf-heading",
         ),
+        offline_history(),
         account_header("ログインすると、閲覧履歴と読んだ位置をほかの端末でも引き継げます。"),
         rx.cond(
             LibraryState.history_items.length() > 0,

@@ -11,6 +11,7 @@ from manga_app.ui.layout import site_layout
 from manga_app.core.routes import PageKind
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
+from manga_app.offline.parts import offline_library
 
 KIND = PageKind.LIBRARY
 # Page-specific on_load events, run after the navigation stack and the head.
@@ -31,6 +32,7 @@ def _item(item: rx.Var) -> rx.Component:
 def view() -> rx.Component:
     return site_layout(
         rx.el.h1("ライブラリ", class_name="page-title"),
+        offline_library(),
         account_header("ログインすると、フォローと閲覧履歴をほかの端末でも見られます。"),
         rx.cond(
             LibraryState.library_items.length() > 0,

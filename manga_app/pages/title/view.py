@@ -11,6 +11,7 @@ from manga_app.pages.title.state import TitleState
 from manga_app.core.routes import PageKind
 from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH
 from manga_app.accounts.library_state import LibraryState
+from manga_app.offline.parts import series_offline_save
 
 KIND = PageKind.MANGA
 # The account's newest progress from other devices, for read marks and 続きを読む.
@@ -102,6 +103,8 @@ def _body() -> rx.Component:
             ),
         ),
         _actions(),
+        # Drawn by the server too (disabled until the app runs), so nothing moves.
+        series_offline_save(chapters=TitleState.chapters, read=TitleState.progress.read, slug=TitleState.slug),
         rx.el.p(TitleState.summary, class_name="title-summary"),
         rx.cond(
             TitleState.volumes.length() > 0,

@@ -8,7 +8,6 @@ from firebase_admin import auth as admin_auth
 from firebase_admin import credentials
 from sqlmodel import Session
 
-from manga_app.accounts import emulator
 from manga_app.accounts.settings import (
     DEFAULT_EMULATOR_HOST,
     EMULATOR_ENV,
@@ -20,12 +19,6 @@ from manga_app.accounts.verify import admin_app
 from manga_app.core.db import make_engine
 from tests.unit.accounts.accounts_db import postgres_url, sqlite_url
 from tests.unit.accounts.signed_tokens import CERT_URL_PREFIX, PROJECT, CertificateAdapter, Signer
-
-
-@pytest.fixture(scope="session")
-def auth_emulator(tmp_path_factory) -> str:
-    with emulator.running_emulator(log_path=tmp_path_factory.mktemp("emulator") / "emulator.log") as host:
-        yield host
 
 
 @pytest.fixture

@@ -57,6 +57,7 @@ STATIC_PAGE_CASES = [
     pytest.param(PageKind.SEARCH, routes.SEARCH, True, id="search"),
     pytest.param(PageKind.LIBRARY, routes.LIBRARY, False, id="library"),
     pytest.param(PageKind.HISTORY, routes.HISTORY, False, id="history"),
+    pytest.param(PageKind.OFFLINE, routes.OFFLINE, False, id="offline"),
 ]
 
 
@@ -88,7 +89,7 @@ def test_only_personal_pages_are_kept_out_of_the_index(kind, path, indexable):
 
 
 def test_static_pages_have_distinct_titles_and_descriptions():
-    kinds = (PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRARY, PageKind.HISTORY)
+    kinds = (PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRARY, PageKind.HISTORY, PageKind.OFFLINE)
     all_heads = [static(kind) for kind in kinds]
     assert len({head.title for head in all_heads}) == len(all_heads)
     assert len({head.description for head in all_heads}) == len(all_heads)

@@ -1,0 +1,197 @@
+// Saving chapters into the worker's data cache (sw.js serves them offline),
+// keeping the index (store.js) in step. Browser only.
+import {
+  DATA_CACHE, entryFor, entryUrls, evictions, filesToDelete, imageUrls, limitBytes, pageFiles, readIndex, readLimitMb, readerSeed, writeIndex,
+} from "./store.js";
+
+// Page images fetched at once while saving.
+const PARALLEL = 3;
+// A guess of a page's size before any is known, to refuse a save that cannot fit.
+const PAGE_GUESS_BYTES = 400 * 1024;
+
+export class SaveError extends Error {}
+
+export function offlineSupported() {
+  return typeof window !== "undefined" && "caches" in window && "serviceWorker" in navigator;
+}
+
+async function fetchOk(url) {
+  let response;
+  try {
+    response = await fetch(url, { credentials: "same-origin" });
+  } catch (error) {
+    throw new SaveError("保存できませんでした。通信を確かめてもう一度お試しください。");
+  }
+  if (response.status === 404) throw new SaveError("この話は公開が終了しました");
+  if (!response.ok) throw new SaveError("保存できませんでした。通信を確かめてもう一度お試しください。");
+  return response;
+}
+
+// A page's HTML as the cache keeps it: the text and the headers that matter
+// (its Content-Security-Policy holds the hashes of its inline scripts).
+function pageResponse(html, response) {
+  const headers = { "Content-Type": "text/html; charset=utf-8" };
+  const policy = response.headers.get("content-security-policy");
+  if (policy) headers["Content-Security-Policy"] = policy;
+  return new Response(html, { headers });
+}
+
+async function putPage(cache, url) {
+  const response = await fetchOk(url);
+  const html = await response.text();
+  await cache.put(url, pageResponse(html, response));
+  return html;
+}
+
+// What the browser already downloaded (its HTTP cache), never the network:
+// keeping an opened chapter costs no data.
+async function fromHttpCache(url) {
+  try {
+    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
+    return response.ok ? response : null;
+  } catch (error) {
+    return null; // not downloaded yet, or on another origin (a CDN)
+  }
+}
+
+// Keeps `urls` (fetched with `get`); the ones kept and their size. The first
+// failure stops every worker before it is thrown, so nothing is written after.
+async function putFiles(cache, urls, get) {
+  let bytes = 0;
+  let next = 0;
+  let failure = null;
+  const kept = [];
+  const worker = async () => {
+    while (next < urls.length && !failure) {
+      const url = urls[next++];
+      try {
+        const cached = await cache.match(url);
+        const response = cached || (await get(url));
+        if (!response || failure) continue;
+        if (!cached) await cache.put(url, response.clone());
+        bytes += (await response.blob()).size;
+        kept.push(url);
+      } catch (error) {
+        failure = failure || error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, urls.length) }, worker));
+  if (failure) throw failure;
+  return { bytes, kept: urls.filter((url) => kept.includes(url)) };
+}
+
+async function askPersistence() {
+  try {
+    if (navigator.storage && navigator.storage.persist && !(await navigator.storage.persisted())) {
+      await navigator.storage.persist();
+    }
+  } catch (error) {
+    // Not granted: the browser may clear the data under storage pressure.
+  }
+}
+
+async function checkRoom(pageCount) {
+  if (!navigator.storage || !navigator.storage.estimate) return;
+  const { usage = 0, quota = 0 } = await navigator.storage.estimate();
+  if (quota && quota - usage < pageCount * PAGE_GUESS_BYTES) {
+    throw new SaveError("端末の空き容量が足りないため保存できません。保存した話を削除してからお試しください。");
+  }
+}
+
+// The chapter at reader path `path` with its page list (the page's HTML
+// holds it) and its series' title page. `saved` (オフライン保存): every page
+// at the reader's quality (`saver`), kept until deleted; else an opened
+// chapter: the pages the browser already downloaded, kept within the size
+// limit, least recently read out first.
+export async function keepChapter(path, { saver, saved }) {
+  if (!offlineSupported()) throw new SaveError("このブラウザではオフライン保存できません");
+  const known = entryFor(readIndex(), path);
+  if (known && known.saved) {
+    touch(known.path);
+    return known;
+  }
+  if (saved) await askPersistence();
+  const written = new Set();
+  const data = await caches.open(DATA_CACHE);
+  // Every URL this save writes is noted, so a failed save leaves nothing behind.
+  const cache = { match: (url) => data.match(url), put: (url, response) => written.add(url) && data.put(url, response) };
+  try {
+    return await keep(cache, path, { saver, saved });
+  } catch (error) {
+    const used = new Set(Object.values(readIndex()).flatMap(entryUrls));
+    await Promise.all([...written].filter((url) => !used.has(url)).map((url) => data.delete(url)));
+    throw error;
+  }
+}
+
+async function keep(cache, path, { saver, saved }) {
+  const html = await putPage(cache, path);
+  const seed = readerSeed(html);
+  if (!seed) throw new SaveError("この話のページ一覧を読めませんでした");
+  await checkRoom(seed.pages.length);
+  const paths = [path];
+  if (seed.chapterUrl && seed.chapterUrl !== path) {
+    await putPage(cache, seed.chapterUrl);
+    paths.push(seed.chapterUrl);
+  }
+  const titleHtml = seed.seriesUrl ? await putPage(cache, seed.seriesUrl) : "";
+  const get = saved ? fetchOk : fromHttpCache;
+  const pages = await putFiles(cache, pageFiles(seed.pages, saver), get);
+  const covers = await putFiles(cache, imageUrls(titleHtml), get);
+  const files = pages.kept;
+  const extras = covers.kept.filter((url) => !files.includes(url));
+  const bytes = pages.bytes + covers.bytes + html.length + titleHtml.length;
+  const now = Date.now();
+  const entry = {
+    key: `${seed.slug}/${seed.number}`,
+    path: seed.chapterUrl || path,
+    paths,
+    seriesUrl: seed.seriesUrl,
+    seriesTitle: seed.seriesTitle,
+    label: seed.label,
+    saved: !!saved,
+    bytes,
+    files,
+    extras,
+    savedAt: now,
+    readAt: now,
+  };
+  const latest = readIndex();
+  latest[entry.path] = entry;
+  writeIndex(latest);
+  await trim();
+  return entry;
+}
+
+// The chapter was read again: it goes last in the least-recently-read order.
+export function touch(path) {
+  const items = readIndex();
+  const entry = entryFor(items, path);
+  if (!entry) return;
+  entry.readAt = Date.now();
+  writeIndex(items);
+}
+
+// Said on `window` whenever chapters are removed (the /offline list redraws).
+export const CHANGED_EVENT = "manga-offline-changed";
+
+// Delete entries (reader paths) and the cached files only they use.
+export async function removeChapters(paths) {
+  const items = readIndex();
+  const urls = filesToDelete(items, paths);
+  for (const path of paths) delete items[path];
+  writeIndex(items);
+  if (offlineSupported()) {
+    const cache = await caches.open(DATA_CACHE);
+    await Promise.all(urls.map((url) => cache.delete(url)));
+  }
+  window.dispatchEvent(new Event(CHANGED_EVENT));
+}
+
+// Opened chapters past the reader's size limit go, least recently read first.
+export async function trim() {
+  const dropped = evictions(readIndex(), limitBytes(readLimitMb()));
+  if (dropped.length) await removeChapters(dropped);
+  return dropped;
+}

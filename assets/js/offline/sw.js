@@ -1,0 +1,130 @@
+// The service worker (served at /sw.js by manga_app/web/service_worker.py,
+// which puts `VERSION` and `SHELL` above this text). Installed after the
+// page's load event (register.js), so the first visit never waits for it.
+//
+// Caches:
+// - manga-shell-<VERSION>: the build's files (hashed scripts, styles, icons),
+//   one per build. A new build installs a complete new one first; the old
+//   ones are deleted only when the new worker takes over, after the files
+//   the saved pages still name were copied across.
+// - manga-offline-v1: what readers saved or opened (chapter pages and
+//   images, title pages) and the site pages that work offline. Its name never
+//   changes with a build: an update never drops a saved chapter. The
+//   browser-side index of it is assets/js/offline/store.js.
+/* global VERSION, SHELL, MEDIA_ORIGIN */
+const SHELL_PREFIX = "manga-shell-";
+const SHELL_CACHE = SHELL_PREFIX + VERSION;
+const DATA_CACHE = "manga-offline-v1";
+// Site pages kept up to date whenever they are opened online.
+const SITE_PAGES = ["/", "/library", "/history", "/offline"];
+const STATIC_PATH = /^\/(assets|css|icons|js|media)\//;
+const ASSET_REFERENCE = /\/assets\/[A-Za-z0-9._-]+\.(?:js|css)/g;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const shell = await caches.open(SHELL_CACHE);
+      await shell.addAll(SHELL);
+      // The site pages that work offline, as this build renders them.
+      const data = await caches.open(DATA_CACHE);
+      await Promise.all(
+        SITE_PAGES.map(async (path) => {
+          const page = await fetch(path, { credentials: "same-origin" });
+          if (page.ok) await data.put(new URL(path, self.location.origin).href, page);
+        }),
+      );
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const shell = await caches.open(SHELL_CACHE);
+      const named = await assetsOfKeptPages();
+      for (const name of await caches.keys()) {
+        if (!name.startsWith(SHELL_PREFIX) || name === SHELL_CACHE) continue;
+        const old = await caches.open(name);
+        for (const request of await old.keys()) {
+          if (!named.has(new URL(request.url).pathname) || (await shell.match(request))) continue;
+          const response = await old.match(request);
+          if (response) await shell.put(request, response);
+        }
+        await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+// The built files the kept pages load: a saved chapter keeps working with
+// the build it was saved with until it is opened online again.
+async function assetsOfKeptPages() {
+  const named = new Set();
+  const data = await caches.open(DATA_CACHE);
+  for (const request of await data.keys()) {
+    const response = await data.match(request);
+    if (!response || !(response.headers.get("content-type") || "").startsWith("text/html")) continue;
+    for (const found of (await response.text()).match(ASSET_REFERENCE) || []) named.add(found);
+  }
+  return named;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (request.mode === "navigate") {
+    event.respondWith(page(request, url));
+  } else if (url.origin === self.location.origin ? STATIC_PATH.test(url.pathname) || url.pathname === "/favicon.ico" : url.origin === MEDIA_ORIGIN) {
+    // Built files and media are immutable (hashed names), a CDN's too.
+    // Other origins (sign-in, analytics) are left to the browser.
+    event.respondWith(kept(request));
+  }
+});
+
+async function kept(request) {
+  const shell = await caches.open(SHELL_CACHE);
+  const found = (await shell.match(request)) || (await caches.match(request, { ignoreVary: true }));
+  return found || fetch(request);
+}
+
+function pageKey(url) {
+  return new URL(url.pathname, url.origin).href;
+}
+
+// Pages: the network first (a page is never older than the site), the kept
+// copy when there is no connection, else a page that says so.
+async function page(request, url) {
+  const data = await caches.open(DATA_CACHE);
+  const key = pageKey(url);
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (error) {
+    return (await data.match(key)) || offlineNotice();
+  }
+  if (response.ok && (SITE_PAGES.includes(url.pathname) || (await data.match(key)))) {
+    await data.put(key, response.clone());
+  }
+  return response;
+}
+
+function offlineNotice() {
+  const html = `<!doctype html>
+<html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>オフラインです</title><link rel="stylesheet" href="/css/site.css"><link rel="stylesheet" href="/css/account.css"></head>
+<body><main class="offline-fallback" role="main">
+<h1>オフラインです。保存した話だけ読めます</h1>
+<p>このページは保存されていないため、接続がないと開けません。</p>
+<p><a href="/offline">保存した話の一覧へ</a></p>
+</main></body></html>`;
+  return new Response(html, {
+    status: 503,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'",
+    },
+  });
+}

@@ -1,0 +1,250 @@
+"""Reading without a connection, in Chromium: a signed-in reader saves a
+chapter (オフライン保存), goes offline, reloads and reads every page of it
+from the service worker's copy; its title page and /offline open too, and
+any other page says it needs a connection; back online, the reading done
+offline reaches the account (Firebase Auth emulator, real database)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from manga_app.core.routes import manga_url
+from tests.e2e.conftest import ROOT, WEB_DIR
+from tests.e2e.reader_helpers import (
+    chapter_numbers,
+    counter,
+    image_decoded,
+    manifest,
+    open_chapter,
+    series_with_chapters,
+    show_menu,
+)
+from tests.e2e.test_accounts import _db, auth_emulator, device, header_menu, open_page, paged_series, sign_in_with_google  # noqa: F401
+
+OFFLINE_NOTICE = "オフラインです。保存した話だけ読めます"
+OUTBOX_KEY = "manga_offline_progress"
+
+
+def account_progress(server_env, email: str, slug: str) -> tuple[int, int] | None:
+    """(page, finished) of chapter 1 of `slug` in the account, or None."""
+    query = """select p.page, p.finished from reading_progress p join user_account u on u.uid = p.uid
+               where u.email = ? and p.series_slug = ? and p.chapter_hundredths = 100"""
+    with _db(server_env) as db:
+        return db.execute(query, (email, slug)).fetchone()
+
+
+def wait_for_account(page: Page, server_env, email: str, slug: str, expected: tuple[int, int]) -> None:
+    """Polls the database, letting Playwright serve the page's requests meanwhile
+    (the test's routes answer them: a plain sleep would stall the page)."""
+    deadline = time.monotonic() + 30
+    found = None
+    while time.monotonic() < deadline:
+        found = account_progress(server_env, email, slug)
+        if found == expected:
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the account never got {expected} for {slug} (last: {found})")
+
+
+def reader_interactive(page: Page) -> None:
+    """The reader answers keys (the app ran), offline as online."""
+    expect(page.locator(".reader-root")).to_have_attribute("data-interactive", "true")
+
+
+def worker_in_control(page: Page) -> None:
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_online(
+    base_url: str, server_env, device: BrowserContext, page: Page, paged_series: str
+) -> None:
+    slug = paged_series
+    email, name = f"offline-{uuid.uuid4().hex[:6]}@example.com", "電車 花子"
+    title_url = base_url + manga_url(slug)
+    chapter_path = f"/{slug}-ch-1"
+    total = len(manifest(server_env, slug, "1"))
+    assert total >= 3, "chapter 1 has pages to turn"
+
+    open_page(page, title_url)
+    header_menu(page)
+    sign_in_with_google(page, email=email, name=name)
+    expect(page.get_by_test_id("account-name")).to_have_text(name)
+    title = page.locator("h1").inner_text()
+
+    # Online: open the chapter and save it from the reader's menu.
+    open_chapter(page, base_url + chapter_path)
+    worker_in_control(page)
+    wait_for_account(page, server_env, email, slug, (0, 0))
+    show_menu(page)
+    save = page.get_by_test_id("offline-save-chapter")
+    expect(save).to_have_text("この話をオフライン保存")
+    save.click()
+    expect(save).to_have_text("保存済み")
+
+    # Offline: the chapter reloads from the saved copy, every page of it.
+    device.set_offline(True)
+    page.reload()
+    expect(page.get_by_test_id("offline-banner")).to_contain_text(OFFLINE_NOTICE)
+    expect(counter(page)).to_have_text(f"1 / {total}")
+    reader_interactive(page)
+    for index in range(total):
+        expect(counter(page)).to_have_text(f"{index + 1} / {total}")
+        image_decoded(page, f".reader-stage img[data-page-index='{index}']")
+        if index + 1 < total:
+            page.keyboard.press("ArrowLeft")
+    # Turning pages recorded where the reader is, to be sent once online.
+    page.wait_for_function(
+        "([key, path, last]) => { const items = (JSON.parse(localStorage.getItem(key) || 'null') || {items: {}}).items;"
+        " return items[path] && items[path].page === last; }",
+        arg=[OUTBOX_KEY, chapter_path, total - 1],
+    )
+    assert account_progress(server_env, email, slug) == (0, 0), "nothing reached the server while offline"
+
+    # The series' title page opens offline, cover included.
+    page.goto(title_url)
+    expect(page.locator("h1")).to_have_text(title)
+    image_decoded(page, "img.title-cover")
+    expect(page.get_by_test_id("offline-banner")).to_be_visible()
+
+    # /offline lists the saved chapter.
+    page.goto(f"{base_url}/offline")
+    item = page.get_by_test_id("offline-item")
+    expect(item).to_have_count(1)
+    expect(item).to_contain_text("第1話")
+    expect(item).to_contain_text(f"{total}ページ")
+
+    # /history and /library show what this browser has: its history, the series it kept.
+    page.goto(f"{base_url}/history")
+    history = page.get_by_test_id("offline-history")
+    expect(history).to_contain_text(title)
+    history.get_by_role("link", name="続きを読む").click()
+    expect(counter(page)).to_have_text(f"{total} / {total}")
+    page.goto(f"{base_url}/library")
+    expect(page.get_by_test_id("offline-library").get_by_role("link", name=title)).to_be_visible()
+
+    # A page that was never saved says it needs a connection.
+    page.goto(f"{base_url}/genres")
+    expect(page.locator("h1")).to_have_text(OFFLINE_NOTICE)
+
+    # Back online: the reading done offline reaches the account, read to the end.
+    page.goto(f"{base_url}/offline")
+    device.set_offline(False)
+    wait_for_account(page, server_env, email, slug, (total - 1, 1))
+    page.wait_for_function(f"() => Object.keys((JSON.parse(localStorage.getItem('{OUTBOX_KEY}') || 'null') || {{items: {{}}}}).items).length === 0")
+    expect(page.get_by_test_id("offline-banner")).to_have_count(0)
+
+
+def test_the_next_unread_chapters_are_saved_from_the_title_page_and_deleted_on_offline(
+    base_url: str, server_env, page: Page
+) -> None:
+    slug = series_with_chapters(server_env, "rtl", 3)
+    numbers = sorted(chapter_numbers(server_env, slug), key=float)
+    open_page(page, base_url + manga_url(slug))
+    worker_in_control(page)
+    save = page.get_by_test_id("offline-save")
+    save.get_by_label("保存する話数").select_option("3")
+    save.get_by_test_id("offline-save-next").click()
+    expect(page.locator(".ant-notification-notice").filter(has_text="3話をオフライン保存しました")).to_be_visible()
+
+    page.goto(f"{base_url}/offline")
+    items = page.get_by_test_id("offline-item")
+    expect(items).to_have_count(3)
+    for number in numbers[:3]:
+        pages = len(manifest(server_env, slug, number))
+        expect(items.filter(has_text=f"第{number}話")).to_contain_text(f"{pages}ページ")
+    items.filter(has_text=f"第{numbers[0]}話").get_by_test_id("offline-delete").click()
+    expect(items).to_have_count(2)
+    page.get_by_test_id("offline-delete-all-open").click()
+    page.get_by_test_id("offline-delete-all").click()
+    expect(page.get_by_test_id("offline-empty")).to_be_visible()
+    # Nothing of them is left in the worker's cache.
+    left = page.evaluate("async () => (await (await caches.open('manga-offline-v1')).keys()).map((r) => new URL(r.url).pathname)")
+    assert not [path for path in left if path.startswith("/media/") or path.startswith(f"/{slug}-ch-")], left
+
+
+def test_the_size_limit_is_checked_and_kept(base_url: str, page: Page) -> None:
+    open_page(page, f"{base_url}/offline")
+    limit = page.get_by_test_id("offline-limit")
+    expect(limit).to_have_value("300")
+    limit.fill("0")
+    page.get_by_role("button", name="変更").click()
+    expect(page.get_by_role("alert")).to_have_text("1〜100000 の数字（MB）を入れてください")
+    limit.fill("50")
+    page.get_by_role("button", name="変更").click()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    page.reload()
+    expect(page.get_by_test_id("offline-limit")).to_have_value("50")
+
+
+def test_a_new_build_updates_the_worker_and_keeps_the_saved_chapters(base_url: str, server_env, context: BrowserContext, page: Page) -> None:
+    slug = series_with_chapters(server_env, "rtl", 1)
+    total = len(manifest(server_env, slug, "1"))
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    worker_in_control(page)
+    show_menu(page)
+    page.get_by_test_id("offline-save-chapter").click()
+    expect(page.get_by_test_id("offline-save-chapter")).to_have_text("保存済み")
+    shells = "async () => (await caches.keys()).filter((name) => name.startsWith('manga-shell-'))"
+    (old,) = page.evaluate(shells)
+
+    # A new build: one more built file, so a new worker with a new shell.
+    added = ROOT / WEB_DIR / "build" / "client" / "assets" / f"update-{uuid.uuid4().hex[:8]}.js"
+    added.write_text("export {};\n")
+    try:
+        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        page.wait_for_function(f"async () => {{ const names = await ({shells})(); return names.length === 1 && names[0] !== {old!r}; }}")
+    finally:
+        added.unlink()
+
+    # The saved chapter still reads offline, through the new worker.
+    context.set_offline(True)
+    page.reload()
+    expect(counter(page)).to_have_text(f"1 / {total}")
+    reader_interactive(page)
+    image_decoded(page, ".reader-stage img[data-page-index='0']")
+    page.keyboard.press("ArrowLeft")
+    expect(counter(page)).to_have_text(f"2 / {total}")
+    image_decoded(page, ".reader-stage img[data-page-index='1']")
+
+
+def test_a_save_that_fails_says_so_and_leaves_nothing_behind(base_url: str, server_env, context: BrowserContext, page: Page) -> None:
+    slug = series_with_chapters(server_env, "rtl", 1)
+    last = manifest(server_env, slug, "1")[-1]["url"]
+    context.route(f"**{last}", lambda route: route.fulfill(status=500, body=""))
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    worker_in_control(page)
+    show_menu(page)
+    save = page.get_by_test_id("offline-save-chapter")
+    save.click()
+    expect(page.locator(".ant-notification-notice").filter(has_text="オフライン保存できませんでした")).to_be_visible()
+    expect(save).to_have_text("この話をオフライン保存")
+    left = page.evaluate("async () => (await (await caches.open('manga-offline-v1')).keys()).map((r) => new URL(r.url).pathname)")
+    assert not [path for path in left if path.startswith("/media/") or path.startswith(f"/{slug}-ch-") or path.startswith("/manga/")], left
+    assert page.evaluate("localStorage.getItem('manga_offline_chapters')") in (None, '{"v":1,"items":{}}')
+
+
+def test_a_chapter_unpublished_since_it_was_saved_is_removed_with_a_note(
+    base_url: str, server_env, context: BrowserContext, page: Page
+) -> None:
+    slug = series_with_chapters(server_env, "rtl", 1)
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    worker_in_control(page)
+    show_menu(page)
+    page.get_by_test_id("offline-save-chapter").click()
+    expect(page.get_by_test_id("offline-save-chapter")).to_have_text("保存済み")
+    page.close()
+    # The chapter is gone from the site: its page answers 404 (as after `catalogue remove`).
+    context.route(
+        f"**/{slug}-ch-1*",
+        lambda route: route.fulfill(status=404, body="") if route.request.method == "HEAD" else route.continue_(),
+    )
+    later = context.new_page()  # the next visit (a new tab session)
+    open_page(later, f"{base_url}/offline")
+    # Checked a few seconds after the page opened, so as not to compete with it.
+    expect(later.get_by_test_id("offline-note")).to_contain_text("は公開が終了したため、保存から削除しました。", timeout=20_000)
+    expect(later.get_by_test_id("offline-empty")).to_be_visible()
+    left = later.evaluate("async () => (await (await caches.open('manga-offline-v1')).keys()).map((r) => new URL(r.url).pathname)")
+    assert not [path for path in left if path.startswith("/media/") or path.startswith(f"/{slug}-ch-")], left
