@@ -9,7 +9,7 @@ from manga_app.ui.server_states import page_state_wrap
 from manga_app.core.config import content_key, get_settings
 from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
-from manga_app.reflex_patches import leave_out_color_mode_script
+from manga_app.reflex_patches import leave_out_color_mode_script, own_stylesheet_link
 from manga_app.ssr.pages import warm_up as render_warm_up
 from manga_app.web.middleware import site_http_layer
 
@@ -18,6 +18,7 @@ from manga_app.web.middleware import site_http_layer
 content_key(get_settings())
 check_firebase_at_startup()
 leave_out_color_mode_script()
+own_stylesheet_link()
 
 app = rx.App(
     html_lang="ja",

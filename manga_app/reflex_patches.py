@@ -2,7 +2,10 @@
 tests/unit/test_reflex_patches.py fails when a Reflex upgrade moves what
 these rely on; nothing else in the site patches the framework.
 
-- The document head: no color-mode script (`leave_out_color_mode_script`).
+- The document head: no color-mode script (`leave_out_color_mode_script`);
+  the site's stylesheet linked by the site's own component, so the reader's
+  first frame waits only for a small stylesheet of its own
+  (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io event
   and disconnect (`install`; the policy itself is web/socket_guard.py).
 - The built page: rendered pages start the app after their first frame
@@ -17,9 +20,12 @@ import json
 import re
 
 import reflex as rx
+import reflex.compiler.utils
 import reflex.utils.misc
 from reflex.app import App, EventNamespace
+from reflex_components_core.el.elements.metadata import Head, Link
 
+from manga_app.ui.site_styles import site_stylesheet
 from manga_app.web import bounded_logs, socket_guard
 
 _MARK = "_manga_guarded"
@@ -43,6 +49,48 @@ def _no_color_mode_script(default_color_mode: str = "system") -> rx.Component:
 def leave_out_color_mode_script() -> None:
     """Before the app is compiled (manga_app.manga_app calls it on import)."""
     reflex.utils.misc.preload_color_theme = _no_color_mode_script
+
+
+# Reflex's document head links the site's stylesheet (every file of
+# App.stylesheets in one, about 130 KB), and preloads it, on every page, and
+# every page's first frame waits for it. The reader's first frame is one
+# image and a few bars: it waited for the whole site's styles (reader LCP
+# 1.6-1.9x a static page showing the same image). The link is the site's own
+# component instead (ui/site_styles.py): the same link on every
+# page but the reader's, which draws with its own small stylesheet and
+# applies the site's once the app has started. Reflex has no setting for it.
+
+_GLOBAL_STYLES = "reflexGlobalStyles"
+
+
+def _global_stylesheet(component: object) -> bool:
+    return isinstance(component, Link) and str(getattr(component, "href", "")) == _GLOBAL_STYLES
+
+
+def _own_stylesheet(create_document_root):
+    @functools.wraps(create_document_root)
+    def create(*args, **kwargs):
+        root = create_document_root(*args, **kwargs)
+        head = next((child for child in root.children if isinstance(child, Head)), None)
+        links = [child for child in head.children if _global_stylesheet(child)] if head is not None else []
+        stylesheet = next((link for link in links if str(link.rel) == '"stylesheet"'), None)
+        if stylesheet is None:
+            return root  # a document this does not know: left as built (the test fails)
+        head.children = [
+            site_stylesheet(stylesheet.href) if child is stylesheet else child
+            for child in head.children
+            if child is stylesheet or not any(child is link for link in links)
+        ]
+        return root
+
+    setattr(create, _MARK, True)
+    return create
+
+
+def own_stylesheet_link() -> None:
+    """Before the app is compiled (manga_app.manga_app calls it on import)."""
+    if not getattr(reflex.compiler.utils.create_document_root, _MARK, False):
+        reflex.compiler.utils.create_document_root = _own_stylesheet(reflex.compiler.utils.create_document_root)
 
 
 # ---- event handling ------------------------------------------------------
@@ -89,11 +137,17 @@ _MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/?>')
 _APP_START = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOTALL)
 _STATIC_IMPORT = re.compile(r'^import (?:\* as (\w+) from )?("[^"\\]+");[ \t]*$', re.MULTILINE)
 _ANY_STATIC_IMPORT = re.compile(r"^\s*import\s*[^(\s]", re.MULTILINE)
-# What the app waits for: the frame after the one that shows the HTML (at
-# once in a hidden tab, which paints none).
+# What the app waits for: the page's high-priority images (the reader's
+# first page) loaded, so its scripts do not share the connection and the
+# main thread with them (not image.decode(): the page's own paint decodes
+# them again), then the frame after the one that shows them (at once in a
+# hidden tab, which paints none).
 PAINT_GATE = (
     "new Promise((go) => document.visibilityState === \"hidden\" ? go()"
-    " : requestAnimationFrame(() => setTimeout(go, 0)))"
+    " : Promise.all([...document.querySelectorAll(\"img[fetchpriority=high]\")]"
+    ".map((image) => image.complete || new Promise((done) => {"
+    " image.addEventListener(\"load\", done); image.addEventListener(\"error\", done); })))"
+    ".then(() => requestAnimationFrame(() => setTimeout(go, 0))))"
 )
 
 

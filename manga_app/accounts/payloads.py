@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
 from manga_app.reader import reading
+from manga_app.core import routes
 
 MAX_MERGE = 500
 MAX_SLUG = 100
@@ -28,8 +29,9 @@ MAX_HISTORY_CHARS = 1_000_000
 # A device's reading time may be this far off the server's.
 PAST_WINDOW = timedelta(days=30)
 FUTURE_WINDOW = timedelta(minutes=5)
-# Chapter numbers as in the catalogue: < 100000, two decimals at most.
-MAX_CHAPTER_HUNDREDTHS = 100_000 * 100 - 1
+# Unit keys as in the catalogue, two decimals at most: chapters below
+# 100000, volumes at routes.VOLUME_KEY + their number (the same range above it).
+MAX_CHAPTER_HUNDREDTHS = int((routes.VOLUME_KEY + 100_000) * 100) - 1
 MARK_BEFORE = timedelta(seconds=1)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 

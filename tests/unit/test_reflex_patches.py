@@ -8,10 +8,10 @@ from __future__ import annotations
 import inspect
 import re
 
+import reflex.compiler.utils
 import reflex.utils.misc
 import socketio
 from reflex.app import App, EventNamespace
-from reflex.compiler.utils import create_document_root
 from reflex_base import constants
 from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
 
@@ -21,7 +21,7 @@ from manga_app import reflex_patches
 
 
 def _document_code() -> str:
-    root = create_document_root(head_components=[], html_lang="ja", default_color_mode="light")
+    root = reflex.compiler.utils.create_document_root(head_components=[], html_lang="ja", default_color_mode="light")
     return str(root.render())
 
 
@@ -34,6 +34,24 @@ def test_the_document_head_reads_no_saved_color_mode(monkeypatch):
     assert "localStorage" not in code and "prefers-color-scheme" not in code
     # The rest of the document is still there.
     assert "utf-8" in code and "stylesheet" in code
+
+
+def test_the_site_stylesheet_is_linked_by_the_sites_component(monkeypatch):
+    built_in = reflex.compiler.utils.create_document_root
+    monkeypatch.setattr(reflex.compiler.utils, "create_document_root", getattr(built_in, "__wrapped__", built_in))
+    monkeypatch.setattr(reflex.compiler.utils, "is_prod_mode", lambda: True)
+    # Reflex's own document links (and preloads) the site's stylesheet itself.
+    code = _document_code()
+    assert code.count("href:reflexGlobalStyles") == 2 and "SiteStylesheet" not in code
+    reflex_patches.own_stylesheet_link()
+    reflex_patches.own_stylesheet_link()  # idempotent
+    code = _document_code()
+    # The site's component links it, told the reader's route parameter.
+    assert code.count("reflexGlobalStyles") == 1
+    assert "'name': 'SiteStylesheet', 'props': ['href:reflexGlobalStyles', 'ownParam:\"reader_path\"']" in code
+    assert "utf-8" in code and "Links" in code and "Scripts" in code
+    imports = reflex.compiler.utils.create_document_root(head_components=[], html_lang="ja")._get_all_imports()
+    assert "$/styles/__reflex_global_styles.css?url" in imports and "$/public/js/site_styles.jsx" in imports
 
 
 # ---- event handling ---------------------------------------------------------

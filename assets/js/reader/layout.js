@@ -38,6 +38,14 @@ export function unitOfPage(units, page) {
   return found === -1 ? units.length : found;
 }
 
+// The reading position of the screen showing `page`: its last page, the
+// furthest the visitor has seen (the last pair reaches the chapter's last
+// page, which makes it read).
+export function lastShown(units, page) {
+  const unit = units[unitOfPage(units, page)];
+  return unit ? Math.max(...unit) : page;
+}
+
 // How the pages of one unit are drawn in the paged reader: side by side at
 // one common height. The sizes are CSS (reader_pages.css) from each page's
 // share of the unit's width (`--share`) and the unit's width-to-height ratio

@@ -10,7 +10,7 @@
 // chapter, "open at the end") is applied right after hydration.
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { buildUnits, loadOrder, pairingOffset, unitLabel, unitOfPage } from "./layout.js";
+import { buildUnits, lastShown, loadOrder, pairingOffset, unitLabel, unitOfPage } from "./layout.js";
 import { useReaderKeys } from "./controls.js";
 import { useProgressReporter } from "./hooks.js";
 import { useLoadQueue } from "./loading.js";
@@ -104,17 +104,19 @@ function Reader(props) {
     [onProgress, viewId, seriesSlug, chapterNumber],
   );
   const report = useProgressReporter(storeKey, sendProgress, !!settings.saver);
-  const track = useCallback(
-    (index, offset) => {
-      position.current = { page: index, offset };
-      report(index, offset);
-    },
-    [report],
-  );
   const fit = settings.fit || "auto";
   // The one-page offset: the reader's own choice, else the chapter's.
   const offset = pairingOffset(settings.offset, defaultOffset);
   const units = useMemo(() => buildUnits(pages, !!settings.double, offset), [pages, settings.double, offset]);
+  const track = useCallback(
+    (index, within) => {
+      // A pair on screen stands for its second page: its last pair reads a chapter.
+      const reached = mode === "paged" ? lastShown(units, index) : index;
+      position.current = { page: reached, offset: within };
+      report(reached, within);
+    },
+    [report, mode, units],
+  );
   const unitIndex = page >= total ? units.length : unitOfPage(units, page);
   const srcOf = useCallback((item) => (settings.saver ? item.saver_url : item.url), [settings.saver]);
   const rootRef = useRef(null);

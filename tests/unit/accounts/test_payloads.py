@@ -8,6 +8,7 @@ import pytest
 
 from manga_app.reader import reading
 from manga_app.accounts import payloads
+from manga_app.core import routes
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
@@ -19,6 +20,15 @@ NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 )
 def test_chapter_numbers(value, expected):
     assert payloads.chapter_hundredths(value) == expected
+
+
+def test_a_volume_s_key_is_a_position_like_a_chapter_s():
+    # The reader reports a volume by its unit key (routes.VOLUME_KEY + 3):
+    # refusing it lost every signed-in reader's place in a volume.
+    volume_3 = str(routes.VOLUME_KEY + 3)
+    assert payloads.chapter_hundredths(volume_3) == int((routes.VOLUME_KEY + 3) * 100)
+    assert payloads.reported_position("s", volume_3, 4, 0.0, NOW.timestamp() * 1000, now=NOW).page == 4
+    assert payloads.chapter_hundredths(str(routes.VOLUME_KEY * 2)) is None
 
 
 @pytest.mark.parametrize(

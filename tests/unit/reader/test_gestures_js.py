@@ -109,6 +109,12 @@ def test_the_counter_names_both_pages_of_a_pair(unit: list[int], label: str) -> 
     assert run_js("layout.js", f"return m.unitLabel({json.dumps(unit)});") == label
 
 
+@pytest.mark.parametrize(("page", "reached"), [(0, 0), (1, 2), (2, 2), (3, 3), (4, 5), (9, 9)])
+def test_a_screens_position_is_its_last_page(page: int, reached: int) -> None:
+    units = [[0], [1, 2], [3], [4, 5]]
+    assert run_js("layout.js", f"return m.lastShown({json.dumps(units)}, {page});") == reached
+
+
 @pytest.mark.parametrize(
     ("chosen", "chapter", "offset"),
     [("null", "true", True), ("undefined", "true", True), ("null", "false", False), ("null", "undefined", False),
