@@ -12,14 +12,22 @@ from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH, Card
 CARD_SIZES = "(min-width: 768px) 160px, 31vw"
 
 
-def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, eager: bool = False) -> rx.Component:
+# A grid's first row on a phone (three columns): on screen at first paint,
+# so fetched at once and first; the first is usually the largest paint.
+_FIRST_ROW = 3
+
+
+def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, position: rx.Var[int] | None = None) -> rx.Component:
+    """A card's cover, loaded lazily unless it is in the grid's first row (`position`)."""
+    first_row = None if position is None else position < _FIRST_ROW
     return rx.el.img(
         src=card.cover,
         alt="",
-        loading="eager" if eager else "lazy",
+        loading="lazy" if first_row is None else rx.cond(first_row, "eager", "lazy"),
         decoding="async",
         class_name="cover",
-        custom_attrs={"width": str(COVER_WIDTH), "height": str(COVER_HEIGHT), "srcSet": card.srcset, "sizes": sizes},
+        custom_attrs={"width": str(COVER_WIDTH), "height": str(COVER_HEIGHT), "srcSet": card.srcset, "sizes": sizes,
+                      **({} if first_row is None else {"fetchPriority": rx.cond(first_row, "high", "auto")})},
     )
 
 
@@ -39,10 +47,10 @@ def _match_line(card: rx.Var) -> rx.Component:
     )
 
 
-def series_card(card: rx.Var) -> rx.Component:
+def series_card(card: rx.Var, position: rx.Var[int] | None = None) -> rx.Component:
     return rx.el.li(
         link(
-            cover_image(card),
+            cover_image(card, position=position),
             rx.el.span(title_parts(card), class_name="card-title"),
             _match_line(card),
             rx.el.span(
@@ -58,7 +66,8 @@ def series_card(card: rx.Var) -> rx.Component:
 
 
 def card_grid(cards: rx.Var[list[Card]], *, label: str) -> rx.Component:
-    return rx.el.ul(rx.foreach(cards, series_card), class_name="card-grid", aria_label=label)
+    return rx.el.ul(rx.foreach(cards, lambda card, index: series_card(card, index)), class_name="card-grid",
+                    aria_label=label)
 
 
 def card_shelf(cards: rx.Var[list[Card]], *, label: str, stat: str = "updated") -> rx.Component:
