@@ -48,7 +48,7 @@ demo: $(DEMO_STAMP)
 $(DEMO_STAMP): | $(VENV)/.installed
 	$(PY) -m manga_app.demo $(DEMO_DIR)
 	$(PY) -m manga_app.catalogue import $(DEMO_DIR)
-	$(PY) -m manga_app.demo.views
+	$(PY) -m manga_app.demo.view_counts
 	touch $@
 
 setup: $(VENV)/.installed tools/node_modules/.installed tools/firebase/node_modules/.installed system-packages

@@ -1,13 +1,12 @@
-"""Reflex configuration: kept tiny; typed settings live in manga_app/config.py."""
+"""Reflex configuration: kept tiny; typed settings live in manga_app/core/config.py."""
 
 import os
 
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
-# The embedded default is a SQLite file under data/; REFLEX_DB_URL (read by
-# Reflex itself) points production at PostgreSQL.
-_DEFAULT_DB_URL = "sqlite:///data/manga.db"
+from manga_app.core.db import DEFAULT_DB_URL
+
 
 # Visitor state: in Redis (with a TTL, shared by every worker) when
 # REFLEX_REDIS_URL is set, else in this one process's memory with the same
@@ -21,7 +20,9 @@ STATE_TTL_SECONDS = 30 * 60
 
 config = rx.Config(
     app_name="manga_app",
-    db_url=os.environ.get("REFLEX_DB_URL", _DEFAULT_DB_URL),
+    # The embedded default is a SQLite file under data/; REFLEX_DB_URL (read by
+    # Reflex itself) points production at PostgreSQL.
+    db_url=os.environ.get("REFLEX_DB_URL", DEFAULT_DB_URL),
     state_manager_mode=_STATE_MODE,
     redis_token_expiration=STATE_TTL_SECONDS,
     show_built_with_reflex=False,

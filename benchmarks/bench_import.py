@@ -35,7 +35,7 @@ NOW = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 
 def run(results_dir: Path) -> dict:
     from manga_app.catalogue import importer
-    from manga_app.catalogue.media import WEBP_METHOD, WEBP_QUALITY
+    from manga_app.catalogue.page_images import WEBP_METHOD, WEBP_QUALITY
     from manga_app.demo import generate_demo_library
 
     workers = _cpus()
@@ -202,7 +202,7 @@ def _floor(pages: list[tuple[bytes, bool]], workers: int) -> float:
 
 def _decode_and_encode(data: bytes, cover: bool) -> int:
     """One page: decode once, encode each derivative (as the media store does, no files)."""
-    from manga_app.catalogue import media
+    from manga_app.catalogue import media, page_images
 
     image = Image.open(io.BytesIO(data))
     jobs = {rel: (media.derivative_size(image.width, image.height, width), False)
@@ -211,12 +211,12 @@ def _decode_and_encode(data: bytes, cover: bool) -> int:
         jobs.update({rel: (media.derivative_size(image.width, image.height, width), False)
                      for rel, width in media.cover_targets("0" * 64)})
     largest = max(size for size, _ in jobs.values())
-    upright = media._decode(image, largest, 1)
-    return sum(len(content) for content in media._encode_all(upright, jobs).values())
+    upright = page_images.decode(image, largest, 1)
+    return sum(len(content) for content in page_images.encode_all(upright, jobs).values())
 
 
 def _import(root: Path, library: Path, workers: int) -> float:
-    from manga_app.catalogue.db import make_engine, migrate
+    from manga_app.core.db import make_engine, migrate
     from manga_app.catalogue.importer import import_source
     from manga_app.catalogue.media import MediaStore
 

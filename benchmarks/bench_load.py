@@ -39,7 +39,7 @@ TARGETS = {"event_p95_ms": 100.0, "title_rps": 800.0, "search_rps": 400.0, "http
 
 
 def run(results_dir: Path) -> dict:
-    from tests.unit.auth.emulator_accounts import claims_of, google_token
+    from tests.unit.accounts.emulator_accounts import claims_of, google_token
 
     sizes = load.FULL if os.environ.get("LOAD_SIZE") == "full" else load.SHORT
     ttl = {"REFLEX_REDIS_TOKEN_EXPIRATION": str(sizes.ttl_s)}

@@ -11,7 +11,7 @@ encoding the loader uses (loader.ACCEPT_ENCODING) must load in under 2 s.
 
 Memory: resident memory (RSS) of a fresh process, after gc and malloc_trim,
 before and after loading the list and building the held Snapshot
-(manga_app.catalogue.held), per 10,000 series; then the growth from
+(manga_app.read_models.held), per 10,000 series; then the growth from
 building the search index on it, reported apart. Median of MEMORY_RUNS
 processes. Target: held catalogue under 5 MB per 10,000 (50 MB per 100,000).
 """
@@ -45,7 +45,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(results_dir: Path) -> dict:
-    from manga_app.catalogue.loader import ACCEPT_ENCODING
+    from manga_app.read_models.loader import ACCEPT_ENCODING
     from manga_app.catalogue.publisher import PAGE_SIZE
 
     count = synthetic.SERIES
@@ -141,7 +141,7 @@ class _server:
 
 
 def _timed_load(base_url: str, count: int, encoding: str) -> float:
-    from manga_app.catalogue.loader import CatalogueLoader
+    from manga_app.read_models.loader import CatalogueLoader
 
     loader = CatalogueLoader(base_url, accept_encoding=encoding)
     gc.collect()
@@ -163,8 +163,8 @@ def _rss() -> int:
 
 def _held_memory(base_url: str, count: int, encoding: str) -> dict:
     """RSS growth from loading the list into a Snapshot, then from indexing it."""
-    from manga_app.catalogue.held import Snapshot
-    from manga_app.catalogue.loader import CatalogueLoader
+    from manga_app.read_models.held import Snapshot
+    from manga_app.read_models.loader import CatalogueLoader
     from manga_app.search.index import SearchIndex
 
     asyncio.run(CatalogueLoader(base_url, accept_encoding=encoding).load_genres())  # imports what loading needs

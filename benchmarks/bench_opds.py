@@ -33,8 +33,8 @@ PAGES, PAGE_BYTES, STREAM_ROUNDS = 60, 400_000, 5
 
 def _snapshot():
     from benchmarks.bench_search import synthetic_catalogue
-    from manga_app.catalogue.compact import GenreCount
-    from manga_app.catalogue.held import Snapshot
+    from manga_app.read_models.compact import GenreCount
+    from manga_app.read_models.held import Snapshot
 
     items = synthetic_catalogue(SERIES, random.Random(20))
     genres = sorted({name for item in items for name in item.genres})

@@ -27,7 +27,7 @@ TARGET_CHANGED_S = 3.0
 
 def run(results_dir: Path) -> dict:
     from manga_app.catalogue import publisher
-    from manga_app.catalogue.db import make_engine
+    from manga_app.core.db import make_engine
     from manga_app.catalogue.models import Chapter, Page, Series
 
     count = synthetic.SERIES

@@ -92,8 +92,8 @@ def served_floor(url: str, image_url: str, width: int, height: int) -> Iterator[
 
 
 def _manifests(data: Path) -> dict[tuple[str, str], list[dict]]:
-    from manga_app.catalogue.keys import ensure_dev_content_key
-    from manga_app.pages.reader_model import decrypt_manifest
+    from manga_app.core.content_key import ensure_dev_content_key
+    from manga_app.reader.logic import decrypt_manifest
 
     key = ensure_dev_content_key(data / "content_key")
     found = {}

@@ -9,7 +9,7 @@ spaces, aliases, authors and misses, each also as the one- and
 two-character prefixes that typing sends first; some sorted by 更新順,
 新着順, タイトル順 or 人気順, some at a later or a huge page. Per query, in
 the backend process: folding + filtering + ranking + paging + building the
-page's cards (state.browse.card_for), and for an empty result the near
+page's cards (ui.records.card_for), and for an empty result the near
 titles and their cards. Target: p95 under 5 ms overall and for one- and
 two-character queries alone. The index remembers the last words it
 checked one by one (typing re-sends finished words with every keystroke,
@@ -66,7 +66,7 @@ def _to_katakana(text: str) -> str:
 
 
 def synthetic_catalogue(count: int, rnd: random.Random) -> list:
-    from manga_app.catalogue.loader import MangaItem
+    from manga_app.read_models.loader import MangaItem
 
     base = datetime(2026, 1, 1, tzinfo=UTC)
     items = []
@@ -134,11 +134,12 @@ def _ms(started: float) -> float:
 
 
 def run(results_dir: Path) -> dict:
-    from manga_app.catalogue.compact import Catalogue
-    from manga_app.search.index import Query, SearchIndex
+    from manga_app.read_models.compact import Catalogue
+    from manga_app.search.index import SearchIndex
+    from manga_app.search.query import Query
     from manga_app.search.normalize import clean_query, fold, query_terms
     from manga_app.search.suggest import near_titles
-    from manga_app.state.browse import card_for
+    from manga_app.ui.records import card_for
 
     rnd = random.Random(4)
     items = synthetic_catalogue(SERIES, rnd)
@@ -146,7 +147,7 @@ def run(results_dir: Path) -> dict:
     started = time.perf_counter()
     index = SearchIndex(catalogue)
     build_s = time.perf_counter() - started
-    gc.freeze()  # as state/search_index.py does after every build
+    gc.freeze()  # as read_models/search_index.py does after every build
     queries = query_set(items, QUERIES, rnd)
     now = datetime.now(UTC)
     timings: list[tuple[str, float, int]] = []

@@ -112,7 +112,7 @@ def catalogue_db(count: int = SERIES) -> str:
     cache_key = f"db-{count}"
     if cache_key in _STATE:
         return _STATE[cache_key]
-    from manga_app.catalogue.db import make_engine, migrate
+    from manga_app.core.db import make_engine, migrate
     from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 
     started = time.perf_counter()
@@ -184,7 +184,7 @@ def published(count: int = SERIES) -> Path:
     if cache_key not in _STATE:
         from sqlmodel import Session
 
-        from manga_app.catalogue.db import make_engine
+        from manga_app.core.db import make_engine
         from manga_app.catalogue.publisher import publish_catalogue
 
         engine = make_engine(catalogue_db(count))

@@ -2,12 +2,12 @@
 
 import reflex as rx
 
-from manga_app.auth.settings import check_firebase_at_startup
-from manga_app.components import antd
-from manga_app.components.account.root import firebase_app_wrap
-from manga_app.components.offline import offline_app_wrap
-from manga_app.components.page_state import page_state_wrap
-from manga_app.config import content_key, get_settings
+from manga_app.accounts.settings import check_firebase_at_startup
+from manga_app.ui import antd
+from manga_app.ui.account.root import firebase_app_wrap
+from manga_app.ui.server_states import page_state_wrap
+from manga_app.core.config import content_key, get_settings
+from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
 from manga_app.reflex_patches import leave_out_color_mode_script, own_stylesheet_link
 from manga_app.ssr.pages import warm_up as render_warm_up

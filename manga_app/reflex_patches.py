@@ -25,7 +25,7 @@ import reflex.utils.misc
 from reflex.app import App, EventNamespace
 from reflex_components_core.el.elements.metadata import Head, Link
 
-from manga_app.components.site_styles import site_stylesheet
+from manga_app.ui.site_styles import site_stylesheet
 from manga_app.web import bounded_logs, socket_guard
 
 _MARK = "_manga_guarded"
@@ -56,7 +56,7 @@ def leave_out_color_mode_script() -> None:
 # every page's first frame waits for it. The reader's first frame is one
 # image and a few bars: it waited for the whole site's styles (reader LCP
 # 1.6-1.9x a static page showing the same image). The link is the site's own
-# component instead (components/site_styles.py): the same link on every
+# component instead (ui/site_styles.py): the same link on every
 # page but the reader's, which draws with its own small stylesheet and
 # applies the site's once the app has started. Reflex has no setting for it.
 

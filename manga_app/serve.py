@@ -21,10 +21,10 @@ from reflex_base import constants
 from reflex_base.config import get_config
 from reflex_base.environment import environment
 
-from manga_app.auth import emulator
-from manga_app.auth.settings import check_firebase_at_startup
-from manga_app.catalogue.db import migrate
-from manga_app.config import get_settings
+from manga_app.accounts import emulator
+from manga_app.accounts.settings import check_firebase_at_startup
+from manga_app.core.db import migrate
+from manga_app.core.config import get_settings
 from manga_app.web.origins import allowed_origins
 from manga_app.web.shell import static_dir
 

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic.config import Config
 
 from alembic import command
-from manga_app.catalogue.db import ALEMBIC_INI, PROJECT_ROOT
+from manga_app.core.db import ALEMBIC_INI, PROJECT_ROOT
 from tests.postgres import scratch_database
 
 

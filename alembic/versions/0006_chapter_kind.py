@@ -6,7 +6,7 @@ Create Date: 2026-11-25 12:30:00
 
 Chapter.kind says whether the unit is a volume (巻) or a chapter (話). A
 volume's number_hundredths is its key, VOLUME_KEY plus its number (see
-manga_app.routes.VOLUME_KEY), so the unique (series, number) index keeps
+manga_app.core.routes.VOLUME_KEY), so the unique (series, number) index keeps
 volume 3 and chapter 3 apart. Every existing row was imported as a chapter
 and stays one; re-importing a renamed file (or the file of a volume that an
 earlier importer flattened into a chapter) turns it into what its name says.

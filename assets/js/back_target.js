@@ -1,5 +1,5 @@
 // Where the in-app back control goes (the spec's navigation stack, kept by
-// manga_app/state/navigation.py): the page before the one the browser is
+// manga_app/ui/navigation_state.py): the page before the one the browser is
 // on. Read against the browser's own path, because right after a
 // navigation the stack has not heard of the new page yet. No React here.
 export function backTarget(stack, pathname) {

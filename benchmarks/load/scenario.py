@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from benchmarks.load.visitor import HEAD, READER, SEARCH, TITLE, NoReply, Visitor
-from manga_app import routes
+from manga_app.core import routes
 
 CONNECT_AT_ONCE = 50
 TYPING_PAUSE = 0.3  # slower than the search page's typing throttle (0.25 s)

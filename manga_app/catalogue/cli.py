@@ -4,7 +4,7 @@ The library edits (remove, renumber, merge-series) live in edits_cli.py.
 
 Every default comes from the server's own configuration, read the same way:
 DATA_DIR, CONTENT_KEY and MEDIA_BASE_URL from the typed settings
-(`manga_app.config`: the environment, then `.env`), the database from
+(`manga_app.core.config`: the environment, then `.env`), the database from
 REFLEX_DB_URL as rxconfig.py and the web layer read it. So what `import` and
 `publish` write is what the running site reads and can decrypt.
 
@@ -27,14 +27,14 @@ from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
 from manga_app.catalogue import edits_cli
-from manga_app.catalogue.db import default_db_url, make_engine, migrate, normalise_url
+from manga_app.core.db import DEFAULT_DB_URL, default_db_url, make_engine, migrate, normalise_url
 from manga_app.catalogue.importer import ImportReport, import_source
 from manga_app.catalogue.library import EditError
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.progress import import_progress
 from manga_app.catalogue.publisher import publish_catalogue
 from manga_app.catalogue.scanner import SourceError
-from manga_app.config import Settings, content_key
+from manga_app.core.config import Settings, content_key
 
 __all__ = ["main"]
 
@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         "(DATA_DIR, CONTENT_KEY, MEDIA_BASE_URL, REFLEX_DB_URL; environment, then .env).",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    db_help = "database URL (default: REFLEX_DB_URL, else sqlite:///data/manga.db)"
+    db_help = f"database URL (default: REFLEX_DB_URL, else {DEFAULT_DB_URL})"
     out_help = "publish into this directory (default: DATA_DIR/published, what the site serves)"
     base_help = "URL prefix of the media store in published files (default: MEDIA_BASE_URL)"
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from manga_app.catalogue.units import arabic_numerals, find_marker
-from manga_app.routes import VOLUME_KEY
+from manga_app.core import routes
+from manga_app.core.routes import VOLUME_KEY
 
 __all__ = [
     "FolderRole",
@@ -21,7 +22,7 @@ __all__ = [
     "chapter_number_json",
     "describe_unit",
     "folder_role",
-    "format_chapter_number",
+    "format_hundredths",
     "parse_chapter_name",
     "slugify",
     "title_key",
@@ -92,7 +93,7 @@ def to_hundredths(value: Decimal | str | int | float) -> int:
 def unit_key(kind: str, hundredths: int) -> int:
     """The key (in hundredths) of volume or chapter `hundredths`; ValueError when out of range."""
     if not 0 <= hundredths < MAX_CHAPTER_NUMBER * 100:
-        raise ValueError(f"{kind} number out of range: {format_chapter_number(hundredths)}")
+        raise ValueError(f"{kind} number out of range: {format_hundredths(hundredths)}")
     return hundredths + (int(VOLUME_KEY) * 100 if kind == "volume" else 0)
 
 
@@ -105,22 +106,20 @@ def unit_of(key: int) -> tuple[str, int]:
 def describe_unit(key: int, *, number_word: bool = False) -> str:
     """'volume 3' or 'chapter 12' ('chapter number 12' with number_word), for operator messages."""
     kind, hundredths = unit_of(key)
-    return f"{kind} {'number ' if number_word else ''}{format_chapter_number(hundredths)}"
+    return f"{kind} {'number ' if number_word else ''}{format_hundredths(hundredths)}"
 
 
-def format_chapter_number(hundredths: int) -> str:
-    """'12' for whole numbers, '10.5' or '10.25' otherwise (used in URLs and file names)."""
-    whole, rest = divmod(hundredths, 100)
-    if rest == 0:
-        return str(whole)
-    return f"{whole}.{rest:02d}".rstrip("0")
+def format_hundredths(hundredths: int) -> str:
+    """A number kept in hundredths, in the site's one format (routes.format_chapter_number):
+    '12' for whole numbers, '10.5' or '10.25' otherwise."""
+    return routes.format_chapter_number(Decimal(hundredths).scaleb(-2))
 
 
 def chapter_number_json(hundredths: int) -> int | float:
     """The JSON form: an int when whole, a float like 10.5 otherwise."""
     if hundredths % 100 == 0:
         return hundredths // 100
-    return float(format_chapter_number(hundredths))
+    return float(format_hundredths(hundredths))
 
 
 def parse_chapter_name(name: str) -> ParsedName:

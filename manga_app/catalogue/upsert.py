@@ -20,7 +20,7 @@ from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.naming import slugify, title_key
 from manga_app.catalogue.readings import readings_for
 from manga_app.catalogue.spreads import spread_offset
-from manga_app.routes import VOLUME_SLUG
+from manga_app.core.routes import VOLUME_SLUG
 
 __all__ = [
     "ChapterRecord",

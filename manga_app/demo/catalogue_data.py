@@ -29,7 +29,7 @@ __all__ = [
 Status = Literal["ongoing", "completed"]
 Style = Literal["manga", "webtoon"]
 
-# Relative-time buckets the site can display (see manga_app.display
+# Relative-time buckets the site can display (see manga_app.core.display
 # ``relative_time_ja``), newest first. Each series names the bucket its
 # latest chapter falls into; the schedule module turns that into a date.
 BUCKETS: tuple[str, ...] = (

@@ -7,7 +7,7 @@ self-contained chapter jobs to worker processes.
 
 Dates are computed relative to ``now`` so that, whenever the demo is
 generated, the site shows every relative-time bucket of
-``manga_app.display.relative_time_ja``: each series names the bucket of its
+``manga_app.core.display.relative_time_ja``: each series names the bucket of its
 latest chapter, and earlier chapters step back by the series' cadence, never
 further than three years before ``now``.
 """

@@ -5,4 +5,4 @@ entries.py), 五十音 rows (kana.py), ComicInfo.xml (comicinfo.py), the
 streamed CBZ (cbz.py) and the author and 五十音 listings of the held
 catalogue (listing.py). queries.py reads the database (functions taking a
 session). The HTTP layer is manga_app/web/opds*.py; keys are
-manga_app/auth/opds_keys.py."""
+manga_app/accounts/opds_keys.py."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from manga_app import routes
+from manga_app.core import routes
 
 # ComicInfo's Manga element: right-to-left series tell apps to turn pages that way.
 MANGA_RTL, MANGA_YES = "YesAndRightToLeft", "Yes"

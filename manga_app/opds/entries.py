@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import quote
 
-from manga_app import routes
+from manga_app.core import routes
+from manga_app.core.display import STATUS_LABELS
 from manga_app.opds import urls as opds_urls
 from manga_app.opds.feeds import NAVIGATION, Entry, Link
 from manga_app.opds.urls import Urls
 
 ID_PREFIX = "urn:manga-hiroba:opds"
-STATUS_LABELS = {"ongoing": "連載中", "completed": "完結"}
 HTML = "text/html"
 IMAGE = "http://opds-spec.org/image"
 THUMBNAIL = "http://opds-spec.org/image/thumbnail"
@@ -53,7 +53,7 @@ def series_entry(item, urls: Urls) -> Entry:
     """A series in a list (new, popular, a genre, search results...): it leads
     to its acquisition feed. `item` is a held catalogue MangaItem."""
     status = STATUS_LABELS.get(item.status, "")
-    latest = routes.unit_label(routes.format_chapter_number(item.latest_chapter)) if item.chapters else ""
+    latest = routes.unit_label(item.latest_chapter) if item.chapters else ""
     facts = [part for part in (status, f"全{item.chapters}件" if item.chapters else "", f"最新 {latest}" if latest else "") if part]
     return Entry(
         id=f"{ID_PREFIX}:series:{item.slug}",

@@ -1,5 +1,5 @@
 """What the OPDS catalogue reads from the database: keyword-only functions
-taking a session, built on the catalogue's own read models (views.py), so
+taking a session, built on the catalogue's own read models (titles.py), so
 a unit's pages, labels and URLs are the ones the site shows."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from manga_app.auth import progress, repository as accounts
-from manga_app.catalogue import views
+from manga_app.accounts import progress, repository as accounts
+from manga_app.read_models import titles
 from manga_app.catalogue.models import Chapter, Page, Series
-from manga_app.catalogue.naming import format_chapter_number, to_hundredths
+from manga_app.catalogue.naming import format_hundredths, to_hundredths
 from manga_app.opds.entries import Reading
 
 # 続きを読む lists this many series, the most recently read first.
@@ -20,14 +20,14 @@ CONTINUE_LIMIT = 50
 
 @dataclass(frozen=True)
 class UnitPages:
-    series: views.SeriesView
-    unit: views.ChapterView
+    series: titles.SeriesView
+    unit: titles.ChapterView
     pages: list[Page]
 
 
 def unit_pages(*, session: Session, slug: str, number: str, media_base_url: str) -> UnitPages | None:
     """A unit (chapter or volume key, as in its URL) with its pages in order; None when unknown."""
-    context = views.load_chapter(session=session, slug=slug, number=number, media_base_url=media_base_url)
+    context = titles.load_chapter(session=session, slug=slug, number=number, media_base_url=media_base_url)
     if context is None:
         return None
     pages = session.exec(
@@ -47,13 +47,13 @@ def followed(*, session: Session, uid: str) -> list[str]:
 
 def continue_reading(
     *, session: Session, uid: str, media_base_url: str, limit: int = CONTINUE_LIMIT
-) -> list[tuple[views.SeriesView, views.ChapterView, Reading]]:
+) -> list[tuple[titles.SeriesView, titles.ChapterView, Reading]]:
     """Where the user stopped in each series they read, most recent first
     (units since removed from the catalogue are left out)."""
     found = []
     for row in progress.history(session=session, uid=uid, limit=limit):
-        context = views.load_chapter(
-            session=session, slug=row.series_slug, number=format_chapter_number(row.chapter_hundredths),
+        context = titles.load_chapter(
+            session=session, slug=row.series_slug, number=format_hundredths(row.chapter_hundredths),
             media_base_url=media_base_url,
         )
         if context is not None:

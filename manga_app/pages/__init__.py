@@ -1,12 +1,23 @@
-"""Page registry: which view renders which route, with which on_load."""
+"""The pages, one package per page kind (its view, state and pure logic), and
+their registry here: which view renders which route, with which on_load."""
 
 import reflex as rx
 
-from manga_app import routes, seo
-from manga_app.components.head import page_meta
-from manga_app.pages import genre, genres, history, home, library, manga, not_found, offline, reader, search
-from manga_app.state.head import HeadState
-from manga_app.state.navigation import NavigationState
+from manga_app.core import routes
+from manga_app.heads import seo
+from manga_app.heads.tags import page_meta
+from manga_app.pages.genre import view as genre
+from manga_app.pages.genres import view as genres
+from manga_app.pages.history import view as history
+from manga_app.pages.home import view as home
+from manga_app.pages.library import view as library
+from manga_app.pages.title import view as manga
+from manga_app.pages.not_found import view as not_found
+from manga_app.reader import view as reader
+from manga_app.pages.search import view as search
+from manga_app.heads.state import HeadState
+from manga_app.ui.navigation_state import NavigationState
+from manga_app.pages.offline import view as offline
 
 PAGES = (home, genres, genre, search, manga, reader, library, history, offline)
 # Every page: push the path on the navigation stack, then show its head.

@@ -115,3 +115,20 @@ def in_order(members: array | int, order: Sequence[int], positions: Sequence[int
         return list(islice(compress(order, map(member, order)), skip, end))
     backwards = reversed(order)
     return list(islice(compress(backwards, map(member, reversed(order))), total - end, total - skip))[::-1]
+
+
+def union(first: array | int, second: array | int, size: int) -> array | int:
+    if not count(second):
+        return first
+    if not count(first):
+        return second
+    if isinstance(first, int) or isinstance(second, int):
+        return as_bits(first, size) | as_bits(second, size)
+    return array("I", sorted(set(first).union(second)))
+
+
+def union_all(sets: list[array | int], size: int) -> int:
+    bits = 0
+    for members in sets:
+        bits |= as_bits(members, size)
+    return bits

@@ -16,17 +16,27 @@ from __future__ import annotations
 from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import reduce
-from itertools import chain, filterfalse, islice
 from operator import and_
-from typing import Any
 
-from manga_app.catalogue.compact import STATUSES, Catalogue, MangaItem, Ordering
+from manga_app.read_models.compact import STATUSES, Catalogue, MangaItem
+from manga_app.read_models.orderings import Ordering
 from manga_app.search import idsets, ranking
-from manga_app.search.keys import LATIN, SEP, KeyTable, KeyText, SeriesKeys, bit_ranks, index_grams, needle_grams, postings
+from manga_app.search.index_keys import (
+    LATIN,
+    SEP,
+    KeyTable,
+    KeyText,
+    SeriesKeys,
+    bit_ranks,
+    index_grams,
+    needle_grams,
+    postings,
+)
 from manga_app.search.normalize import fold_many, script_runs, term_variants
 from manga_app.search.paging import clamp_page, page_count
+from manga_app.search.query import Query, Result
+from manga_app.search.relevance import relevance_page
 
 # More candidates than this are first narrowed by the needle's other grams
 # (a bitset test, in C) before each is checked (in Python).
@@ -36,29 +46,7 @@ _NARROW_ABOVE = 256
 RECENT_WORDS = 256
 _EMPTY = array("I")
 
-__all__ = ["STATUSES", "Query", "Result", "SearchIndex"]
-
-
-@dataclass(frozen=True)
-class Query:
-    """What a visitor asks for, already validated (see params.py)."""
-
-    q: str = ""
-    genres: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    status: str = ""
-    sort: str = ""
-    page: int = 1
-    per_page: int = 24
-
-
-@dataclass(frozen=True)
-class Result:
-    items: tuple[Any, ...]  # this page's items, in order
-    total: int
-    page: int  # clamped to 1..pages
-    pages: int
-    sort: str  # the sort actually used
+__all__ = ["STATUSES", "SearchIndex"]
 
 
 class SearchIndex:
@@ -197,7 +185,7 @@ class SearchIndex:
     def _term(self, term: str, grams: dict, text: KeyText | SeriesKeys, within: array | int | None) -> array | int:
         found: array | int = _EMPTY
         for variant in term_variants(term):
-            found = _union(found, self._checked(variant, grams, text, within), self.size)
+            found = idsets.union(found, self._checked(variant, grams, text, within), self.size)
         return found
 
     def _checked(self, needle: str, grams: dict, text: KeyText | SeriesKeys, within: array | int | None) -> array | int:
@@ -231,7 +219,7 @@ class SearchIndex:
         for term in sorted(terms, key=len):
             within = every
             in_main = self._term(term, self.grams, self.main, within)
-            in_any = _union(in_main, self._term(term, self.author_grams, self.authors, within), self.size)
+            in_any = idsets.union(in_main, self._term(term, self.author_grams, self.authors, within), self.size)
             main = in_main if main is None else idsets.intersect(main, in_main, self.size)
             every = in_any if every is None else idsets.intersect(every, in_any, self.size)
         return main, every
@@ -246,7 +234,7 @@ class SearchIndex:
             chosen = members if chosen is None else idsets.intersect(chosen, members, self.size)
         excluded = [self._genres[genre] for genre in query.exclude if genre in self._genres]
         if excluded:
-            keep = ~_union_all(excluded, self.size) & ((1 << self.size) - 1)
+            keep = ~idsets.union_all(excluded, self.size) & ((1 << self.size) - 1)
             chosen = keep if chosen is None else idsets.intersect(chosen, keep, self.size)
         return chosen
 
@@ -274,74 +262,8 @@ class SearchIndex:
         if every is None:
             ranks = list(self.orders[sort][skip : skip + query.per_page])
         elif sort == ranking.RELEVANCE:
-            ranks = self._relevance_page(main, every, "".join(terms), skip, query.per_page)
+            ranks = relevance_page(self, main, every, "".join(terms), skip, query.per_page)
         else:
             ranks = idsets.in_order(every, self.orders[sort], self.positions[sort], self.size, skip, query.per_page)
         items = tuple(self.catalogue.item(self.by_rank[rank]) for rank in ranks)
         return Result(items=items, total=total, page=page, pages=pages, sort=sort)
-
-    def _relevance_page(self, main, every, joined: str, skip: int, count: int) -> list[int]:
-        """ranking.tier order: exact title (or reading), title prefix, alias or
-        reading prefix, other matches, then matches in an author's name only;
-        popularity within a tier."""
-        size = self.size
-        exact = _union(self.titles.equal_to(joined), self.others.equal_to(joined), size)
-        tiers = [exact, self.titles.starting_with(joined), self.others.starting_with(joined), main, every]
-        if isinstance(every, int):
-            placed, chosen = 0, []
-            for members in tiers:
-                bits = idsets.as_bits(members, size) & every & ~placed
-                placed |= bits
-                chosen.append(bits)
-            return _page_of(chosen, size, skip, count)
-        # Matches as a sorted array (a word of three or more characters): the
-        # exact and prefix tiers are few; the other matches follow lazily in
-        # popularity order, so a page costs what comes before it, no more.
-        if isinstance(main, int):
-            main = idsets.ids_of(main, size)
-        placed: set[int] = set()
-        head: list[int] = []
-        pool = set(every)
-        for members in tiers[:3]:
-            found = idsets.intersect(every, members, size) if isinstance(members, int) else pool.intersection(members)
-            fresh = sorted(set(found).difference(placed))
-            placed.update(fresh)
-            head += fresh
-        rest = filterfalse(placed.__contains__, main)
-        if len(main) == len(every):  # nobody found by an author's name alone
-            return list(islice(chain(head, rest), skip, skip + count))
-        in_keys = placed.union(main)
-        by_author = filterfalse(in_keys.__contains__, every)
-        return list(islice(chain(head, rest, by_author), skip, skip + count))
-
-
-def _page_of(tiers: list[int], size: int, skip: int, count: int) -> list[int]:
-    ranks: list[int] = []
-    for bits in tiers:
-        members = bits.bit_count()
-        if skip >= members:
-            skip -= members
-            continue
-        ranks += idsets.select(bits, size, skip, count - len(ranks))
-        skip = 0
-        if len(ranks) >= count:
-            break
-    return ranks
-
-
-def _union(first: array | int, second: array | int, size: int) -> array | int:
-    if not idsets.count(second):
-        return first
-    if not idsets.count(first):
-        return second
-    if isinstance(first, int) or isinstance(second, int):
-        return idsets.as_bits(first, size) | idsets.as_bits(second, size)
-    return array("I", sorted(set(first).union(second)))
-
-
-def _union_all(sets: list[array | int], size: int) -> int:
-    bits = 0
-    for members in sets:
-        bits |= idsets.as_bits(members, size)
-    return bits
-

@@ -4,45 +4,18 @@ an error. Pure module."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl
 
 from manga_app.search import ranking
-from manga_app.search.index import STATUSES, Query
+from manga_app.search.index import STATUSES
 from manga_app.search.normalize import clean_query
 from manga_app.search.paging import parse_page
+from manga_app.search.query import Query
 
 MAX_GENRES = 10
 MAX_GENRE_CHARS = 50
 # A longer query string is cut before parsing: nothing useful is that long.
 MAX_QUERY_STRING = 8_000
-
-
-@dataclass(frozen=True)
-class SearchParams:
-    q: str = ""
-    genres: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    status: str = ""
-    sort: str = ""
-    page: int = 1
-
-    def to_query(self, per_page: int) -> Query:
-        return Query(
-            q=self.q, genres=self.genres, exclude=self.exclude, status=self.status,
-            sort=self.sort, page=self.page, per_page=per_page,
-        )
-
-    def url_params(self) -> dict[str, str | int | list[str] | None]:
-        """Keyword arguments for routes.search_url (defaults left out)."""
-        return {
-            "q": self.q, "genre": list(self.genres), "exclude": list(self.exclude),
-            "status": self.status, "sort": self.sort, "page": self.page if self.page > 1 else None,
-        }
-
-    def with_changes(self, **changes) -> SearchParams:
-        """A new search from this one; any filter change goes back to page 1."""
-        return replace(self, **{"page": 1, **changes})
 
 
 def _genres(values: list[str], known: frozenset[str] | None) -> tuple[str, ...]:
@@ -51,7 +24,7 @@ def _genres(values: list[str], known: frozenset[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(kept))[:MAX_GENRES]
 
 
-def parse_search_params(query_string: str, *, known_genres: frozenset[str] | None = None) -> SearchParams:
+def parse_search_params(query_string: str, *, known_genres: frozenset[str] | None = None) -> Query:
     """Parse a raw query string. Unknown genres (when `known_genres` is given),
     statuses and sorts are dropped; a genre both included and excluded is
     only included; the page is a positive number."""
@@ -66,6 +39,6 @@ def parse_search_params(query_string: str, *, known_genres: frozenset[str] | Non
     exclude = tuple(name for name in _genres(values.get("exclude", []), known_genres) if name not in genres)
     status = last("status") if last("status") in STATUSES else ""
     sort = last("sort") if last("sort") in ranking.SORT_LABELS else ""
-    return SearchParams(
+    return Query(
         q=clean_query(last("q")), genres=genres, exclude=exclude, status=status, sort=sort, page=parse_page(last("page"))
     )

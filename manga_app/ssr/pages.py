@@ -11,11 +11,11 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from manga_app import routes
+from manga_app.core import routes
 from manga_app.pages import load_events, server_cookies
 from manga_app.ssr import states
 from manga_app.ssr.renderer import RenderError, RendererClient
-from manga_app.state.head import HeadState
+from manga_app.heads.state import HeadState
 from manga_app.web import csp
 from manga_app.reflex_patches import start_after_first_paint
 from manga_app.web.shell import SPA_FALLBACK, static_dir

@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from manga_app.config import get_settings
+from manga_app.core.config import get_settings
 
 _LIST_PAGE = re.compile(r"^[1-9][0-9]{0,8}$")
 # Unit keys: chapters, and volumes at routes.VOLUME_KEY + N (seven digits).

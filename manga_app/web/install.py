@@ -5,8 +5,8 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from manga_app.config import get_settings
-from manga_app.theme import BACKGROUND_COLOR, PRIMARY_COLOR
+from manga_app.core.config import get_settings
+from manga_app.ui.theme import BACKGROUND_COLOR, PRIMARY_COLOR
 
 
 def manifest_document(site_names: tuple[str, ...]) -> dict:

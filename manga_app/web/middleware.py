@@ -14,8 +14,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from starlette.responses import PlainTextResponse
 
-from manga_app import routes
-from manga_app.config import get_settings
+from manga_app.core import routes
+from manga_app.core.config import get_settings
 from manga_app import reflex_patches
 from manga_app.web import catalogue_files, install, opds, pages, robots, service_worker, shell, sitemap
 from manga_app.web.security_headers import SecurityHeaders

@@ -15,15 +15,16 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 
-from manga_app.catalogue.db import shared_engine
-from manga_app.catalogue.views import load_title
-from manga_app.config import get_settings
+from manga_app.core.db import shared_engine
+from manga_app.read_models.titles import load_title
+from manga_app.core.config import get_settings
 from manga_app.opds import entries, feeds, kana, listing, urls
 from manga_app.opds.feeds import ACQUISITION, NAVIGATION
 from manga_app.search import ranking
-from manga_app.search.index import Query
+from manga_app.search.query import Query
 from manga_app.search.normalize import clean_query, query_terms
-from manga_app.state.search_index import current_index
+from manga_app.read_models.orderings import Ordering
+from manga_app.read_models.search_index import current_index
 from manga_app.web import opds_files, opds_personal
 from manga_app.web.opds_http import (
     Asker,
@@ -177,7 +178,7 @@ async def author(request: Request, who: Asker) -> Response:
     ids = (await _listings(who)).by_author.get(name)
     if ids is None:
         raise OpdsError(404, f"作者「{name}」の作品は見つかりませんでした。")
-    items = _Items(who.snapshot.mangas, ids)
+    items = Ordering(who.snapshot.mangas, ids)
     return _series_list(request, who, name, items, url=lambda n: who.urls.author(name, n), up=who.urls.authors())
 
 
@@ -199,24 +200,9 @@ async def kana_row(request: Request, who: Asker) -> Response:
     if row not in kana.ROWS:
         raise OpdsError(404, "この行は見つかりませんでした。")
     ids = (await _listings(who)).kana_rows.get(row, ())
-    items = _Items(who.snapshot.mangas, ids)
+    items = Ordering(who.snapshot.mangas, ids)
     return _series_list(request, who, kana.label(row), items, url=lambda n: who.urls.kana_row(row, n),
                         up=who.urls.kana_rows())
-
-
-class _Items(Sequence):
-    """Series ids as catalogue items, built only for the page shown."""
-
-    def __init__(self, catalogue, ids) -> None:
-        self.catalogue, self.ids = catalogue, ids
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self.catalogue.item(ident) for ident in self.ids[index]]
-        return self.catalogue.item(self.ids[index])
 
 
 # --- search -------------------------------------------------------------------

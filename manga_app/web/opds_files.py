@@ -18,10 +18,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.concurrency import iterate_in_threadpool
 
-from manga_app import routes
-from manga_app.catalogue.db import shared_engine
+from manga_app.core import routes
+from manga_app.core.db import shared_engine
 from manga_app.catalogue.media import READER_WIDTH, SAVER_WIDTH, original_path, reader_path, saver_path
-from manga_app.config import get_settings
+from manga_app.core.config import get_settings
 from manga_app.opds import cbz, comicinfo, queries
 from manga_app.opds.entries import image_type
 from manga_app.web.opds_http import Asker, OpdsError

@@ -19,9 +19,9 @@ from email.utils import format_datetime, parsedate_to_datetime
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
-from manga_app.auth import service
-from manga_app.catalogue.held import Snapshot, held_catalogue
-from manga_app.config import get_settings
+from manga_app.accounts import service
+from manga_app.read_models.held import Snapshot, held_catalogue
+from manga_app.core.config import get_settings
 from manga_app.opds import entries, feeds, urls
 from manga_app.opds.feeds import Entry, Feed
 from manga_app.opds.urls import Urls

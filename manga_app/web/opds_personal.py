@@ -11,8 +11,8 @@ from sqlmodel import Session
 from starlette.requests import Request
 from starlette.responses import Response
 
-from manga_app.catalogue.db import shared_engine
-from manga_app.config import get_settings
+from manga_app.core.db import shared_engine
+from manga_app.core.config import get_settings
 from manga_app.opds import entries, queries
 from manga_app.opds.feeds import ACQUISITION, NAVIGATION
 from manga_app.web.opds_http import Asker, feed_of, page_number, paged, privately_validated, render, require_user

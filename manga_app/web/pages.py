@@ -15,11 +15,12 @@ from functools import lru_cache
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from manga_app import routes, seo
-from manga_app.auth.settings import get_firebase_config
-from manga_app.catalogue.held import held_catalogue
-from manga_app.config import get_settings
-from manga_app.routes import PageKind
+from manga_app.core import routes
+from manga_app.heads import seo
+from manga_app.accounts.settings import get_firebase_config
+from manga_app.read_models.held import held_catalogue
+from manga_app.core.config import get_settings
+from manga_app.core.routes import PageKind
 from manga_app.ssr import pages as rendered_pages
 from manga_app.web import csp
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
-from manga_app.config import get_settings
-from manga_app.seo import is_production_host
+from manga_app.core.config import get_settings
+from manga_app.heads.seo import is_production_host
 
 # Personal pages are never worth crawling.
 _PRIVATE_PATHS = ("/library", "/history")

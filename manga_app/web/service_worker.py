@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.responses import Response
 
-from manga_app.config import get_settings
+from manga_app.core.config import get_settings
 from manga_app.web import shell
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "assets" / "js" / "offline" / "sw.js"

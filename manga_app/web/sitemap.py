@@ -15,12 +15,12 @@ from sqlmodel import Session, select
 from starlette.requests import Request
 from starlette.responses import Response
 
-from manga_app import routes
+from manga_app.core import routes
 from manga_app.catalogue import repository
-from manga_app.catalogue.db import shared_engine
+from manga_app.core.db import shared_engine
 from manga_app.catalogue.models import Chapter, Series
-from manga_app.catalogue.naming import format_chapter_number
-from manga_app.config import get_settings
+from manga_app.catalogue.naming import format_hundredths
+from manga_app.core.config import get_settings
 
 MAX_URLS = 10_000  # per file; the protocol allows 50,000
 _CACHE = "public, max-age=3600"
@@ -86,7 +86,7 @@ def _rows(session: Session, source: str, offset: int, limit: int) -> list[Entry]
         .order_by(Chapter.id)
     )
     return [
-        (routes.chapter_url(slug, format_chapter_number(number), chapter_slug), published)
+        (routes.chapter_url(slug, format_hundredths(number), chapter_slug), published)
         for slug, number, chapter_slug, published in session.exec(query.offset(offset).limit(limit))
     ]
 

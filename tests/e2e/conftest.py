@@ -71,7 +71,7 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     demo = data / "demo"
     subprocess.run([python, "-m", "manga_app.demo", str(demo), "--series", str(DEMO_SERIES)], cwd=ROOT, env=env, check=True)
     subprocess.run([python, "-m", "manga_app.catalogue", "import", str(demo)], cwd=ROOT, env=env, check=True)
-    subprocess.run([python, "-m", "manga_app.demo.views"], cwd=ROOT, env=env, check=True)
+    subprocess.run([python, "-m", "manga_app.demo.view_counts"], cwd=ROOT, env=env, check=True)
     return env
 
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 import socketio
 
 ROOT = "reflex___state____state"
-AUTH = f"{ROOT}.manga_app___state___auth____auth_state"
-LIBRARY = f"{ROOT}.manga_app___state___library____library_state"
+AUTH = f"{ROOT}.manga_app___accounts___auth_state____auth_state"
+LIBRARY = f"{ROOT}.manga_app___accounts___library_state____library_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from manga_app.crypto import decrypt_text, encrypt_text
+from manga_app.core.crypto import decrypt_text, encrypt_text
 from tests.e2e.conftest import wait_for_hydration
 
 POSITIONS_KEY = "manga_reader_positions"

@@ -18,9 +18,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from manga_app.auth import emulator
-from manga_app.routes import HISTORY, LIBRARY, manga_url
-from tests.unit.auth.emulator_accounts import google_token
+from manga_app.accounts import emulator
+from manga_app.core.routes import HISTORY, LIBRARY, manga_url
+from tests.unit.accounts.emulator_accounts import google_token
 
 from .conftest import _only_loopback, wait_for_hydration
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 from PIL import Image
 
-from manga_app import routes
-from manga_app.crypto import decrypt_text
+from manga_app.core import routes
+from manga_app.core.crypto import decrypt_text
 from manga_app.demo.catalogue_data import CATALOGUE
 from tests.e2e.conftest import DEMO_SERIES, ROOT
 

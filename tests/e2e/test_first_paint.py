@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from manga_app import routes
+from manga_app.core import routes
 from tests.e2e.conftest import wait_for_hydration
 
 PHONE = {"width": 390, "height": 844}

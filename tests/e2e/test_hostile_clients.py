@@ -18,10 +18,10 @@ import pytest
 import socketio
 from firebase_admin import auth as admin_auth
 
-from manga_app.auth import emulator
-from manga_app.auth.settings import get_firebase_config
-from manga_app.auth.verify import admin_app
-from tests.unit.auth.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
+from manga_app.accounts import emulator
+from manga_app.accounts.settings import get_firebase_config
+from manga_app.accounts.verify import admin_app
+from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST
 from .hostile_client import AUTH, LIBRARY, Tab, account_exists, follows

@@ -11,7 +11,7 @@ import uuid
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from manga_app.routes import manga_url
+from manga_app.core.routes import manga_url
 from tests.e2e.conftest import ROOT, WEB_DIR
 from tests.e2e.reader_helpers import (
     chapter_numbers,

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from manga_app.routes import LIBRARY, manga_url
+from manga_app.core.routes import LIBRARY, manga_url
 from tests.unit.opds.schema import NS, valid_feed
 
 from .conftest import SITE_ORIGIN

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from manga_app import routes
+from manga_app.core import routes
 from tests.e2e.conftest import wait_for_hydration
 from tests.e2e.reader_helpers import HISTORY_KEY, counter, manifest, open_chapter, series_with_chapters
 

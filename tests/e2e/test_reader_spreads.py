@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-from manga_app import routes
+from manga_app.core import routes
 from tests.e2e.conftest import ROOT, guarded_context, wait_for_hydration
 from tests.e2e.reader_helpers import HISTORY_KEY, choose, counter, open_chapter, visible_pages
 

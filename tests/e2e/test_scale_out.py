@@ -22,7 +22,7 @@ import redis
 import sqlalchemy as sa
 from playwright.sync_api import Browser, Page, expect
 
-from manga_app import routes
+from manga_app.core import routes
 from tests.e2e.conftest import DEMO_SERIES, PORT, ROOT, served_app, wait_for_hydration
 from tests.e2e.test_catalogue_http import _write_cbz
 from tests.postgres import scratch_database

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from manga_app import routes
+from manga_app.core import routes
 from manga_app.catalogue.readings import readings_for
 from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration, with_head_tags
 

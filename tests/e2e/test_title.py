@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import httpx
 from playwright.sync_api import Page, expect
 
-from manga_app import routes
+from manga_app.core import routes
 from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration, with_head_tags
 from tests.e2e.reader_helpers import manifest
 

@@ -9,7 +9,7 @@ export const POSITIONS_KEY = "manga_reader_positions";
 export const MAX_POSITIONS = 300;
 // What the server may know before any script runs, so the first HTML
 // response can preload the page this visitor will see first, in the quality
-// they read in (manga_app/reader_rules.py first_page_hint): the chapter read
+// they read in (manga_app/reader/rules.py first_page_hint): the chapter read
 // last and its page. Kept small: it goes with every request to the site.
 export const FIRST_PAGE_COOKIE = "manga_reader_first";
 const COOKIE_SECONDS = 400 * 24 * 3600;

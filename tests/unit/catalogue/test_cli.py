@@ -23,25 +23,16 @@ from PIL import Image
 from sqlmodel import Session, select
 
 from manga_app.catalogue.cli import main
-from manga_app.catalogue.db import default_db_url, make_engine
+from manga_app.core.db import default_db_url, make_engine
 from manga_app.catalogue.models import Series
-from manga_app.config import Settings, content_key
-from manga_app.crypto import decrypt_text
+from manga_app.core.config import Settings, content_key
+from manga_app.core.crypto import decrypt_text
 
 from .builders import FIXTURES, distinct_pages, image_bytes, write_cbz
 from .checks import assert_no_orphan_media, chapter_rows
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 SETTINGS_VARS = ("DATA_DIR", "CONTENT_KEY", "MEDIA_BASE_URL", "REFLEX_DB_URL", "GA_MEASUREMENT_ID")
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch) -> Path:
-    """An empty current directory (no .env) and none of the settings in the environment."""
-    for name in SETTINGS_VARS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def _cbz(path: Path, pages: int = 3, seed: int = 0) -> Path:
@@ -53,17 +44,17 @@ def _manifest_pages(published: Path, slug: str, number: str, key: str) -> list[d
     return json.loads(decrypt_text(manifest["data"], key, manifest["iv"]))
 
 
-def test_settings_in_dot_env_are_the_ones_the_server_uses(workdir: Path):
+def test_settings_in_dot_env_are_the_ones_the_server_uses(clean_settings: Path):
     # Given DATA_DIR, CONTENT_KEY and MEDIA_BASE_URL only in .env, as an operator sets them
-    data = workdir / "site-data"
+    data = clean_settings / "site-data"
     key = "5f" + "a1" * 31
-    (workdir / ".env").write_text(
+    (clean_settings / ".env").write_text(
         f"DATA_DIR={data}\nCONTENT_KEY={key}\nMEDIA_BASE_URL=https://cdn.example/media\n"
     )
-    _cbz(workdir / "comics" / "Series" / "Series 1.cbz")
-    db_url = f"sqlite:///{workdir / 'site.db'}"
+    _cbz(clean_settings / "comics" / "Series" / "Series 1.cbz")
+    db_url = f"sqlite:///{clean_settings / 'site.db'}"
     # When the CLI imports (and publishes) with no options but the database
-    assert main(["import", str(workdir / "comics"), "--db", db_url]) == 0
+    assert main(["import", str(clean_settings / "comics"), "--db", db_url]) == 0
     # Then media and published files are where the server looks, and its key decrypts them
     server = Settings()
     assert server.data_dir == data.resolve()
@@ -76,27 +67,27 @@ def test_settings_in_dot_env_are_the_ones_the_server_uses(workdir: Path):
     assert not (data / "content_key").exists()  # CONTENT_KEY was used, no development key made
 
 
-def test_media_base_url_moves_covers_and_page_urls_to_a_cdn(workdir: Path, monkeypatch):
-    monkeypatch.setenv("DATA_DIR", str(workdir / "data"))
+def test_media_base_url_moves_covers_and_page_urls_to_a_cdn(clean_settings: Path, monkeypatch):
+    monkeypatch.setenv("DATA_DIR", str(clean_settings / "data"))
     monkeypatch.setenv("MEDIA_BASE_URL", "https://cdn.example/media")
-    _cbz(workdir / "comics" / "Series" / "Series 1.cbz")
-    assert main(["import", str(workdir / "comics"), "--db", f"sqlite:///{workdir / 'a.db'}"]) == 0
-    published = workdir / "data" / "published"
+    _cbz(clean_settings / "comics" / "Series" / "Series 1.cbz")
+    assert main(["import", str(clean_settings / "comics"), "--db", f"sqlite:///{clean_settings / 'a.db'}"]) == 0
+    published = clean_settings / "data" / "published"
     [item] = json.loads((published / "mangas_1.json").read_text())["list"]
     assert item["cover"].startswith("https://cdn.example/media/")
     assert item["cover"].endswith("-cover320.webp")
-    key = (workdir / "data" / "content_key").read_text().strip()  # the development key, made once
+    key = (clean_settings / "data" / "content_key").read_text().strip()  # the development key, made once
     for page in _manifest_pages(published, "series", "1", key):
         assert page["url"].startswith("https://cdn.example/media/")
         assert page["saver_url"].startswith("https://cdn.example/media/")
 
 
-def test_the_database_is_the_one_the_server_opens(workdir: Path, monkeypatch):
-    url = f"sqlite:///{workdir / 'shared.db'}"
+def test_the_database_is_the_one_the_server_opens(clean_settings: Path, monkeypatch):
+    url = f"sqlite:///{clean_settings / 'shared.db'}"
     monkeypatch.setenv("REFLEX_DB_URL", url)
-    monkeypatch.setenv("DATA_DIR", str(workdir / "data"))
-    _cbz(workdir / "comics" / "Series" / "Series 1.cbz")
-    assert main(["import", str(workdir / "comics")]) == 0
+    monkeypatch.setenv("DATA_DIR", str(clean_settings / "data"))
+    _cbz(clean_settings / "comics" / "Series" / "Series 1.cbz")
+    assert main(["import", str(clean_settings / "comics")]) == 0
     engine = make_engine(default_db_url())  # what the web layer's shared engine opens
     try:
         assert chapter_rows(engine) == [("Series", 100, 3)]
@@ -106,22 +97,22 @@ def test_the_database_is_the_one_the_server_opens(workdir: Path, monkeypatch):
 
 @pytest.mark.parametrize("source", ["", "   "])
 def test_an_empty_source_is_refused_instead_of_importing_the_current_folder(
-    workdir: Path, monkeypatch, capsys, source: str
+    clean_settings: Path, monkeypatch, capsys, source: str
 ):
-    monkeypatch.setenv("DATA_DIR", str(workdir / "data"))
-    _cbz(workdir / "Series 1.cbz")  # would be imported if "" meant "."
-    assert main(["import", source, "--db", f"sqlite:///{workdir / 'a.db'}"]) == 2
+    monkeypatch.setenv("DATA_DIR", str(clean_settings / "data"))
+    _cbz(clean_settings / "Series 1.cbz")  # would be imported if "" meant "."
+    assert main(["import", source, "--db", f"sqlite:///{clean_settings / 'a.db'}"]) == 2
     assert "no source given" in capsys.readouterr().err
-    assert not (workdir / "a.db").exists() and not (workdir / "data").exists()
+    assert not (clean_settings / "a.db").exists() and not (clean_settings / "data").exists()
 
 
 def test_importing_the_data_folder_never_reads_the_media_store_or_published_files(
-    workdir: Path, monkeypatch, capsys
+    clean_settings: Path, monkeypatch, capsys
 ):
     # Given a data folder after an import (media store and published files in it)
-    data = workdir / "data"
+    data = clean_settings / "data"
     monkeypatch.setenv("DATA_DIR", str(data))
-    db = f"sqlite:///{workdir / 'a.db'}"
+    db = f"sqlite:///{clean_settings / 'a.db'}"
     _cbz(data / "demo" / "Series" / "Series 1.cbz")
     assert main(["import", str(data / "demo"), "--db", db]) == 0
     assert (data / "media").is_dir() and (data / "published").is_dir()
@@ -134,50 +125,50 @@ def test_importing_the_data_folder_never_reads_the_media_store_or_published_file
     assert "inside" in capsys.readouterr().err
 
 
-def test_the_cli_reports_each_failure_and_exits_non_zero(workdir: Path, monkeypatch, capsys):
-    monkeypatch.setenv("DATA_DIR", str(workdir / "data"))
-    db = f"sqlite:///{workdir / 'a.db'}"
-    src = workdir / "src" / "Series"
+def test_the_cli_reports_each_failure_and_exits_non_zero(clean_settings: Path, monkeypatch, capsys):
+    monkeypatch.setenv("DATA_DIR", str(clean_settings / "data"))
+    db = f"sqlite:///{clean_settings / 'a.db'}"
+    src = clean_settings / "src" / "Series"
     _cbz(src / "Series 1.cbz")
     shutil.copy(FIXTURES / "archives" / "rar4-encrypted.rar", src / "Series 2.cbr")
-    assert main(["import", str(workdir / "src"), "--db", db]) == 1
+    assert main(["import", str(clean_settings / "src"), "--db", db]) == 1
     out = capsys.readouterr().out
     assert f"FAILED  {(src / 'Series 2.cbr').resolve()}: the RAR archive is encrypted" in out
     assert "Imported: 1, skipped (unchanged): 0, failed: 1" in out
     # A clean re-run of only the good file succeeds with status 0
     (src / "Series 2.cbr").unlink()
-    assert main(["import", str(workdir / "src"), "--db", db]) == 0
+    assert main(["import", str(clean_settings / "src"), "--db", db]) == 0
     assert "skipped (unchanged): 1, failed: 0" in capsys.readouterr().out
 
 
-def test_a_missing_source_is_a_usage_error(workdir: Path, capsys):
-    assert main(["import", str(workdir / "nope"), "--db", f"sqlite:///{workdir / 'a.db'}"]) == 2
+def test_a_missing_source_is_a_usage_error(clean_settings: Path, capsys):
+    assert main(["import", str(clean_settings / "nope"), "--db", f"sqlite:///{clean_settings / 'a.db'}"]) == 2
     assert "does not exist" in capsys.readouterr().err
 
 
-def test_a_placeholder_key_is_refused_before_anything_is_imported(workdir: Path, monkeypatch, capsys):
-    monkeypatch.setenv("DATA_DIR", str(workdir / "data"))
+def test_a_placeholder_key_is_refused_before_anything_is_imported(clean_settings: Path, monkeypatch, capsys):
+    monkeypatch.setenv("DATA_DIR", str(clean_settings / "data"))
     monkeypatch.setenv("CONTENT_KEY", "changeme")
-    _cbz(workdir / "src" / "Series" / "Series 1.cbz")
-    db = f"sqlite:///{workdir / 'a.db'}"
-    assert main(["import", str(workdir / "src"), "--db", db]) == 2
+    _cbz(clean_settings / "src" / "Series" / "Series 1.cbz")
+    db = f"sqlite:///{clean_settings / 'a.db'}"
+    assert main(["import", str(clean_settings / "src"), "--db", db]) == 2
     assert "CONTENT_KEY: content key is a placeholder" in capsys.readouterr().err
-    assert not (workdir / "data" / "media").exists()
+    assert not (clean_settings / "data" / "media").exists()
     assert main(["publish", "--db", db]) == 2
-    assert not (workdir / "data" / "published").exists()
+    assert not (clean_settings / "data" / "published").exists()
     monkeypatch.setenv("CONTENT_KEY", "ab12" * 16)
-    assert main(["import", str(workdir / "src"), "--db", db]) == 0
+    assert main(["import", str(clean_settings / "src"), "--db", db]) == 0
     assert "Published 1 series on 1 pages, 1 chapter manifests" in capsys.readouterr().out
 
 
 def test_bad_configuration_and_an_unreachable_database_are_clear_errors(
-    workdir: Path, monkeypatch, capsys
+    clean_settings: Path, monkeypatch, capsys
 ):
     monkeypatch.setenv("GA_MEASUREMENT_ID", "UA-123")
-    assert main(["publish", "--db", f"sqlite:///{workdir / 'a.db'}"]) == 2
+    assert main(["publish", "--db", f"sqlite:///{clean_settings / 'a.db'}"]) == 2
     assert "invalid configuration: GA_MEASUREMENT_ID" in capsys.readouterr().err
     monkeypatch.delenv("GA_MEASUREMENT_ID")
-    monkeypatch.setenv("DATA_DIR", str(workdir / "data"))
+    monkeypatch.setenv("DATA_DIR", str(clean_settings / "data"))
     assert main(["publish", "--db", "postgresql://nobody:secret@127.0.0.1:9/none"]) == 1
     err = capsys.readouterr().err
     assert "cannot open the database postgresql+psycopg://nobody:***@127.0.0.1:9/none" in err

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from manga_app.catalogue.db import make_engine
+from manga_app.core.db import make_engine
 
 from .builders import image_bytes, write_cbz
 from .checks import assert_no_orphan_media, chapter_rows, media_keys_in_db, media_keys_on_disk

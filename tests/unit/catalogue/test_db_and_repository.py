@@ -13,7 +13,7 @@ from sqlmodel import Session, SQLModel
 
 from alembic import command
 from manga_app.catalogue import repository
-from manga_app.catalogue.db import ALEMBIC_INI, PROJECT_ROOT, make_engine, migrate
+from manga_app.core.db import ALEMBIC_INI, PROJECT_ROOT, make_engine, migrate
 from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import unit_key
 from tests.migrations import insert_series

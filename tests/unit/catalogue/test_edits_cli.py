@@ -13,18 +13,18 @@ import pytest
 from sqlmodel import Session, select
 
 from manga_app.catalogue.cli import main
-from manga_app.catalogue.db import make_engine
+from manga_app.core.db import make_engine
 from manga_app.catalogue.models import Chapter, Page, Series
 
 from .builders import distinct_pages, write_cbz
 from .checks import assert_no_orphan_media
-from .test_cli import PROJECT_ROOT, workdir  # noqa: F401 - the fixture, used by `site`
+from .test_cli import PROJECT_ROOT
 
 
 @pytest.fixture
-def site(workdir: Path, monkeypatch) -> Path:
+def site(clean_settings: Path, monkeypatch) -> Path:
     """A library with 作品 (chapters 1-3) and 別作品 (chapters 4-5), imported and published."""
-    tmp_path = workdir
+    tmp_path = clean_settings
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("REFLEX_DB_URL", f"sqlite:///{tmp_path / 'site.db'}")
     seed = 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from manga_app import routes
+from manga_app.core import routes
 from manga_app.catalogue.archives import ArchiveError, open_chapter
 from manga_app.catalogue.comicinfo import parse_comicinfo
 from manga_app.catalogue.importer import import_source

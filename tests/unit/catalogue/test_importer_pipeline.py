@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.media import MediaStore, cover_path
 from manga_app.catalogue.models import Chapter, Series
@@ -170,12 +170,12 @@ def test_a_chapter_published_today_keeps_its_exact_time_from_the_file(tmp_path, 
 
 
 def test_small_imports_do_not_start_worker_processes(tmp_path, engine, media, monkeypatch):
-    from manga_app.catalogue import importer
+    from manga_app.catalogue import import_pipeline
 
     def no_pool(workers):
         raise AssertionError("started a process pool")
 
-    monkeypatch.setattr(importer, "process_pool", no_pool)
+    monkeypatch.setattr(import_pipeline, "process_pool", no_pool)
     write_cbz(tmp_path / "src" / "S" / "S 1.cbz", {"1.png": image_bytes()})
     assert import_source(tmp_path / "src", engine=engine, media=media).ok
     shutil.rmtree(tmp_path / "src")

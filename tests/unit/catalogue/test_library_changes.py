@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session, select
 
-from manga_app.auth import progress
-from manga_app.auth.models import UserAccount
+from manga_app.accounts import progress
+from manga_app.accounts.models import UserAccount
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.models import Chapter, Page, Series
-from manga_app.catalogue.views import load_chapter
+from manga_app.read_models.titles import load_chapter
 
 from .builders import distinct_pages, write_cbz
 from .checks import assert_no_orphan_media

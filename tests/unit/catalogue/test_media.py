@@ -99,11 +99,11 @@ def test_removing_created_files_leaves_earlier_files_alone(tmp_path: Path):
 def test_every_size_comes_from_one_decode_and_equal_sizes_are_encoded_once(
     tmp_path: Path, monkeypatch
 ):
-    from manga_app.catalogue import media
+    from manga_app.catalogue import page_images
 
     encoded: list[tuple[int, int]] = []
-    real_encode = media.encode_webp
-    monkeypatch.setattr(media, "encode_webp", lambda f: encoded.append(f.size) or real_encode(f))
+    real_encode = page_images.encode_webp
+    monkeypatch.setattr(page_images, "encode_webp", lambda f: encoded.append(f.size) or real_encode(f))
     # Given a page narrower than both reader widths (reader and data-saver are the same size)
     store = MediaStore(tmp_path)
     stored = store.store_page(image_bytes(size=(700, 1000)), WriteLog(), cover=True)
@@ -144,7 +144,7 @@ def test_an_image_already_stored_is_not_decoded_again(tmp_path: Path, monkeypatc
     def refuse(*_args):
         raise AssertionError("decoded again")
 
-    monkeypatch.setattr(media, "_decode", refuse)
+    monkeypatch.setattr(media, "decode", refuse)
     assert store.store_page(data, WriteLog()) == first
 
 

@@ -10,7 +10,7 @@ from manga_app.catalogue.naming import (
     FolderRole,
     chapter_number_json,
     folder_role,
-    format_chapter_number,
+    format_hundredths,
     parse_chapter_name,
     slugify,
     title_key,
@@ -67,7 +67,7 @@ def test_values_that_are_not_chapter_numbers_are_refused(value):
     [(1200, "12", 12), (1050, "10.5", 10.5), (1025, "10.25", 10.25), (0, "0", 0)],
 )
 def test_chapter_numbers_render_as_int_when_whole_and_float_otherwise(hundredths, text, json_value):
-    assert format_chapter_number(hundredths) == text
+    assert format_hundredths(hundredths) == text
     assert chapter_number_json(hundredths) == json_value
     assert type(chapter_number_json(hundredths)) is type(json_value)
 
@@ -85,11 +85,12 @@ def test_slugs_are_ascii_and_title_keys_ignore_width_case_and_spacing():
     ids=["marker-inside", "spaces-become-a-marker-and-are-folded", "two-markers"],
 )
 def test_a_series_slug_never_contains_the_chapter_marker(text: str, expected: str) -> None:
-    from manga_app import routes
+    from manga_app.core import routes
 
     slug = slugify(text)
     assert slug == expected
-    assert not routes.uses_reader_layout("/" + slug)
+    found = routes.match("/" + slug)
+    assert found is None or found.kind is not routes.PageKind.READER
 
 
 @pytest.mark.parametrize(

@@ -15,12 +15,12 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from manga_app.catalogue import repository
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.publisher import publish_catalogue
-from manga_app.crypto import decrypt_text
+from manga_app.core.crypto import decrypt_text
 
 from tests.postgres import scratch_database
 

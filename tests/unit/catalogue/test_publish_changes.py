@@ -14,10 +14,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from manga_app.catalogue import publisher
-from manga_app.catalogue.db import make_engine
+from manga_app.core.db import make_engine
 from manga_app.catalogue.models import CatalogueChange, Chapter, Genre, Page, Series
 from manga_app.catalogue.publisher import MANIFEST_INDEX, publish_catalogue
-from manga_app.crypto import decrypt_text
+from manga_app.core.crypto import decrypt_text
 
 from tests.postgres import scratch_database
 

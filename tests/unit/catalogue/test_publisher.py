@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from manga_app.catalogue import publisher
+from manga_app.catalogue import publish_manifests, publisher
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.publisher import MANIFEST_INDEX, publish_catalogue
-from manga_app.crypto import decrypt_text
+from manga_app.core.crypto import decrypt_text
 
 from .builders import distinct_pages, image_bytes, write_cbz
 
@@ -321,7 +321,7 @@ def test_an_interrupted_publish_leaves_no_index_and_the_next_one_writes_everythi
         raise OSError("disk full")
 
     # A changed base URL changes every page list; the first encryption fails
-    monkeypatch.setattr(publisher, "encrypt_text", failing_encrypt)
+    monkeypatch.setattr(publish_manifests, "encrypt_text", failing_encrypt)
     with pytest.raises(OSError):
         publish_catalogue(
             session=session, out_dir=tmp_path, content_key=content_key, media_base_url="/other/"

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue.db import make_engine, migrate
+from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.models import Chapter, Page
 from tests.migrations import database_at, insert_series
 

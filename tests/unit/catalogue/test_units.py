@@ -6,12 +6,12 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session, select
 
-from manga_app import routes
+from manga_app.core import routes
 from manga_app.catalogue import repository
 from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.models import Chapter, Series
-from manga_app.catalogue.views import load_chapter, load_title
-from manga_app.title_page import chapter_rows, first_url
+from manga_app.read_models.titles import load_chapter, load_title
+from manga_app.pages.title.logic import chapter_rows, first_url
 
 from .builders import distinct_pages, write_cbz
 

@@ -23,7 +23,7 @@ from manga_app.demo.plan import (
     anchor_for_bucket,
     plan_library,
 )
-from manga_app.display import relative_time_ja
+from manga_app.core.display import relative_time_ja
 
 UTC = timezone.utc
 NOW = datetime(2026, 3, 15, 12, 0, 0, tzinfo=UTC)

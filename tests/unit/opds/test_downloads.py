@@ -13,7 +13,7 @@ from PIL import Image
 from sqlmodel import Session, select
 
 from manga_app.catalogue.comicinfo import parse_comicinfo
-from manga_app.catalogue.db import make_engine
+from manga_app.core.db import make_engine
 from manga_app.catalogue.models import Chapter, Page, Series
 
 RTL, VERTICAL = "neko-machi-hiyori", "okujounouen-gaaruzu"

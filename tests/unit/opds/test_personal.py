@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 import pytest
 from sqlmodel import Session, select
 
-from manga_app.auth import opds_keys, progress, repository
-from manga_app.auth.models import OpdsKey, UserAccount
-from manga_app.catalogue.db import make_engine
+from manga_app.accounts import opds_keys, progress, repository
+from manga_app.accounts.models import OpdsKey, UserAccount
+from manga_app.core.db import make_engine
 from tests.unit.opds.schema import ACQUISITION, NS, valid_feed
 
 PSE = "{http://vaemendis.net/opds-pse/ns}"

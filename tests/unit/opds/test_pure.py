@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from manga_app.catalogue.views import ChapterView, SeriesView
+from manga_app.read_models.titles import ChapterView, SeriesView
 from manga_app.opds import comicinfo, entries, feeds, kana, urls
 from tests.unit.opds.schema import ACQUISITION, NAVIGATION, valid_feed
 

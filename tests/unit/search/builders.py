@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from manga_app.catalogue.loader import MangaItem
+from manga_app.read_models.loader import MangaItem
 from manga_app.catalogue.readings import readings_for
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from manga_app.search.index import Query, SearchIndex
+from manga_app.search.index import SearchIndex
+from manga_app.search.query import Query
 from manga_app.search.normalize import query_terms
 from tests.unit.search.builders import item
 

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from manga_app.search import ranking
-from manga_app.search.index import Query, SearchIndex
+from manga_app.search.index import SearchIndex
+from manga_app.search.query import Query
 from manga_app.search.normalize import fold, query_terms, script_runs, term_variants
 from manga_app.search.paging import clamp_page, page_count
 from tests.unit.search.builders import item

@@ -10,8 +10,8 @@ import pytest
 
 from manga_app.pages import load_events
 from manga_app.ssr import states
-from manga_app.state.head import HeadState
-from manga_app.state.navigation import NavigationState
+from manga_app.heads.state import HeadState
+from manga_app.ui.navigation_state import NavigationState
 
 
 def _field(name: str) -> str:
@@ -68,7 +68,7 @@ def test_the_seed_cannot_end_its_script_element(text):
 
 
 def test_browser_storage_is_never_seeded_into_a_page_for_every_visitor():
-    from manga_app.pages.reader_state import ReaderState
+    from manga_app.reader.state import ReaderState
 
     data = states.router_data("/no-such-page", "", host="localhost:3000", scheme="http", template="/404")
     # A handler that writes the reader's settings (kept in the browser's localStorage).

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from manga_app.config import DEFAULT_SITE_NAMES
+from manga_app.core.config import DEFAULT_SITE_NAMES
 from manga_app.web.install import manifest_document
 from manga_app.web.robots import robots_text
 

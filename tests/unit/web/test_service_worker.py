@@ -14,7 +14,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from manga_app.config import get_settings
+from manga_app.core.config import get_settings
 from manga_app.web import middleware, service_worker
 from manga_app.web.security_headers import SecurityHeaders
 

@@ -25,7 +25,7 @@ from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
 from reflex.istate.manager.token import BaseStateToken
 
-from manga_app.pages.manga_state import TitleState
+from manga_app.pages.title.state import TitleState
 
 ROOT = Path(__file__).resolve().parents[3]
 REDIS_URL = os.environ.get("MANGA_TEST_REDIS_URL_STATE", "redis://127.0.0.1:6379/9")

@@ -1,0 +1,176 @@
+"""Who the visitor is (docs/spec.md section 4): loading until the Firebase client
+reports, then a user or nobody.
+
+The browser's user object is never trusted: every ID token is verified with
+firebase-admin first, and `_uid` (backend-only) is set from the verified
+token alone. All user data is read and written through `_uid`.
+
+A session is only as good as its token: it belongs to the connection
+(socket.io sid) that proved it and lasts until the token expires. Before
+every event, web/socket_guard.py suspends a session seen on another
+connection (a replayed client token, or the same tab after a reconnect) or
+past its token's expiry (`_holds`): the backend forgets the uid and shows
+"loading", and the browser answers with a fresh token (client.jsx resyncs
+whenever loading turns true), so a reader only sees a blink.
+
+The Firebase root (ui/account/root.py, one per page load) sends
+these events and runs LibraryState.sync after each, so the library follows
+whoever is signed in."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import reflex as rx
+
+from manga_app.accounts import service
+from manga_app.accounts.settings import get_firebase_config
+from manga_app.accounts.verify import TokenRefused, VerifiedUser, verify_id_token
+from manga_app.ui.notify import notify
+
+logger = logging.getLogger(__name__)
+
+SIGN_IN_FAILED = "ログインできませんでした"
+MERGE_FAILED = "ライブラリを引き継げませんでした"
+SESSION_ENDED = ("error", "ログインの確認ができませんでした", "ログアウトしました。もう一度ログインしてください。")
+ERROR_MESSAGES = {
+    "auth/network-request-failed": "通信できませんでした。接続を確かめてもう一度お試しください。",
+    "auth/too-many-requests": "しばらく時間をおいてからお試しください。",
+    "auth/user-disabled": "このアカウントは利用できません。",
+    "auth/popup-blocked": "ポップアップがブロックされました。ブラウザの設定を確かめてください。",
+    "auth/not-ready": "準備中です。少し待ってからもう一度お試しください。",
+}
+MAX_LOGGED = 300
+# The browser's Firebase session ends with the backend's, so the two agree.
+BROWSER_SIGN_OUT = rx.call_script("window.mangaAuth && window.mangaAuth.signOut()")
+
+
+async def verified(token: object, *, check_revoked: bool = False) -> VerifiedUser:
+    return await asyncio.to_thread(verify_id_token, token, config=get_firebase_config(), check_revoked=check_revoked)
+
+
+class AuthState(rx.State):
+    loading: bool = True
+    google_id: str = ""
+    email: str = ""
+    name: str = ""
+    avatar: str = ""
+    is_anonymous: bool = False
+    # The browser SDK's settings, sent when the client mounts: a build never
+    # carries a project or an emulator address of its own.
+    client_config: dict[str, str] = {}
+    # Set only from a verified token; never sent to the browser.
+    _uid: str = ""
+    # The connection that proved it, and when its token expires (epoch s).
+    _sid: str = ""
+    _expires: float = 0.0
+
+    @rx.var
+    def signed_in(self) -> bool:
+        return bool(self.google_id)
+
+    @rx.var
+    def display_name(self) -> str:
+        if self.is_anonymous:
+            return "ゲスト"
+        return self.name or self.email.split("@")[0] or "ユーザー"
+
+    def _connection(self) -> str:
+        return self.router.session.session_id
+
+    def _show(self, user: VerifiedUser) -> None:
+        self._uid, self._sid, self._expires = user.uid, self._connection(), user.expires_at
+        self.google_id, self.email, self.name, self.avatar = user.uid, user.email, user.name, user.avatar
+        self.is_anonymous = user.is_anonymous
+        self.loading = False
+
+    def _clear(self) -> None:
+        self._uid, self._sid, self._expires = "", "", 0.0
+        self.google_id = self.email = self.name = self.avatar = ""
+        self.is_anonymous = False
+        self.loading = False
+
+    def _holds(self, *, now: float | None = None) -> bool:
+        """Is the session still this connection's, with a current token?"""
+        return self._sid == self._connection() and (time.time() if now is None else now) < self._expires
+
+    def _suspend(self) -> None:
+        """Nothing of the account stays; the browser is asked for a token again."""
+        self._clear()
+        self.loading = True
+
+    @rx.event
+    def start_client(self):
+        """The Firebase client mounted: it gets its settings from this backend."""
+        self.client_config = get_firebase_config().browser_settings()
+
+    @rx.event
+    async def on_auth_change(self, user: dict | None, token: str):
+        """The provider's auth-state notification: a user (with a token) or null."""
+        if not user:
+            self._clear()
+            return None
+        try:
+            found = await verified(token, check_revoked=True)
+        except TokenRefused as error:
+            logger.warning("Refused an ID token: %s", error)
+            self._clear()
+            return notify("error", SIGN_IN_FAILED, "もう一度ログインしてください。")
+        claimed = user.get("googleId") if isinstance(user, dict) else None
+        if claimed != found.uid:
+            # The browser's user object does not match its own token.
+            logger.warning("Auth state claimed uid %.128r with the token of %s", claimed, found.uid)
+            self._clear()
+            return notify("error", SIGN_IN_FAILED, "もう一度ログインしてください。")
+        await asyncio.to_thread(service.sign_in, found)
+        self._show(found)
+        return None
+
+    @rx.event
+    async def on_token(self, token: str):
+        """A refreshed token of the signed-in user. One that fails
+        verification ends the session: the backend forgets the uid, the
+        visitor is told, and the browser signs out too."""
+        if not self._uid:
+            return None  # no session to refresh; the auth-state report decides
+        try:
+            found = await verified(token, check_revoked=True)
+        except TokenRefused as error:
+            logger.warning("Refused a refreshed ID token of %s: %s", self._uid, error)
+            self._clear()
+            return [notify(*SESSION_ENDED), BROWSER_SIGN_OUT]
+        if found.uid == self._uid:
+            self._show(found)
+        # Another user's token: a switch of user, which the auth-state report handles.
+        return None
+
+    @rx.event
+    async def on_merge(self, anonymous_token: str, token: str):
+        """An anonymous visitor signed in to an existing Google account: move the
+        anonymous library into it. Both tokens are verified; the first must be
+        anonymous and the second must not."""
+        try:
+            source, target = await verified(anonymous_token), await verified(token, check_revoked=True)
+        except TokenRefused as error:
+            logger.warning("Refused a merge: %s", error)
+            return notify("error", MERGE_FAILED)
+        if not source.is_anonymous or target.is_anonymous or source.uid == target.uid:
+            logger.warning("Refused a merge of %s into %s", source.uid, target.uid)
+            return notify("error", MERGE_FAILED)
+        await asyncio.to_thread(service.merge_accounts, source, target)
+        self._show(target)
+        return notify("success", "ゲストのライブラリを引き継ぎました")
+
+    @rx.event
+    def on_persistence_error(self, message: str):
+        """The browser could not keep the sign-in (spec: log it, end loading).
+        The visitor can still sign in for this page's lifetime."""
+        logger.error("Error setting persistence: %s", str(message)[:MAX_LOGGED])
+        self.loading = False
+
+    @rx.event
+    def on_error(self, code: str):
+        message = ERROR_MESSAGES.get(str(code)[:80], "もう一度お試しください。")
+        return notify("error", SIGN_IN_FAILED, message)

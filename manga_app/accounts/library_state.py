@@ -1,0 +1,264 @@
+"""The visitor's personal library: follows, reading history and progress.
+
+Signed in, the account on the server is the truth and the browser's stores
+(the reader's history in ReadingState, localStorage) mirror it, so the title
+page and the reader read one format whoever is visiting. A visitor who never
+signed in keeps follows and history in the browser only.
+
+The browser records whose library its stores hold (`owner`: a uid, or ""
+for the browser's own, a guest's). On every auth change (`sync`):
+- signed in, stores of this account: what the browser read since the last
+  sync goes up, then the account's history comes down;
+- signed in, a guest's stores: they join the account (the sign-in merge);
+- signed in, another account's stores: dropped, never merged;
+- signed out, an account's stores: wiped, so nothing of it stays in view or
+  becomes the next guest's.
+Every server read and write goes through AuthState._uid (a verified token)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import reflex as rx
+
+from manga_app.reader import reading
+from manga_app.core import routes
+from manga_app.accounts import mirror, payloads, repository, service, shelves
+from manga_app.read_models.held import Snapshot, held_catalogue
+from manga_app.accounts.auth_state import AuthState
+from manga_app.ui.notify import notify
+from manga_app.reader.reading_state import ReadingState
+
+WAIT = ("info", "読み込み中です", "少し待ってからもう一度お試しください。")
+UNKNOWN_SERIES = "この作品は見つかりませんでした"
+NOT_SAVED = "読んだ位置を保存できませんでした"
+NOT_REMOVED = "閲覧履歴から削除できませんでした"
+TOO_LARGE = "ブラウザに保存されたデータが大きすぎます"
+_SHELF_PAGES = (routes.PageKind.LIBRARY, routes.PageKind.HISTORY)
+
+
+def _looks(snapshot: Snapshot):
+    def look(slug: str) -> mirror.SeriesLook | None:
+        item = snapshot.by_slug.get(slug)
+        return mirror.SeriesLook(item.title, item.cover_small or item.cover) if item else None
+
+    return look
+
+
+def _known(entries: list[reading.HistoryEntry], snapshot: Snapshot) -> list[reading.HistoryEntry]:
+    return [entry for entry in entries if entry.slug in snapshot.by_slug]
+
+
+class LibraryState(rx.State):
+    # Follows of a visitor who is not signed in (JSON list of slugs).
+    follows_json: str = rx.LocalStorage("", name="manga_follows", sync=True)
+    # Whose library the browser's stores hold: a uid, or "" (a guest's own).
+    owner: str = rx.LocalStorage("", name="manga_library_owner", sync=True)
+    followed: list[str] = []
+    library_items: list[shelves.LibraryCard] = []
+    history_items: list[shelves.HistoryCard] = []
+    loaded: bool = False
+    # The account this session last brought the browser's stores together with.
+    _synced_uid: str = ""
+
+    async def _auth(self) -> AuthState:
+        return await self.get_state(AuthState)
+
+    async def _reading(self) -> ReadingState:
+        return await self.get_state(ReadingState)
+
+    def _on_shelf_page(self) -> bool:
+        found = routes.match(self.router.url.path or "/")
+        return found is not None and found.kind in _SHELF_PAGES
+
+    # --- bringing the browser and the account together ---------------------
+
+    @rx.event
+    async def sync(self, _first: object = None, _second: object = None):
+        """After every auth event (it receives that event's arguments)."""
+        auth, history = await self._auth(), await self._reading()
+        notes: list = []
+        if auth._uid:
+            notes = await self._adopt(auth._uid, history)
+        elif not auth.loading and (self.owner or self._synced_uid):
+            await self._wipe(history)
+        await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        return notes
+
+    async def _adopt(self, uid: str, history: ReadingState) -> list:
+        """The account's library into the browser, after the browser's news
+        went up (see the module docstring)."""
+        snapshot = await held_catalogue().snapshot()
+        notes: list = []
+        owner = self.owner
+        if owner == uid:
+            notes += await self._push(uid, history, snapshot)
+        elif owner == "":
+            notes += await self._merge_guest(uid, history, snapshot)
+        rows = await asyncio.to_thread(service.history, uid)
+        self.owner, self.follows_json, self._synced_uid = uid, "", uid
+        mirrored = reading.dump_history(mirror.mirror(rows, history.entries(), _looks(snapshot)))
+        if mirrored != history.history_json:  # an unchanged store is not sent again
+            history.history_json = mirrored
+        return notes
+
+    async def _push(self, uid: str, history: ReadingState, snapshot: Snapshot) -> list:
+        """What this account read in the browser that the server lacks."""
+        try:
+            payloads.check_history_size(history.history_json)
+        except payloads.StoreTooLarge:
+            return [notify("error", TOO_LARGE, "閲覧履歴を同期できませんでした。")]
+        rows = await asyncio.to_thread(service.history, uid)
+        news = mirror.unsent(_known(history.entries(), snapshot), rows)
+        if news:
+            latest, marks = payloads.positions_from_history(news, now=datetime.now(UTC))
+            await asyncio.to_thread(service.merge_browser_data, uid, latest=latest, marks=marks)
+        return []
+
+    async def _merge_guest(self, uid: str, history: ReadingState, snapshot: Snapshot) -> list:
+        """A guest's follows and history join the account they signed in to."""
+        try:
+            payloads.check_history_size(history.history_json)
+            follows = payloads.parse_follows(self.follows_json)
+        except payloads.StoreTooLarge:
+            return [notify("error", TOO_LARGE, "このブラウザのフォローと閲覧履歴は引き継げませんでした。")]
+        latest, marks = payloads.positions_from_history(_known(history.entries(), snapshot), now=datetime.now(UTC))
+        follows = [slug for slug in follows if slug in snapshot.by_slug]
+        refused = await asyncio.to_thread(service.merge_browser_data, uid, follows=follows, latest=latest, marks=marks)
+        if refused:
+            return [notify("warning", "一部のフォローを引き継げませんでした",
+                           f"フォローできるのは{repository.MAX_FOLLOWS}作品までです（{refused}作品が対象外）。")]
+        return []
+
+    def _forget_account(self) -> None:
+        """The session was suspended (accounts/auth_state.py): nothing of the account
+        stays in view, and nothing the browser holds goes to it until a
+        fresh token proves who it is. The browser's own stores are left
+        alone: they are the browser's, and come back from it."""
+        self.followed, self.library_items, self.history_items = [], [], []
+        self.loaded, self._synced_uid = False, ""
+
+    async def _wipe(self, history: ReadingState) -> None:
+        """Signed out: the account's stores leave the browser. What was read
+        here since the last sync goes to that account first (it was verified
+        in this session)."""
+        if self._synced_uid and self.owner == self._synced_uid:
+            await self._push(self._synced_uid, history, await held_catalogue().snapshot())
+        history.save([])
+        self.follows_json, self.owner, self._synced_uid = "", "", ""
+
+    @rx.event
+    async def pull(self):
+        """on_load of pages that show progress: the account's newest
+        positions from other devices (once this browser holds its stores)."""
+        uid = (await self._auth())._uid
+        if uid and self.owner == uid:
+            return await self._adopt(uid, await self._reading())
+        return None
+
+    @rx.event
+    async def load(self):
+        """on_load of /library and /history."""
+        notes = await self.pull()
+        auth = await self._auth()
+        await self._refresh(auth._uid, await self._reading(), views=True)
+        return notes
+
+    async def _refresh(self, uid: str, history: ReadingState, *, views: bool) -> None:
+        if uid:
+            self.followed = await asyncio.to_thread(service.followed, uid)
+        else:
+            try:
+                self.followed = payloads.parse_follows(self.follows_json)
+            except payloads.StoreTooLarge:
+                self.followed = []
+        if not views:
+            return
+        snapshot = await held_catalogue().snapshot()
+        entries = _known(history.entries(), snapshot)
+        now = datetime.now(UTC)
+        self.history_items = shelves.history_cards(entries, now=now)
+        items = [snapshot.by_slug[slug] for slug in self.followed if slug in snapshot.by_slug]
+        read = shelves.last_read(entries, [item.slug for item in items])
+        new = await asyncio.to_thread(service.new_chapters, read)
+        self.library_items = shelves.library_cards(items, new, now=now)
+        self.loaded = not (await self._auth()).loading
+
+    # --- what the visitor does ---------------------------------------------
+
+    @rx.event
+    async def toggle_follow(self, slug: str):
+        """フォロー / フォロー中: the account when signed in, else the browser."""
+        auth = await self._auth()
+        if auth.loading:
+            return notify(*WAIT)
+        slug = payloads.valid_slug(slug)
+        snapshot = await held_catalogue().snapshot()
+        if slug is None or slug not in snapshot.by_slug:
+            return notify("error", UNKNOWN_SERIES)
+        following = slug not in self.followed
+        if auth._uid:
+            try:
+                await asyncio.to_thread(service.set_follow, auth._uid, slug, following)
+            except service.FollowLimitReached:
+                return notify("error", "フォローできませんでした", f"フォローできるのは{repository.MAX_FOLLOWS}作品までです。")
+        else:
+            try:
+                current = payloads.parse_follows(self.follows_json)
+            except payloads.StoreTooLarge:
+                return notify("error", "フォローできませんでした", TOO_LARGE)
+            updated = payloads.toggle_follow(current, slug)
+            if updated is None:
+                return notify("error", "フォローできませんでした",
+                              f"ログインせずにフォローできるのは{payloads.MAX_MERGE}作品までです。ログインするともっとフォローできます。")
+            following = slug in updated
+            self.follows_json = payloads.dump_follows(updated)
+        await self._refresh(auth._uid, await self._reading(), views=self._on_shelf_page())
+        return notify("success", "フォローしました" if following else "フォローを解除しました")
+
+    @rx.event
+    async def remove_history(self, slug: str):
+        auth, history = await self._auth(), await self._reading()
+        if auth.loading:
+            return notify(*WAIT)
+        slug = payloads.valid_slug(slug)
+        entries = history.entries()
+        if slug is None:
+            return notify("error", NOT_REMOVED, "この作品は見つかりませんでした。")
+        removed = await asyncio.to_thread(service.forget, auth._uid, slug, now=datetime.now(UTC)) if auth._uid else 0
+        if not removed and reading.entry_for(entries, slug) is None:
+            return notify("error", NOT_REMOVED, "この作品は閲覧履歴にありません。")
+        history.save(reading.remove(entries, slug))
+        await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        return notify("success", "閲覧履歴から削除しました")
+
+    @rx.event
+    async def clear_history(self):
+        auth, history = await self._auth(), await self._reading()
+        if auth.loading:
+            return notify(*WAIT)
+        if auth._uid:
+            await asyncio.to_thread(service.forget, auth._uid, None, now=datetime.now(UTC))
+        history.save([])
+        await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        return notify("success", "閲覧履歴をすべて削除しました")
+
+    @rx.event
+    async def record_progress(self, slug: str, chapter: str, page: int, offset: float, read_at: int):
+        """The reader's position (read_at: the device's clock, epoch ms),
+        chained from ReaderState.save_progress. Nothing for a visitor who is
+        not signed in (the reader keeps the browser's history itself);
+        signed in, it is stored on the server, the newest write winning."""
+        uid = (await self._auth())._uid
+        if not uid:
+            return None
+        found = payloads.reported_position(slug, chapter, page, offset, read_at, now=datetime.now(UTC))
+        if found is None:
+            return notify("error", NOT_SAVED, "読んだ位置の形式が正しくありません。")
+        page_count = await asyncio.to_thread(service.chapter_page_count, found.slug, found.chapter_hundredths)
+        if page_count is None:
+            return notify("error", NOT_SAVED, "この話は見つかりませんでした。")
+        # Read (既読) once the last page was reached: the catalogue says which that is.
+        await asyncio.to_thread(service.record, uid, payloads.at_page_of(found, page_count))
+        return None

@@ -1,0 +1,27 @@
+"""Run before every event (web/socket_guard.py installs it): a signed-in
+session seen on another connection, or past its ID token's expiry, is
+suspended before the event can read or change anything of the account."""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from manga_app.accounts.auth_state import AuthState
+from manga_app.accounts.library_state import LibraryState
+
+logger = logging.getLogger(__name__)
+
+
+async def hold_session(root: rx.State) -> bool:
+    """False when the session had to be suspended (then nothing of the
+    account is left in the state the event sees)."""
+    auth = await root.get_state(AuthState)
+    if not auth._uid or auth._holds():
+        return True
+    moved = auth._sid != auth._connection()
+    logger.info("Suspended the session of %s: %s", auth._uid, "another connection" if moved else "its ID token expired")
+    auth._suspend()
+    (await root.get_state(LibraryState))._forget_account()
+    return False

@@ -1,0 +1,188 @@
+"""Every public URL of the site: the path patterns, the matcher and the URL
+builders. Pages, HTTP routes and tests build URLs here, never with f-strings
+of their own. Pure: no framework imports."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from urllib.parse import quote, unquote, urlencode
+
+HOME = "/"
+GENRES = "/genres"
+SEARCH = "/search"
+LIBRARY = "/library"
+HISTORY = "/history"
+OFFLINE = "/offline"
+
+
+class PageKind(enum.Enum):
+    HOME = "home"
+    GENRES = "genres"
+    GENRE = "genre"
+    SEARCH = "search"
+    MANGA = "manga"
+    READER = "reader"
+    LIBRARY = "library"
+    HISTORY = "history"
+    OFFLINE = "offline"
+
+
+# Reflex route templates. Reflex cannot express `/{slug}-ch-{n}` as a route, so
+# the reader is the single-segment dynamic route and the server refuses (404)
+# every path that does not parse as a chapter path.
+ROUTE_TEMPLATES: dict[PageKind, str] = {
+    PageKind.HOME: "/",
+    PageKind.GENRES: "/genres",
+    PageKind.GENRE: "/genre/[name]",
+    PageKind.SEARCH: "/search",
+    PageKind.MANGA: "/manga/[slug]",
+    PageKind.READER: "/[reader_path]",
+    PageKind.LIBRARY: "/library",
+    PageKind.HISTORY: "/history",
+    PageKind.OFFLINE: "/offline",
+}
+
+_SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+# A series slug never contains "-ch-<digit>" (catalogue.naming.slugify turns
+# it into "-ch<digit>"), so the reader path splits at its one chapter marker
+# without backtracking: matching stays linear in the path length.
+_SERIES_SLUG = r"[a-z0-9]+(?:-(?!ch-\d)[a-z0-9]+)*"
+_NUMBER = r"\d+(?:\.\d+)?"
+# Longer than any path the site builds (slugs are at most 80 characters):
+# refused before any pattern runs, so a hostile path costs nothing.
+MAX_PATH_LENGTH = 512
+# The spec's layout rule (docs/spec.md section 2): a path containing "-ch-"
+# and digits, optionally followed by "-" and a slug, is read in the reader
+# layout, i.e. it matches PageKind.READER.
+_READER_PATH = re.compile(
+    rf"^/(?P<slug>{_SERIES_SLUG})-ch-(?P<number>{_NUMBER})(?:-(?P<chapter_slug>{_SLUG}))?/?$"
+)
+# Volumes and chapters are both read at `/{slug}-ch-{n}...`, and both are
+# known everywhere else (manifests, reading history, view counts) by one
+# number per series: a chapter by its own number, a volume by VOLUME_KEY
+# plus its number. So volume 3 (key 1000003) never meets chapter 3. Its URL
+# keeps the spec's pattern with the chapter slug `vol` (`/{slug}-ch-3-vol`),
+# which the importer never gives a chapter (catalogue.upsert.unit_slug).
+VOLUME_KEY = Decimal(1_000_000)
+VOLUME_SLUG = "vol"
+_STATIC_PATHS = {
+    "/": PageKind.HOME,
+    GENRES: PageKind.GENRES,
+    SEARCH: PageKind.SEARCH,
+    LIBRARY: PageKind.LIBRARY,
+    HISTORY: PageKind.HISTORY,
+    OFFLINE: PageKind.OFFLINE,
+}
+_GENRE_PATH = re.compile(r"^/genre/(?P<name>[^/]+)/?$")
+_MANGA_PATH = re.compile(rf"^/manga/(?P<slug>{_SLUG})/?$")
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    """A path resolved to the page that renders it and that page's arguments."""
+
+    kind: PageKind
+    params: dict[str, str] = field(default_factory=dict)
+
+
+def match(path: str) -> RouteMatch | None:
+    """Resolve a request path (query ignored) to a page, or None for a 404.
+
+    This only checks the shape of the path; whether the named title or chapter
+    exists is the page's own question.
+    """
+    path = _strip_query(path) or "/"
+    if len(path) > MAX_PATH_LENGTH:
+        return None
+    if path != "/" and path.endswith("/"):
+        path = path[:-1]
+    if path in _STATIC_PATHS:
+        return RouteMatch(_STATIC_PATHS[path])
+    if found := _MANGA_PATH.match(path):
+        return RouteMatch(PageKind.MANGA, {"slug": found["slug"]})
+    if found := _GENRE_PATH.match(path):
+        name = unquote(found["name"]).strip()
+        return RouteMatch(PageKind.GENRE, {"name": name}) if name else None
+    if reader := parse_reader_path(path):
+        return RouteMatch(PageKind.READER, reader)
+    return None
+
+
+def parse_reader_path(path: str) -> dict[str, str] | None:
+    """Split `/{slug}-ch-{n}[-{chapter-slug}]` into its parts, or None.
+
+    `number` is the unit's key: `/{slug}-ch-3-vol` is volume 3, whose key is
+    VOLUME_KEY + 3 (see VOLUME_KEY); a key written as a chapter number is no path.
+    """
+    path = _strip_query(path)
+    found = _READER_PATH.match(path) if len(path) <= MAX_PATH_LENGTH else None
+    if not found or Decimal(found["number"]) >= VOLUME_KEY:
+        return None
+    chapter_slug = found["chapter_slug"] or ""
+    number = Decimal(found["number"]) + (VOLUME_KEY if chapter_slug == VOLUME_SLUG else 0)
+    return {"slug": found["slug"], "number": format_chapter_number(number), "chapter_slug": chapter_slug}
+
+
+def is_volume(number: str | int | float | Decimal) -> bool:
+    """Whether a unit key names a volume (see VOLUME_KEY)."""
+    return Decimal(str(number)) >= VOLUME_KEY
+
+
+def unit_number(number: str | int | float | Decimal) -> str:
+    """The number a visitor reads for a unit key: volume key 1000003 -> `3`."""
+    value = Decimal(str(number))
+    return format_chapter_number(value - VOLUME_KEY if value >= VOLUME_KEY else value)
+
+
+def unit_label(number: str | int | float | Decimal, title: str = "") -> str:
+    """`第3巻` for a volume key, `第12話` for a chapter, followed by its title if any."""
+    label = f"第{unit_number(number)}{'巻' if is_volume(number) else '話'}"
+    return f"{label} {title}" if title else label
+
+
+def format_chapter_number(number: str | int | float | Decimal) -> str:
+    """Chapter numbers as they appear in URLs: `12`, `10.5` (never `12.0`)."""
+    try:
+        value = Decimal(str(number))
+    except InvalidOperation as error:
+        raise ValueError(f"not a chapter number: {number!r}") from error
+    if not value.is_finite() or value < 0:
+        raise ValueError(f"not a chapter number: {number!r}")
+    if value.is_zero():
+        return "0"  # never "-0"
+    return format(value.normalize(), "f")
+
+
+def manga_url(slug: str) -> str:
+    return f"/manga/{slug}"
+
+
+def chapter_url(slug: str, number: str | int | float | Decimal, chapter_slug: str = "") -> str:
+    """The reader's URL of a unit key: `/{slug}-ch-{n}[-{chapter-slug}]`, a volume `/{slug}-ch-{n}-vol`."""
+    if is_volume(number):
+        return f"/{slug}-ch-{unit_number(number)}-{VOLUME_SLUG}"
+    base = f"/{slug}-ch-{format_chapter_number(number)}"
+    return f"{base}-{chapter_slug}" if chapter_slug else base
+
+
+def genre_url(name: str) -> str:
+    return f"/genre/{quote(name, safe='')}"
+
+
+def search_url(**params: str | int | list[str] | None) -> str:
+    """`/search?...` keeping only the filters that are set, in a stable order."""
+    pairs: list[tuple[str, str]] = []
+    for key in ("q", "genre", "exclude", "status", "sort", "page"):
+        value = params.get(key)
+        if value in (None, "", []):
+            continue
+        values = value if isinstance(value, list) else [value]
+        pairs.extend((key, str(item)) for item in values)
+    return f"{SEARCH}?{urlencode(pairs)}" if pairs else SEARCH
+
+
+def _strip_query(path: str) -> str:
+    return path.split("?", 1)[0].split("#", 1)[0]

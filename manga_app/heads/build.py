@@ -1,0 +1,192 @@
+"""The search-engine data of every page, built from the route match.
+
+One function serves both the server (first HTML response) and the browser
+state (after hydration), so the two can never disagree."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from manga_app.core import routes
+from manga_app.heads import seo
+from manga_app.core.display import STATUS_LABELS
+from manga_app.core.routes import PageKind
+from manga_app.heads.seo import PageHead
+
+if TYPE_CHECKING:  # read models only; heads stay free of database imports
+    from manga_app.read_models.titles import ChapterContext, ChapterView, SeriesView
+
+_DESCRIPTION_LENGTH = 120
+
+SITE_DESCRIPTION = (
+    "日本語の生漫画をスマホで快適に。最新話の更新、人気作品、ジャンル別の一覧と"
+    "読みやすいリーダーで、無料でマンガを読めるサイトです。"
+)
+NOT_FOUND_TITLE = "ページが見つかりません"
+
+
+def default_title(site_names: tuple[str, ...]) -> str:
+    """The spec's default title (docs/spec.md section 2): the site's names and aliases, listed."""
+    return " | ".join(site_names)
+
+
+def page_title(name: str, site_name: str) -> str:
+    return f"{name} | {site_name}"
+
+
+def static_head(kind: PageKind, *, site_names: tuple[str, ...], origin: str) -> PageHead:
+    """Heads of the pages whose content does not depend on the catalogue row."""
+    site = site_names[0]
+    if kind is PageKind.HOME:
+        return PageHead(
+            title=default_title(site_names),
+            description=SITE_DESCRIPTION,
+            path=routes.HOME,
+            json_ld=(_website_ld(site, origin),),
+        )
+    names = {
+        PageKind.GENRES: ("ジャンル一覧", "ジャンルから漫画を探す。作品数つきの全ジャンル一覧です。", routes.GENRES),
+        PageKind.SEARCH: ("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。", routes.SEARCH),
+        PageKind.LIBRARY: ("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", routes.LIBRARY),
+        PageKind.HISTORY: ("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", routes.HISTORY),
+        PageKind.OFFLINE: ("保存した話", "オフラインで読むために保存した話の一覧です。", routes.OFFLINE),
+    }
+    title, description, path = names[kind]
+    personal = kind in (PageKind.LIBRARY, PageKind.HISTORY, PageKind.OFFLINE)
+    return PageHead(
+        title=page_title(title, site),
+        description=description,
+        path=path,
+        json_ld=(_breadcrumbs(origin, [(site, routes.HOME), (title, path)]),),
+        indexable=not personal,
+    )
+
+
+def not_found_head(path: str, *, site_name: str) -> PageHead:
+    return PageHead(
+        title=page_title(NOT_FOUND_TITLE, site_name),
+        description="お探しのページは見つかりませんでした。URLをご確認ください。",
+        path=path,
+        indexable=False,
+    )
+
+
+def title_head(series: SeriesView, chapters: tuple[ChapterView, ...], *, site_name: str, origin: str) -> PageHead:
+    """A title page: the series as a ComicSeries with its chapters."""
+    authors = "・".join(series.authors)
+    lead = f"{series.title}（{authors}）" if authors else series.title
+    summary = series.summary or f"{series.title}の最新話まで全{len(chapters)}話を無料で読めます。"
+    description = _clip(f"{lead}を無料で読む。{STATUS_LABELS.get(series.status, '')}・全{len(chapters)}話。{summary}")
+    series_ld = {
+        "@context": "https://schema.org",
+        "@type": "ComicSeries",
+        "name": series.title,
+        "url": origin + series.url,
+        "inLanguage": "ja",
+        "description": series.summary or description,
+        "genre": list(series.genres),
+        "hasPart": [
+            {
+                "@type": "ComicIssue",
+                "issueNumber": routes.unit_number(chapter.number),
+                "name": chapter.title or f"第{chapter.number}話",
+                "url": origin + chapter.url,
+                "datePublished": chapter.published_at.date().isoformat(),
+            }
+            for chapter in reversed(chapters)
+        ],
+    }
+    if series.alt_titles:
+        series_ld["alternateName"] = list(series.alt_titles)
+    if series.authors:
+        series_ld["author"] = [{"@type": "Person", "name": name} for name in series.authors]
+    if series.cover:
+        series_ld["image"] = absolute(origin, series.cover)
+    crumbs = [(site_name, routes.HOME)]
+    if series.genres:
+        crumbs.append((series.genres[0], routes.genre_url(series.genres[0])))
+    crumbs.append((series.title, series.url))
+    return PageHead(
+        title=page_title(f"{series.title} - 無料で漫画を読む", site_name),
+        description=description,
+        path=series.url,
+        og_type="book",
+        image=series.cover or seo.DEFAULT_IMAGE,
+        json_ld=(series_ld, _breadcrumbs(origin, crumbs)),
+    )
+
+
+def reader_head(context: ChapterContext, path: str, *, site_name: str, origin: str) -> PageHead:
+    """A chapter in the reader."""
+    series, chapter = context.series, context.chapter
+    label = routes.unit_label(chapter.number, chapter.title)
+    issue_ld = {
+        "@context": "https://schema.org",
+        "@type": "ComicIssue",
+        "name": f"{series.title} {label}",
+        "issueNumber": routes.unit_number(chapter.number),
+        "url": origin + chapter.url,
+        "inLanguage": "ja",
+        "datePublished": chapter.published_at.date().isoformat(),
+        "isPartOf": {"@type": "ComicSeries", "name": series.title, "url": origin + series.url},
+    }
+    if series.cover:
+        issue_ld["image"] = absolute(origin, series.cover)
+    crumbs = [(site_name, routes.HOME), (series.title, series.url), (label, chapter.url)]
+    return PageHead(
+        heading=f"{series.title} {label}",
+        title=page_title(f"{series.title} {label}", site_name),
+        description=_clip(f"{series.title} {label}（全{chapter.page_count}ページ）を無料で読む。{series.summary}"),
+        path=chapter.url,
+        og_type="article",
+        image=series.cover or seo.DEFAULT_IMAGE,
+        json_ld=(issue_ld, _breadcrumbs(origin, crumbs)),
+    )
+
+
+def genre_head(name: str, total: int, *, site_name: str, origin: str) -> PageHead:
+    path = routes.genre_url(name)
+    return PageHead(
+        title=page_title(f"{name}の漫画一覧", site_name),
+        description=f"{name}ジャンルの漫画{total}作品。更新順・人気順・新着順・タイトル順で探せます。",
+        path=path,
+        json_ld=(
+            {"@context": "https://schema.org", "@type": "CollectionPage", "name": f"{name}の漫画一覧", "url": origin + path},
+            _breadcrumbs(origin, [(site_name, routes.HOME), ("ジャンル一覧", routes.GENRES), (name, path)]),
+        ),
+    )
+
+
+def absolute(origin: str, url: str) -> str:
+    return seo.absolute_url(origin, url)
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _DESCRIPTION_LENGTH else text[: _DESCRIPTION_LENGTH - 1] + "…"
+
+
+def _website_ld(site_name: str, origin: str) -> dict:
+    return {
+        "@context": "https://schema.org",
+        "@type": "WebSite",
+        "name": site_name,
+        "url": origin + "/",
+        "inLanguage": "ja",
+        "potentialAction": {
+            "@type": "SearchAction",
+            "target": {"@type": "EntryPoint", "urlTemplate": origin + routes.SEARCH + "?q={search_term_string}"},
+            "query-input": "required name=search_term_string",
+        },
+    }
+
+
+def _breadcrumbs(origin: str, trail: list[tuple[str, str]]) -> dict:
+    return {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": index, "name": name, "item": origin + path}
+            for index, (name, path) in enumerate(trail, start=1)
+        ],
+    }

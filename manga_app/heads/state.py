@@ -1,0 +1,58 @@
+"""The current page's search-engine data, as React renders it after hydration.
+
+The server writes the same values into the first HTML response (see
+manga_app/web/pages.py); both come from `manga_app.heads.build`."""
+
+import reflex as rx
+
+from manga_app.heads import build as heads, seo
+from manga_app.core import routes
+from manga_app.core.config import get_settings
+from manga_app.heads.resolve import resolve_head
+
+
+def _defaults() -> seo.PageHead:
+    settings = get_settings()
+    return heads.static_head(routes.PageKind.HOME, site_names=settings.names, origin=settings.origin)
+
+
+class HeadState(rx.State):
+    """Title, description, canonical URL, Open Graph, robots and JSON-LD."""
+
+    title: str = _defaults().title
+    # The page's name on screen (the reader's top bar): the title without the site's name.
+    heading: str = ""
+    description: str = _defaults().description
+    canonical: str = ""
+    og_type: str = "website"
+    og_image: str = ""
+    robots: str = seo.NOINDEX_NOFOLLOW
+    json_ld: str = ""
+    site_name: str = get_settings().site_name
+    # The GA4 id on the production host only (PageViewReporter loads gtag with it).
+    analytics_id: str = ""
+    # False when the path names no page (unknown title, chapter or genre).
+    found: bool = True
+
+    def apply(self, head: seo.PageHead) -> None:
+        """Show `head` for the current page (also used by dynamic pages)."""
+        settings = get_settings()
+        self.title = head.title
+        self.heading = head.heading or head.title
+        self.description = head.description
+        self.canonical = seo.absolute_url(settings.origin, head.path)
+        self.og_type = head.og_type
+        self.og_image = seo.absolute_url(settings.origin, head.image)
+        self.robots = seo.robots_for(head, host=self.router.url.netloc, production_host=settings.production_host)
+        self.json_ld = seo.json_ld_text(head.json_ld)
+        production = seo.is_production_host(self.router.url.netloc, settings.production_host)
+        self.analytics_id = settings.ga_measurement_id if production else ""
+
+    @rx.event
+    async def load(self):
+        """on_load of every page: the head of the page at the current path."""
+        settings = get_settings()
+        path = self.router.url.path or "/"
+        head = await resolve_head(routes.match(path), path)
+        self.found = head is not None
+        self.apply(head or heads.not_found_head(path, site_name=settings.site_name))

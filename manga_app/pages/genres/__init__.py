@@ -1,0 +1,1 @@
+"""Every genre `/genres`, with its count: view and state."""

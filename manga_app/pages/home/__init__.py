@@ -1,0 +1,1 @@
+"""Home `/`: latest updates, popular and new series, genres (view, state)."""

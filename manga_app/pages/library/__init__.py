@@ -1,0 +1,1 @@
+"""ライブラリ `/library`: its view (the state is accounts.library_state)."""

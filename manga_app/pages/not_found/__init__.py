@@ -1,0 +1,1 @@
+"""The Japanese not-found page."""

@@ -1,0 +1,1 @@
+"""保存した話 `/offline`: the chapters this browser keeps for reading offline."""

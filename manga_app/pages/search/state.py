@@ -1,0 +1,134 @@
+"""The search page's state. The URL is the source of truth: on_load parses
+it; typing searches (throttled) and replaces the URL's query in place;
+filters, sorts and pages are links, so each is a history entry."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import reflex as rx
+
+from manga_app.pages.search import logic as parts
+from manga_app.core.display import Throttle
+from manga_app.search.normalize import clean_query, query_terms
+from manga_app.search.paging import PER_PAGE
+from manga_app.search.params import parse_search_params
+from manga_app.search.query import Query
+from manga_app.pages.search.logic import search_url
+from manga_app.ui.records import Card, Chip, PageLink, TabLink, card_for
+from manga_app.read_models.search_index import current_index
+
+# At most one search per visitor per interval while typing; a keystroke in
+# between is searched when the interval ends (see `flush`).
+TYPING_INTERVAL = 0.25
+_MAX_TRACKED = 10_000
+_throttles: OrderedDict[str, Throttle] = OrderedDict()
+
+
+def _throttle_for(token: str) -> Throttle:
+    throttle = _throttles.pop(token, None) or Throttle(TYPING_INTERVAL)
+    _throttles[token] = throttle
+    while len(_throttles) > _MAX_TRACKED:
+        _throttles.popitem(last=False)
+    return throttle
+
+
+class SearchState(rx.State):
+    query: str = ""
+    # Changing it remounts the (uncontrolled) input with the URL's query.
+    input_key: int = 0
+    heading: str = "作品を探す"
+    total: int = 0
+    cards: list[Card] = []
+    suggestions: list[Card] = []
+    suggestion_title: str = ""
+    notice: str = ""
+    sort_links: list[TabLink] = []
+    status_links: list[TabLink] = []
+    genre_chips: list[Chip] = []
+    pager: list[PageLink] = []
+    loaded: bool = False
+    _params: Query = Query()
+    _pending: bool = False
+    # The URL (path and query) the visitor last typed on, until the next load.
+    _typed_on: str = ""
+
+    def _url(self) -> str:
+        return f"{self.router.url.path}?{self.router.url.query}"
+
+    @rx.event
+    async def load(self):
+        snapshot, _ = await current_index()
+        known = frozenset(genre.name for genre in snapshot.genres)
+        params = parse_search_params(self.router.url.query or "", known_genres=known)
+        typed_here, self._typed_on = self._typed_on == self._url() and params.q != self.query, ""
+        if typed_here:
+            # The box is in the server-rendered page: the visitor typed into it
+            # before the app had loaded the page. Their words win over the URL's.
+            self._params = params
+            return await self._search_typed()
+        if params.q != self.query:
+            self.query = params.q
+            self.input_key += 1
+        await self._run(params)
+        return None
+
+    @rx.event
+    async def type_query(self, value: str):
+        """as-you-type: search now, or once the throttle interval is over."""
+        self.query = clean_query(value)
+        self._typed_on = self._url()
+        if not _throttle_for(self.router.session.client_token).allow():
+            if not self._pending:
+                self._pending = True
+                wait = f"new Promise((done) => setTimeout(done, {int(TYPING_INTERVAL * 1000)}))"
+                return rx.call_script(wait, callback=SearchState.flush)
+            return None
+        return await self._search_typed()
+
+    @rx.event
+    async def typed_before_start(self, value: object = ""):
+        """What the visitor typed into the server-rendered box before the app
+        had started (no change event reached the app for it)."""
+        if isinstance(value, str) and clean_query(value) != self.query:
+            return await self.type_query(value)
+        return None
+
+    @rx.event
+    async def flush(self, _result=None):
+        if self._pending:
+            self._pending = False
+            return await self._search_typed()
+        return None
+
+    @rx.event
+    async def submit(self, form: dict):
+        self.query = clean_query(str(form.get("q", "")))
+        return await self._search_typed()
+
+    async def _search_typed(self):
+        params = self._params.with_changes(q=self.query)
+        await self._run(params)
+        # Same history entry: typing is not a navigation; filters are.
+        return rx.call_script(f"window.history.replaceState(window.history.state, '', {json.dumps(search_url(params))})")
+
+    async def _run(self, params: Query) -> None:
+        snapshot, index = await current_index()
+        self._params, now = params, datetime.now(UTC)
+        terms = query_terms(params.q)
+        result = index.search(replace(params, per_page=PER_PAGE), terms)
+        self.heading, self.total = parts.heading(params), result.total
+        self.cards = [card_for(item, now=now, terms=terms) for item in result.items]
+        self.notice = parts.past_the_end_notice(params.page, result.page)
+        found_none = result.total == 0
+        self.suggestions, self.suggestion_title = (
+            parts.suggestions(params, snapshot=snapshot, index=index, now=now) if found_none else ([], "")
+        )
+        self.pager = parts.pager(params, result.page, result.pages)
+        self.sort_links = parts.sort_links(params, result.sort)
+        self.status_links = parts.status_links(params)
+        self.genre_chips = parts.genre_chips(params, snapshot.genres)
+        self.loaded = True

@@ -1,0 +1,96 @@
+"""The title page's state: the series, its chapters newest first, and the
+visitor's read marks and 続きを読む from their reading history.
+
+The history is the browser's (ReadingState), which for a signed-in visitor
+mirrors the account's (LibraryState.sync): read marks and 続きを読む are
+computed from it, so they follow when the mirror arrives after the page."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import reflex as rx
+
+from manga_app.reader import reading
+from manga_app.core import routes
+from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
+from manga_app.heads.resolve import load_title
+from manga_app.ui.records import ChapterRow, Chip
+from manga_app.reader.reading_state import ReadingState
+from manga_app.pages.title.logic import chapter_rows, first_url
+
+
+@dataclass
+class TitleProgress:
+    """The visitor's reading of this series."""
+
+    read: list[str] = field(default_factory=list)  # chapter numbers read to the end
+    # Chapters left part-way: number -> "5/8", and the bar's width ("62.5%").
+    left: dict[str, str] = field(default_factory=dict)
+    left_width: dict[str, str] = field(default_factory=dict)
+    continue_url: str = ""
+    continue_label: str = ""
+
+
+class TitleState(rx.State):
+    slug: str = ""
+    title: str = ""
+    aliases: list[str] = []
+    authors: list[str] = []
+    genres: list[Chip] = []
+    tags: list[str] = []
+    status_label: str = ""
+    summary: str = ""
+    views: str = "0"
+    cover: str = ""
+    cover_srcset: str = ""
+    updated: str = ""
+    chapters: list[ChapterRow] = []
+    volumes: list[ChapterRow] = []
+    first_url: str = ""
+    loaded: bool = False
+
+    @rx.var
+    async def progress(self) -> TitleProgress:
+        history = await self.get_state(ReadingState)
+        entry = reading.entry_for(history.entries(), self.slug) if self.slug else None
+        if entry is None:
+            return TitleProgress()
+        units = [*self.chapters, *self.volumes]
+        last = next((chapter for chapter in units if chapter.number == entry.chapter), None)
+        marks = reading.chapter_marks(entry, {unit.number: unit.pages for unit in units})
+        return TitleProgress(
+            read=sorted(marks.read),
+            left={number: f"{page + 1}/{total}" for number, (page, total) in marks.left.items()},
+            left_width={number: f"{100 * (page + 1) / total:.1f}%" for number, (page, total) in marks.left.items()},
+            continue_url=last.url if last else "",
+            continue_label=f"続きを読む（{last.label}）" if last else "",
+        )
+
+    @rx.event
+    async def load(self):
+        found = routes.match(self.router.url.path or "/")
+        slug = found.params.get("slug", "") if found and found.kind is routes.PageKind.MANGA else ""
+        loaded = await asyncio.to_thread(load_title, slug) if slug else None
+        if slug != self.slug:
+            self.loaded = False
+        if loaded is None:
+            self.slug, self.title, self.chapters, self.volumes = slug, "", [], []
+            return
+        series, units = loaded
+        now = datetime.now(UTC)
+        self.slug, self.title, self.aliases = series.slug, series.title, list(series.alt_titles)
+        self.authors = list(dict.fromkeys((*series.authors, *series.artists)))
+        self.genres = [Chip(label=name, href=routes.genre_url(name)) for name in series.genres]
+        self.tags, self.summary = list(series.tags), series.summary
+        self.status_label = STATUS_LABELS.get(series.status, "")
+        self.views = format_count(series.views)
+        self.cover = series.cover_small or series.cover
+        self.cover_srcset = f"{series.cover_small} 160w, {series.cover} 320w" if series.cover_small else ""
+        self.updated = relative_time_ja(series.updated_at, now=now)
+        self.chapters = chapter_rows(units, "chapter", now)
+        self.volumes = chapter_rows(units, "volume", now)
+        self.first_url = first_url(units)
+        self.loaded = True

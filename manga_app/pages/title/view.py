@@ -1,0 +1,140 @@
+"""作品 `/manga/{slug}`: cover, titles, authors, genres, status, summary,
+views, chapters newest first, read/continue, follow and share."""
+
+import reflex as rx
+
+from manga_app.ui.account.follow import follow_button
+from manga_app.pages.title.chapter_list import chapter_list
+from manga_app.ui.layout import site_layout
+from manga_app.ui.link import link
+from manga_app.pages.title.state import TitleState
+from manga_app.core.routes import PageKind
+from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH
+from manga_app.accounts.library_state import LibraryState
+from manga_app.offline.parts import series_offline_save
+
+KIND = PageKind.MANGA
+# The account's newest progress from other devices, for read marks and 続きを読む.
+ON_LOAD: list = [TitleState.load, LibraryState.pull]
+
+# Web Share where the browser has it, else copy the address.
+_SHARE_SCRIPT = (
+    "(() => { const url = location.href; const done = () => window.mangaNotify && window.mangaNotify('success', 'リンクをコピーしました', url);"
+    " if (navigator.share) { navigator.share({title: document.title, url}).catch(() => {}); return; }"
+    " if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).then(done); return; }"
+    " const box = document.createElement('textarea'); box.value = url; document.body.appendChild(box); box.select();"
+    " document.execCommand('copy'); box.remove(); done(); })()"
+)
+
+
+def _cover() -> rx.Component:
+    return rx.el.img(
+        src=TitleState.cover,
+        alt=TitleState.title + "の表紙",
+        loading="eager",
+        decoding="async",
+        class_name="title-cover",
+        custom_attrs={
+            "width": str(COVER_WIDTH),
+            "height": str(COVER_HEIGHT),
+            "srcSet": TitleState.cover_srcset,
+            "sizes": "(min-width: 768px) 200px, 40vw",
+            "fetchPriority": "high",
+        },
+    )
+
+
+def _facts() -> rx.Component:
+    def row(label: str, value: rx.Component) -> rx.Component:
+        return rx.el.div(rx.el.dt(label), rx.el.dd(value), class_name="fact")
+
+    return rx.el.dl(
+        row("作者", rx.foreach(TitleState.authors, lambda name: rx.el.span(name, class_name="author"))),
+        row("状態", TitleState.status_label),
+        row("閲覧数", TitleState.views),
+        row("更新", TitleState.updated),
+        class_name="title-facts",
+    )
+
+
+def _actions() -> rx.Component:
+    return rx.el.div(
+        link("最初から読む", href=TitleState.first_url, class_name="button-primary read-first"),
+        rx.cond(
+            TitleState.progress.continue_url != "",
+            link(TitleState.progress.continue_label, href=TitleState.progress.continue_url, class_name="button-secondary read-continue"),
+        ),
+        follow_button(TitleState.slug),
+        rx.el.button("共有", type="button", on_click=rx.call_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
+        class_name="title-actions",
+    )
+
+
+def _header() -> rx.Component:
+    return rx.el.div(
+        _cover(),
+        rx.el.div(
+            rx.el.h1(TitleState.title, class_name="title-name"),
+            rx.cond(
+                TitleState.aliases.length() > 0,
+                rx.el.p(rx.foreach(TitleState.aliases, lambda alias: rx.el.span(alias, class_name="alias")), class_name="title-aliases"),
+            ),
+            _facts(),
+            class_name="title-info",
+        ),
+        class_name="title-head",
+    )
+
+
+def _body() -> rx.Component:
+    return rx.el.article(
+        _header(),
+        rx.el.ul(
+            rx.foreach(TitleState.genres, lambda chip: rx.el.li(link(chip.label, href=chip.href, class_name="chip"))),
+            class_name="chip-row title-genres",
+            aria_label="ジャンル",
+        ),
+        rx.cond(
+            TitleState.tags.length() > 0,
+            rx.el.ul(
+                rx.foreach(TitleState.tags, lambda tag: rx.el.li("#" + tag, class_name="title-tag")),
+                class_name="title-tags",
+                aria_label="タグ",
+            ),
+        ),
+        _actions(),
+        # Drawn by the server too (disabled until the app runs), so nothing moves.
+        series_offline_save(chapters=TitleState.chapters, read=TitleState.progress.read, slug=TitleState.slug),
+        rx.el.p(TitleState.summary, class_name="title-summary"),
+        rx.cond(
+            TitleState.volumes.length() > 0,
+            rx.el.section(
+                rx.el.h2("巻一覧", rx.el.span(TitleState.volumes.length().to_string() + "巻", class_name="chapter-count"), class_name="section-title"),
+                chapter_list(TitleState.volumes, read=TitleState.progress.read, left=TitleState.progress.left,
+                             left_width=TitleState.progress.left_width, label="巻一覧（新しい順）"),
+                class_name="title-chapters title-volumes",
+            ),
+        ),
+        rx.cond(
+            (TitleState.chapters.length() > 0) | (TitleState.volumes.length() == 0),
+            rx.el.section(
+                rx.el.h2("話一覧", rx.el.span(TitleState.chapters.length().to_string() + "話", class_name="chapter-count"), class_name="section-title"),
+                chapter_list(TitleState.chapters, read=TitleState.progress.read, left=TitleState.progress.left,
+                             left_width=TitleState.progress.left_width),
+                class_name="title-chapters",
+            ),
+        ),
+        class_name="title-page",
+    )
+
+
+def _placeholder() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(rx.el.span(class_name="title-cover placeholder"), rx.el.div(class_name="title-info"), class_name="title-head"),
+        class_name="title-page is-placeholder",
+        aria_hidden="true",
+    )
+
+
+def view() -> rx.Component:
+    return site_layout(rx.cond(TitleState.loaded, _body(), _placeholder()))

@@ -1,0 +1,56 @@
+"""The chapter's page list, fetched from the published catalogue (a CDN in
+production) and decrypted with the spec's helper (docs/spec.md section 7)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+import httpx
+
+from manga_app.core.config import content_key, get_settings
+from manga_app.reader.logic import ManifestError, decrypt_manifest
+
+logger = logging.getLogger(__name__)
+
+MANIFEST_TIMEOUT_SECONDS = 10.0
+
+
+# One HTTP client per event loop (each server worker has its own loop):
+# creating a client costs tens of milliseconds, reusing it nothing.
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = weakref.WeakKeyDictionary()
+
+
+def _client() -> httpx.AsyncClient:
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None or client.is_closed:
+        client = _clients[loop] = httpx.AsyncClient(timeout=MANIFEST_TIMEOUT_SECONDS)
+    return client
+
+
+async def fetch_manifest_pages(slug: str, number: str) -> list[dict]:
+    """The chapter's page list from the published catalogue (a CDN in
+    production), decrypted; ManifestError when it is missing or unreadable."""
+    settings = get_settings()
+    url = f"{settings.catalogue_base}/manifests/{slug}/{number}.json"
+    try:
+        response = await _client().get(url)
+    except httpx.HTTPError as error:
+        raise ManifestError(f"manifest request failed: {type(error).__name__}") from error
+    if response.status_code != 200:
+        raise ManifestError(f"manifest answered HTTP {response.status_code}")
+    return await asyncio.to_thread(decrypt_manifest, response.content, content_key(settings))
+
+
+async def chapter_pages(slug: str, number: str, prefetched: list[dict] | None) -> list[dict] | None:
+    """The chapter's pages (prefetched near the end of the previous
+    chapter, else from the manifest), or None when they cannot be read."""
+    if prefetched is not None:
+        return prefetched
+    try:
+        return await fetch_manifest_pages(slug, number)
+    except ManifestError as error:
+        logger.warning("reader: %s for %s/%s", error, slug, number)
+        return None

@@ -1,0 +1,19 @@
+"""The visitor's reading history, kept in the browser (localStorage).
+
+The reader records progress here; the title page shows read marks and
+続きを読む from it; /history lists it. The format is manga_app/reader/reading.py."""
+
+import reflex as rx
+
+from manga_app.reader import reading
+
+
+class ReadingState(rx.State):
+    # Synced across tabs; survives reloads. JSON of reading.HistoryEntry list.
+    history_json: str = rx.LocalStorage("", name="manga_reading_history", sync=True)
+
+    def entries(self) -> list[reading.HistoryEntry]:
+        return reading.parse_history(self.history_json)
+
+    def save(self, entries: list[reading.HistoryEntry]) -> None:
+        self.history_json = reading.dump_history(entries)

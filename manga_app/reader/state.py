@@ -1,0 +1,294 @@
+"""The reader's state: this chapter's page list (decrypted from the published
+manifest), its neighbours, the visitor's reader settings and progress, and
+the once-a-day view count.
+
+Only what this visitor sees is held here; the interactive reading itself
+(paging, keys, taps, preloading, the per-chapter positions kept in the
+browser) runs in the browser (assets/js/reader/).
+
+`load` computes only what the page shows, from the path and the reader's
+cookies, so the server renders the reader with it (manga_app/ssr); what an
+opening does (history, the view count, the visitor's id) is the live app's
+`record_opening`."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from datetime import UTC, datetime
+
+import reflex as rx
+
+from manga_app.reader import view_counts, rules as reader_rules, reading
+from manga_app.core import routes
+from manga_app.read_models.titles import ChapterContext
+from manga_app.heads.resolve import load_chapter
+from manga_app.reader import logic
+from manga_app.reader.manifest import chapter_pages, fetch_manifest_pages
+from manga_app.accounts.auth_state import AuthState
+from manga_app.accounts.library_state import LibraryState
+from manga_app.reader.reading_state import ReadingState
+
+# Pages of the next chapter warmed in the browser cache near the end.
+NEXT_CHAPTER_WARM_PAGES = 2
+# The browser's random visitor id lives this long (browsers cap at 400 days).
+VISITOR_COOKIE_SECONDS = 400 * 24 * 3600
+
+
+class ReaderState(rx.State):
+    """One visitor's open chapter."""
+
+    # "loading", "ready" or "error" (the manifest could not be read).
+    status: str = "loading"
+    # One per opening of a chapter. A reload hydrates the browser with the
+    # previous opening's state for a moment; its reports are told apart, and
+    # a chapter left before its pages arrived is never shown or counted.
+    view_id: int = 0
+    # The path this state was loaded for (the reader draws only its own).
+    loaded_path: str = ""
+    pages: list[dict] = []
+    chapter_url: str = ""
+    series_slug: str = ""
+    series_title: str = ""
+    series_url: str = ""
+    series_direction: str = "rtl"
+    # Read as a webtoon: the series' Format, or a chapter of tall strips.
+    webtoon: bool = False
+    # Double-page view shows the first page alone so the chapter's spreads
+    # start pairs (worked out at import; the manifest's first page carries it).
+    spread_offset: bool = False
+    chapter_number: str = ""
+    chapter_label: str = ""
+    prev_url: str = ""
+    prev_label: str = ""
+    next_url: str = ""
+    next_label: str = ""
+    chapters: list[dict[str, str]] = []
+    # Where the series' history reopens this chapter, and when it was saved
+    # (epoch ms; 0: no saved position). The browser may know a newer one.
+    resume_page: int = 0
+    resume_offset: float = 0.0
+    resume_at: int = 0
+    # First pages of the next chapter, once its manifest was fetched.
+    next_warm: list[str] = []
+
+    # The reader's settings in a cookie, so the server draws a returning
+    # reader's own layout; the per-series directions (too many for a cookie)
+    # stay in localStorage, under the key that once held every setting.
+    settings_cookie: str = rx.Cookie(
+        "", name=reader_rules.SETTINGS_COOKIE, max_age=VISITOR_COOKIE_SECONDS, same_site="lax"
+    )
+    settings_json: str = rx.LocalStorage("", name=reader_rules.SETTINGS_STORAGE_KEY, sync=True)
+    # Written by the reader itself (reader_rules.FIRST_PAGE_COOKIE): where the
+    # chapter read last reopens, which the server can draw.
+    first_page_cookie: str = rx.Cookie("", name=reader_rules.FIRST_PAGE_COOKIE)
+    # A random id for this browser: who "a visitor" is when not signed in.
+    # Stored only as a keyed hash on the server (chapter_views).
+    visitor_id: str = rx.Cookie("", name="manga_visitor", max_age=VISITOR_COOKIE_SECONDS, same_site="lax")
+
+    _cover: str = ""
+    _chapter_title: str = ""
+    _next_number: str = ""
+    # The next chapter's decrypted pages, fetched near the end of this one.
+    _prefetched: dict[str, list[dict]] = {}
+
+    def _settings(self) -> dict:
+        return logic.combine_settings(self.settings_cookie, self.settings_json)
+
+    @rx.var
+    def settings(self) -> dict:
+        return self._settings()
+
+    @rx.var
+    def mode(self) -> str:
+        return logic.effective_mode(self._settings(), self.webtoon)
+
+    @rx.var
+    def direction(self) -> str:
+        settings = self._settings()
+        return logic.effective_direction(settings, self.series_slug, self.series_direction, self.webtoon)
+
+    @rx.var
+    def direction_choice(self) -> str:
+        return logic.direction_choice(self._settings(), self.series_slug)
+
+    @rx.var
+    def preload(self) -> int:
+        return logic.preload_count(self._settings()["preload"], len(self.pages))
+
+    @rx.var
+    def alt_prefix(self) -> str:
+        return f"{self.series_title} {self.chapter_label}"
+
+    @rx.event
+    async def load(self):
+        """on_load: the chapter at this path, as the page shows it (the server
+        renders with this too); then the opening is recorded, in the live app.
+
+        Leaving for another page before this is done cancels it: Reflex
+        supersedes an unfinished on_load chain with the next navigation's,
+        so a chapter left before its pages arrived is never shown or counted.
+        Meanwhile the reader shows its loading panel (MangaReader draws only
+        the path it was loaded for); `status` stays as it is, since on a
+        reload this tab's earlier state must not hide the server's page."""
+        self.view_id += 1
+        self.next_warm = []
+        path = self.router.url.path or ""
+        params = routes.parse_reader_path(path)
+        if params is None:
+            return  # HeadState.found is False: the layout shows the not-found panel
+        migrated = logic.migrated_settings_cookie(self.settings_cookie, self.settings_json)
+        if migrated is not None:
+            self.settings_cookie = migrated
+        prefetched = self._take_prefetched(params["slug"], params["number"])
+        # The chapter's rows and its manifest are independent: fetch both at once.
+        context, pages = await asyncio.gather(
+            asyncio.to_thread(load_chapter, params), chapter_pages(params["slug"], params["number"], prefetched)
+        )
+        if context is None:
+            self.pages, self.loaded_path = [], ""
+            return
+        self._show_chapter(context, pages)
+        shown = await self._show_pages(pages)
+        self.loaded_path = path
+        if shown:
+            yield ReaderState.record_opening(self.view_id)
+
+    @rx.event(background=True)
+    async def record_opening(self, view_id: int):
+        await self._bookkeeping(view_id)
+
+    @rx.event(background=True)
+    async def retry(self):
+        async with self:
+            self.status = "loading"
+            view_id, slug, number = self.view_id, self.series_slug, self.chapter_number
+        pages = await chapter_pages(slug, number, None)
+        async with self:
+            if self.view_id != view_id:
+                return
+            shown = await self._show_pages(pages)
+        if shown:
+            await self._bookkeeping(view_id)
+
+    def _take_prefetched(self, slug: str, number: str) -> list[dict] | None:
+        pages = self._prefetched.get(f"{slug}/{number}")
+        self._prefetched = {}
+        return pages
+
+    def _show_chapter(self, context: ChapterContext, pages: list[dict] | None) -> None:
+        series, chapter = context.series, context.chapter
+        self._cover, self._chapter_title = series.cover_small, chapter.title
+        self.series_slug, self.series_title, self.series_url = series.slug, series.title, series.url
+        self.series_direction = series.direction
+        self.webtoon = reader_rules.is_webtoon(series.direction, ((p["width"], p["height"]) for p in pages or ()))
+        self.chapter_url, self.chapter_number = chapter.url, chapter.number
+        self.chapter_label = routes.unit_label(chapter.number, chapter.title)
+        self.prev_url = context.previous.url if context.previous else ""
+        self.prev_label = routes.unit_label(context.previous.number, context.previous.title) if context.previous else ""
+        self.next_url = context.next.url if context.next else ""
+        self.next_label = routes.unit_label(context.next.number, context.next.title) if context.next else ""
+        self._next_number = context.next.number if context.next else ""
+        self.chapters = [logic.chapter_option(item) for item in context.chapters]
+
+    async def _show_pages(self, pages: list[dict] | None) -> bool:
+        if pages is None:
+            self.pages, self.status = [], "error"
+            return False
+        reading_state = await self.get_state(ReadingState)
+        self.resume_page, self.resume_offset, self.resume_at = logic.resume_position(
+            reading_state.entries(), self.series_slug, self.chapter_number, len(pages)
+        )
+        resume_at = self.resume_at
+        hint = reader_rules.first_page_hint({reader_rules.FIRST_PAGE_COOKIE: self.first_page_cookie})
+        if resume_at == 0 and hint.key == f"{self.series_slug}/{self.chapter_number}" and hint.page < len(pages):
+            # No history here: the page this browser last left the chapter at.
+            self.resume_page = hint.page
+        self.pages, self.status = pages, "ready"
+        self.spread_offset = logic.spread_offset_of(pages)
+        return True
+
+    async def _bookkeeping(self, view_id: int) -> None:
+        """After the pages went out: the chapter joins the history, and the
+        view is counted (once per visitor and day, decided by the database)."""
+        async with self:
+            if self.view_id != view_id:
+                return
+            if not self.visitor_id:
+                self.visitor_id = secrets.token_urlsafe(18)
+            reading_state = await self.get_state(ReadingState)
+            self._record(reading_state, self.resume_page, self.resume_offset, datetime.now(UTC))
+            uid = (await self.get_state(AuthState))._uid
+            slug, number, browser_id = self.series_slug, self.chapter_number, self.visitor_id
+            address = self.router.session.client_ip
+        await asyncio.to_thread(
+            view_counts.count_chapter_view, slug, number, browser_id=browser_id, uid=uid, address=address, day=logic.view_day()
+        )
+
+    def _entry(self, chapter: str, chapter_title: str, page: int, offset: float, at: datetime) -> reading.HistoryEntry:
+        return reading.HistoryEntry(
+            slug=self.series_slug,
+            title=self.series_title,
+            cover=self._cover,
+            chapter=chapter,
+            chapter_title=chapter_title,
+            page=page,
+            offset=offset,
+            read_at=reading.now_iso(at),
+        )
+
+    def _record(self, reading_state: ReadingState, page: int, offset: float, at: datetime) -> None:
+        entry = self._entry(self.chapter_number, self._chapter_title, page, offset, at)
+        # Read once its last page (or the end card, reported as the last page) was reached.
+        reading_state.save(reading.record(reading_state.entries(), entry, finished=page + 1 >= len(self.pages)))
+
+    @rx.event
+    async def save_progress(self, view_id: int, slug: str, chapter: str, page: int, offset: float, read_at: int):
+        """The browser's reading position (throttled there to every 2 s, at
+        once on a page change, and a last time when the reader goes away).
+
+        The browser has already kept it in its own per-chapter store; here it
+        joins the series' history and, signed in, the account."""
+        slug, chapter = logic.report_key(slug), logic.report_key(chapter)
+        if not slug or not chapter:
+            return None
+        now = datetime.now(UTC)
+        at = logic.device_time(read_at, now)
+        reading_state = await self.get_state(ReadingState)
+        if slug == self.series_slug and chapter == self.chapter_number:
+            if self.status != "ready" or view_id != self.view_id:
+                return None  # the previous opening of this chapter, shown for a moment on reload
+            page, offset = logic.clamp_progress(page, offset, len(self.pages))
+            self._record(reading_state, page, offset, at)
+        else:
+            # The last report of a chapter the visitor has just left: its
+            # position is kept, but it does not become the series' latest
+            # chapter again.
+            page, offset = logic.clamp_progress(page, offset, logic.MAX_SIDE)
+            reading_state.save(reading.left_at(reading_state.entries(), slug, chapter, page, offset))
+        return LibraryState.record_progress(slug, chapter, page, offset, int(at.timestamp() * 1000))
+
+    @rx.event
+    def change_settings(self, change: dict):
+        current = self._settings()
+        updated = logic.apply_change(current, change, slug=self.series_slug, webtoon=self.webtoon)
+        self.settings_cookie, self.settings_json = logic.split_settings(updated)
+
+    @rx.event(background=True)
+    async def prefetch_next(self):
+        """Near the end: fetch the next chapter's manifest so it opens at once,
+        and hand its first pages to the browser to warm its cache."""
+        async with self:
+            if not self._next_number or self.next_warm:
+                return
+            view_id, slug, number = self.view_id, self.series_slug, self._next_number
+        try:
+            pages = await fetch_manifest_pages(slug, number)
+        except logic.ManifestError:
+            return  # the next chapter reports its own error when opened
+        async with self:
+            if self.view_id != view_id:
+                return
+            self._prefetched = {f"{slug}/{number}": pages}
+            field = "saver_url" if self._settings()["saver"] else "url"
+            self.next_warm = [page[field] for page in pages[:NEXT_CHAPTER_WARM_PAGES]]

@@ -1,0 +1,18 @@
+"""The antd root (theme, ja_JP locale, notifications) from assets/js."""
+
+import reflex as rx
+
+from manga_app.ui.antd.base import ANTD_PACKAGE
+
+
+class AntdProvider(rx.Component):
+    """ConfigProvider + App; the JS lives in assets/js/antd_provider.jsx."""
+
+    library = rx.asset("js/antd_provider.jsx").importable_path
+    tag = "AntdProvider"
+    lib_dependencies: list[str] = [ANTD_PACKAGE]
+
+    notification_max_count: rx.Var[int]
+
+
+antd_provider = AntdProvider.create

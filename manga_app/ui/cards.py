@@ -1,0 +1,131 @@
+"""Series cards, update rows and their placeholders. Covers carry width and
+height attributes and the placeholders have the cards' exact size, so
+nothing moves when the page's data or the images arrive."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from manga_app.ui.link import link
+from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH, Card
+
+CARD_SIZES = "(min-width: 768px) 160px, 31vw"
+
+
+# A grid's first row on a phone (three columns): on screen at first paint,
+# so fetched at once and first; the first is usually the largest paint.
+_FIRST_ROW = 3
+
+
+def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, position: rx.Var[int] | None = None) -> rx.Component:
+    """A card's cover, loaded lazily unless it is in the grid's first row (`position`)."""
+    first_row = None if position is None else position < _FIRST_ROW
+    return rx.el.img(
+        src=card.cover,
+        alt="",
+        loading="lazy" if first_row is None else rx.cond(first_row, "eager", "lazy"),
+        decoding="async",
+        class_name="cover",
+        custom_attrs={"width": str(COVER_WIDTH), "height": str(COVER_HEIGHT), "srcSet": card.srcset, "sizes": sizes,
+                      **({} if first_row is None else {"fetchPriority": rx.cond(first_row, "high", "auto")})},
+    )
+
+
+def title_parts(card: rx.Var) -> rx.Component:
+    """The title with search matches marked."""
+    return rx.foreach(card.parts, lambda part: rx.cond(part.hit, rx.el.mark(part.text), part.text))
+
+
+def _match_line(card: rx.Var) -> rx.Component:
+    return rx.cond(
+        card.match_parts.length() > 0,
+        rx.el.span(
+            "よみ・別名: ",
+            rx.foreach(card.match_parts, lambda part: rx.cond(part.hit, rx.el.mark(part.text), part.text)),
+            class_name="card-match",
+        ),
+    )
+
+
+def series_card(card: rx.Var, position: rx.Var[int] | None = None) -> rx.Component:
+    return rx.el.li(
+        link(
+            cover_image(card, position=position),
+            rx.el.span(title_parts(card), class_name="card-title"),
+            _match_line(card),
+            rx.el.span(
+                rx.el.span(card.chapter_label),
+                rx.el.time(card.updated, date_time=card.updated_iso),
+                class_name="card-meta",
+            ),
+            href=card.url,
+            class_name="card-link",
+        ),
+        class_name="card",
+    )
+
+
+def card_grid(cards: rx.Var[list[Card]], *, label: str) -> rx.Component:
+    return rx.el.ul(rx.foreach(cards, lambda card, index: series_card(card, index)), class_name="card-grid",
+                    aria_label=label)
+
+
+def card_shelf(cards: rx.Var[list[Card]], *, label: str, stat: str = "updated") -> rx.Component:
+    """A horizontally scrolling row of cards (home sections)."""
+
+    def shelf_card(card: rx.Var) -> rx.Component:
+        meta = rx.el.span("閲覧 ", card.views) if stat == "views" else rx.el.span(card.chapter_label)
+        return rx.el.li(
+            link(
+                cover_image(card, sizes="120px"),
+                rx.el.span(card.title, class_name="card-title"),
+                rx.el.span(meta, class_name="card-meta"),
+                href=card.url,
+                class_name="card-link",
+            ),
+            class_name="card",
+        )
+
+    return rx.el.ul(rx.foreach(cards, shelf_card), class_name="card-shelf", aria_label=label)
+
+
+def update_row(card: rx.Var) -> rx.Component:
+    """最新更新: cover, title, latest chapter and how long ago it came out."""
+    return rx.el.li(
+        link(
+            cover_image(card, sizes="64px"),
+            rx.el.span(
+                rx.el.span(card.title, class_name="update-title"),
+                rx.el.span(
+                    rx.el.span(card.chapter_label, class_name="update-chapter"),
+                    rx.el.time(card.updated, date_time=card.updated_iso, class_name="update-time"),
+                    class_name="update-meta",
+                ),
+                class_name="update-text",
+            ),
+            href=card.url,
+            class_name="update-link",
+        ),
+        class_name="update-row",
+    )
+
+
+def update_list(cards: rx.Var[list[Card]], *, label: str) -> rx.Component:
+    return rx.el.ul(rx.foreach(cards, update_row), class_name="update-list", aria_label=label)
+
+
+def placeholder_grid(count: int, *, kind: str = "card-grid") -> rx.Component:
+    """Empty boxes the size of the real cards, shown until the data arrives."""
+    return rx.el.ul(
+        *[rx.el.li(rx.el.span(class_name="cover placeholder"), class_name="card placeholder-card") for _ in range(count)],
+        class_name=f"{kind} is-placeholder",
+        aria_hidden="true",
+    )
+
+
+def placeholder_rows(count: int) -> rx.Component:
+    return rx.el.ul(
+        *[rx.el.li(class_name="update-row placeholder-row") for _ in range(count)],
+        class_name="update-list is-placeholder",
+        aria_hidden="true",
+    )

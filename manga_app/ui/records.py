@@ -1,0 +1,125 @@
+"""What browse, search and title pages show, as small typed records built
+from catalogue items: a visitor's state holds these (one page of them),
+never the catalogue itself. No Reflex import: plain dataclasses that Reflex
+state vars can hold."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from manga_app.core import routes
+from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
+from manga_app.search.highlight import best_alternative, segments
+from manga_app.search.paging import page_window
+
+# Cover files: 160 and 320 px wide WebP, about 160 x 228.
+COVER_WIDTH, COVER_HEIGHT = 160, 228
+
+
+@dataclass
+class Part:
+    """A piece of a title; `hit` marks the part a search matched."""
+
+    text: str = ""
+    hit: bool = False
+
+
+@dataclass
+class Card:
+    slug: str = ""
+    title: str = ""
+    url: str = ""
+    cover: str = ""
+    srcset: str = ""
+    chapter_label: str = ""
+    chapter_url: str = ""
+    updated: str = ""
+    updated_iso: str = ""
+    views: str = ""
+    status_label: str = ""
+    parts: list[Part] = field(default_factory=list)
+    # When the match is in an alias or reading rather than the title.
+    match_parts: list[Part] = field(default_factory=list)
+
+
+@dataclass
+class Chip:
+    """A link to a genre (with its count), or a search filter chip."""
+
+    label: str = ""
+    href: str = ""
+    count: str = ""
+    mode: str = ""  # "include", "exclude" or "" for a search genre chip
+
+
+@dataclass
+class TabLink:
+    label: str = ""
+    href: str = ""
+    current: bool = False
+
+
+@dataclass
+class PageLink:
+    label: str = ""
+    href: str = ""
+    current: bool = False
+    gap: bool = False  # an ellipsis between page numbers
+
+
+@dataclass
+class ChapterRow:
+    number: str = ""
+    label: str = ""  # 第N話
+    title: str = ""
+    url: str = ""
+    time: str = ""
+    iso: str = ""
+    read: bool = False
+    pages: int = 0
+
+
+def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
+    """A series card from a catalogue item (loader.MangaItem)."""
+    parts = [Part(text, hit) for text, hit in segments(item.title, terms)] if terms else [Part(item.title)]
+    match_parts: list[Part] = []
+    if terms and not any(part.hit for part in parts):
+        alternative = best_alternative((*item.alt_titles, *item.readings), terms)
+        match_parts = [Part(text, hit) for text, hit in segments(alternative, terms)] if alternative else []
+    return Card(
+        slug=item.slug,
+        title=item.title,
+        url=routes.manga_url(item.slug),
+        cover=item.cover_small,
+        srcset=f"{item.cover_small} 160w, {item.cover} 320w",
+        chapter_label=routes.unit_label(item.latest_chapter),
+        chapter_url=routes.chapter_url(item.slug, item.latest_chapter),
+        updated=relative_time_ja(item.updated_at, now=now),
+        updated_iso=item.updated_at.isoformat(),
+        views=format_count(item.views),
+        status_label=STATUS_LABELS.get(item.status, ""),
+        parts=parts,
+        match_parts=match_parts,
+    )
+
+
+def genre_chip(name: str, total: int) -> Chip:
+    return Chip(label=name, href=routes.genre_url(name), count=str(total))
+
+
+def pager_links(page: int, pages: int, url_for: Callable[[int], str]) -> list[PageLink]:
+    """Previous, numbered pages (with gaps) and next, as plain links so
+    crawlers and the back button follow them."""
+    if pages <= 1:
+        return []
+    links = [PageLink(label="‹ 前へ", href=url_for(page - 1) if page > 1 else "")]
+    for number in page_window(page, pages):
+        if number is None:
+            links.append(PageLink(label="…", gap=True))
+        else:
+            links.append(PageLink(label=str(number), href=url_for(number), current=number == page))
+    links.append(PageLink(label="次へ ›", href=url_for(page + 1) if page < pages else ""))
+    return links

@@ -1,0 +1,21 @@
+"""The site's stylesheet link in the document head (assets/js/site_styles.jsx),
+put in place of Reflex's by manga_app/reflex_patches.py."""
+
+import reflex as rx
+
+from manga_app.core import routes
+
+
+class SiteStylesheet(rx.Component):
+    """The site's stylesheet; on reader pages, the reader's own first."""
+
+    library = rx.asset("js/site_styles.jsx").importable_path
+    tag = "SiteStylesheet"
+
+    href: rx.Var[str]
+    # The route parameter of the reader's route ("/[reader_path]").
+    own_param: rx.Var[str]
+
+
+def site_stylesheet(href: rx.Var) -> rx.Component:
+    return SiteStylesheet.create(href=href, own_param=routes.ROUTE_TEMPLATES[routes.PageKind.READER].strip("/[]"))

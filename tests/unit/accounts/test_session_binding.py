@@ -1,0 +1,98 @@
+"""A signed-in session is only as good as its ID token: it belongs to the
+connection that proved it, ends when the token expires, and sign-in asks the
+real Auth emulator whether the token was revoked or the account deleted."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from firebase_admin import auth as admin_auth
+from sqlmodel import Session
+
+from manga_app.accounts import repository
+from manga_app.accounts.settings import get_firebase_config
+from manga_app.accounts.verify import admin_app
+from manga_app.core.db import shared_engine
+from manga_app.accounts.library_state import WAIT
+from manga_app.accounts.session_guard import hold_session
+from tests.unit.accounts.emulator_accounts import claims_of, google_token
+from tests.unit.accounts.visitors import Browser, messages
+
+REFUSED = ["error: ログインできませんでした もう一度ログインしてください。"]
+PLEASE_WAIT = f"info: {WAIT[1]} {WAIT[2]}"
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def follows(uid: str) -> list[str]:
+    with Session(shared_engine()) as session:
+        return repository.followed_slugs(session=session, uid=uid)
+
+
+def signed_in_on(sid: str, token: str) -> Browser:
+    browser = Browser()
+    browser.connect(sid)
+    assert run(browser.sign_in(token)) == []
+    return browser
+
+
+def test_a_session_replayed_on_another_connection_is_anonymous_with_nothing_of_the_account(catalogue, auth_emulator):
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    victim = signed_in_on("sid-victim", token)
+    run(victim.library.toggle_follow("alpha"))
+    assert follows(uid) == ["alpha"] and victim.library.followed == ["alpha"]
+    # The same state tree (the client token), seen from another socket.
+    victim.connect("sid-attacker")
+    assert run(hold_session(victim.root)) is False
+    assert (victim.auth._uid, victim.auth.google_id, victim.auth.email, victim.auth.signed_in) == ("", "", "", False)
+    assert victim.auth.loading and victim.library.followed == []
+    assert messages(run(victim.library.toggle_follow("beta"))) == [PLEASE_WAIT]
+    run(victim.library.clear_history())
+    assert follows(uid) == ["alpha"]
+
+
+def test_the_same_tab_on_a_new_connection_signs_in_again_with_its_token(catalogue, auth_emulator):
+    token = google_token()
+    browser = signed_in_on("sid-1", token)
+    browser.connect("sid-2")
+    run(hold_session(browser.root))
+    assert run(browser.sign_in(token)) == []
+    assert run(hold_session(browser.root)) is True and browser.auth._uid == claims_of(token)["user_id"]
+
+
+def test_after_the_token_expires_account_actions_wait_for_a_fresh_token(catalogue, auth_emulator):
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    browser = signed_in_on("sid-1", token)
+    assert browser.auth._expires == claims_of(token)["exp"]
+    browser.auth._expires = time.time() - 1  # the hour has passed
+    assert run(hold_session(browser.root)) is False
+    assert messages(run(browser.library.toggle_follow("alpha"))) == [PLEASE_WAIT]
+    assert follows(uid) == []
+    assert run(browser.sign_in(google_token(claims_of(token)["email"]))) == []
+    run(browser.library.toggle_follow("alpha"))
+    assert follows(uid) == ["alpha"]
+
+
+def test_sign_in_with_a_revoked_token_or_of_a_deleted_account_is_refused(catalogue, auth_emulator):
+    app = admin_app(get_firebase_config())
+    revoked = google_token()
+    time.sleep(1.1)  # revocation counts whole seconds after the token's issue
+    admin_auth.revoke_refresh_tokens(claims_of(revoked)["user_id"], app=app)
+    deleted = google_token()
+    admin_auth.delete_user(claims_of(deleted)["user_id"], app=app)
+    for token in (revoked, deleted):
+        browser = Browser()
+        assert run(browser.sign_in(token)) == REFUSED
+        assert browser.auth._uid == "" and not browser.auth.signed_in
+
+
+def test_sign_out_ends_the_server_session(catalogue, auth_emulator):
+    browser = signed_in_on("sid-1", google_token())
+    run(browser.sign_out())
+    assert (browser.auth._uid, browser.auth._sid, browser.auth._expires) == ("", "", 0.0)
+    assert run(hold_session(browser.root)) is True and browser.auth._uid == ""

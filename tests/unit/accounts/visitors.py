@@ -1,0 +1,107 @@
+"""Visitors for the state tests: a small real catalogue (SQLite, published by
+the real publisher, served over loopback HTTP and held like the server holds
+it), and browsers whose Reflex state tree calls the real handlers with
+tokens from the real Auth emulator.
+
+A `Browser` is one tab: its root State holds AuthState, LibraryState and
+ReadingState as Reflex would; `storage()` and `Browser(storage=...)` carry its
+localStorage values over to the next visit, as the real browser would."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import reflex as rx
+from reflex.state import State
+
+from manga_app.accounts.auth_state import AuthState
+from manga_app.accounts.library_state import LibraryState
+from manga_app.reader.reading_state import ReadingState
+from tests.unit.accounts.emulator_accounts import claims_of
+
+# slug -> chapters (hundredths -> title)
+CATALOGUE = {
+    "alpha": {100: "はじまり", 200: "つづき", 300: "おわり"},
+    "beta": {100: "", 200: "", 1050: "番外"},
+    "gamma": {100: ""},
+}
+# Pages in every chapter of CATALOGUE: page index 7 is the last.
+PAGES = 8
+_NOTIFY = re.compile(r"window\.mangaNotify\((.*)\)$", re.S)
+
+
+def user_of(token: str, **changes) -> dict:
+    """The user object the browser client sends with a token (client.jsx toUser)."""
+    claims = claims_of(token)
+    provider = claims.get("firebase", {}).get("sign_in_provider")
+    user = {"googleId": claims["user_id"], "email": claims.get("email", ""), "name": claims.get("name", ""),
+            "avatar": claims.get("picture", ""), "isAnonymous": provider == "anonymous"}
+    return {**user, **changes}
+
+
+def messages(result: object) -> list[str]:
+    """The notifications a handler's returned events would show: "kind: message"."""
+    specs = result if isinstance(result, list) else [result] if result is not None else []
+    found = []
+    for spec in specs:
+        script = next((value._var_value for name, value in getattr(spec, "args", ()) if name._js_expr == "javascript_code"), "")
+        match = _NOTIFY.search(script)
+        if match:
+            kind, message, description = json.loads(f"[{match.group(1)}]")
+            found.append(f"{kind}: {message} {description}".strip())
+    return found
+
+
+def scripts(result: object) -> list[str]:
+    specs = result if isinstance(result, list) else [result] if result is not None else []
+    return [value._var_value for spec in specs for name, value in getattr(spec, "args", ()) if name._js_expr == "javascript_code"]
+
+
+@dataclass
+class Storage:
+    """A browser's localStorage, as far as these states use it."""
+
+    history_json: str = ""
+    follows_json: str = ""
+    owner: str = ""
+
+
+class Browser:
+    def __init__(self, storage: Storage | None = None) -> None:
+        self.root = State()
+        self.auth: AuthState = self.root.get_substate(AuthState.get_full_name().split("."))
+        self.library: LibraryState = self.root.get_substate(LibraryState.get_full_name().split("."))
+        self.reading: ReadingState = self.root.get_substate(ReadingState.get_full_name().split("."))
+        storage = storage or Storage()
+        self.reading.history_json = storage.history_json
+        self.library.follows_json, self.library.owner = storage.follows_json, storage.owner
+
+    def connect(self, sid: str) -> None:
+        """The tab's socket.io connection is now `sid` (as Reflex records it before each event)."""
+        self.root.router_data = self.root._update_router_vars({"sid": sid}, self.root.router_data)
+
+    def storage(self) -> Storage:
+        return Storage(self.reading.history_json, self.library.follows_json, self.library.owner)
+
+    # The Firebase root's event chains (ui/account/root.py).
+
+    async def report(self, user: dict | None, token: str) -> list[str]:
+        notes = messages(await self.auth.on_auth_change(user, token))
+        return notes + messages(await self.library.sync(user, token))
+
+    async def sign_in(self, token: str) -> list[str]:
+        return await self.report(user_of(token), token)
+
+    async def sign_out(self) -> list[str]:
+        return await self.report(None, "")
+
+    async def refresh(self, token: str) -> rx.event.EventSpec | list | None:
+        result = await self.auth.on_token(token)
+        await self.library.sync(token)
+        return result
+
+    def history(self) -> list[tuple[str, str, int]]:
+        """(slug, chapter, page) of the browser's history, newest first."""
+        return [(entry.slug, entry.chapter, entry.page) for entry in self.reading.entries()]

@@ -1,0 +1,90 @@
+"""The process's search index after a publish: visitors keep searching the
+previous catalogue while the new index is built, then get the new one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from manga_app.read_models import held
+from manga_app.search.query import Query
+from manga_app.read_models import search_index
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _publish(folder: Path, titles: list[str], when: int) -> None:
+    items = [
+        {"slug": f"s{n}", "title": title, "alt_titles": [], "cover": "/c.webp", "genres": ["日常"],
+         "status": "ongoing", "latest_chapter": 1, "updated_at": "2026-01-01T00:00:00Z", "views": n,
+         "readings": []}
+        for n, title in enumerate(titles)
+    ]
+    (folder / "genres.json").write_text(json.dumps([{"name": "日常", "total": len(items)}]), encoding="utf-8")
+    (folder / "mangas_1.json").write_text(json.dumps({"list": items}, ensure_ascii=False), encoding="utf-8")
+    for name in ("genres.json", "mangas_1.json"):
+        os.utime(folder / name, (when, when))
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # This process's held catalogue and index, as the backend keeps them, on this site.
+    monkeypatch.setattr(held, "_HELD", held.HeldCatalogue(f"http://127.0.0.1:{server.server_address[1]}", refresh_seconds=0))
+    monkeypatch.setattr(search_index, "_current", None)
+    monkeypatch.setattr(search_index, "_building", None)
+    try:
+        yield tmp_path
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def titles(pair) -> list[str]:
+    _, index = pair
+    return [item.title for item in index.search(Query(sort="title", per_page=50), []).items]
+
+
+def test_a_big_catalogue_keeps_its_old_index_answering_until_the_new_one_is_ready(site: Path, monkeypatch) -> None:
+    monkeypatch.setattr(search_index, "_THREAD_ABOVE", 0)  # every catalogue counts as big
+    _publish(site, ["星の街", "猫の森"], when=1_900_000_000)
+
+    async def scenario():
+        first = await search_index.current_index()
+        _publish(site, ["星の街", "猫の森", "海の王国"], when=2_000_000_000)
+        await held.held_catalogue().refresh()  # the publish is noticed
+        during = await search_index.current_index()  # answers at once, from the old index
+        await search_index._building  # the new index, built meanwhile
+        after = await search_index.current_index()
+        return first, during, after
+
+    first, during, after = asyncio.run(scenario())
+    assert sorted(titles(first)) == ["星の街", "猫の森"]
+    assert during[1] is first[1], "searches are not held up by the rebuild"
+    assert sorted(titles(after)) == ["星の街", "海の王国", "猫の森"]
+    assert after[0].mangas is after[1].catalogue, "the snapshot and its index go together"
+
+
+def test_a_small_catalogue_shows_a_publish_at_once(site: Path) -> None:
+    _publish(site, ["星の街", "猫の森"], when=1_900_000_000)
+
+    async def scenario():
+        await search_index.current_index()
+        _publish(site, ["星の街", "猫の森", "海の王国"], when=2_000_000_000)
+        await held.held_catalogue().refresh()
+        return await search_index.current_index()
+
+    after = asyncio.run(scenario())
+    assert sorted(titles(after)) == ["星の街", "海の王国", "猫の森"]
+    assert after[0].mangas is after[1].catalogue

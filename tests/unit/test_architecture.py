@@ -1,0 +1,363 @@
+"""The house rules, checked on the source (parsed with `ast`, never imported):
+imports between parts, where things are placed, and what their names say.
+
+Each rule is a function of a tree (relative path -> source text) returning its
+violations, so every rule is shown to fail on a small tree that breaks it
+before it is trusted to pass on the real one.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+Tree = dict[str, str]
+
+MAX_LINES = 300
+# The app's wiring: the only modules at the top of the package.
+WIRING = {"manga_app/__init__.py", "manga_app/manga_app.py", "manga_app/serve.py", "manga_app/reflex_patches.py"}
+# Pure modules: plain Python, unit-tested without a server or a database.
+PURE = (
+    "manga_app/core/*.py",
+    "manga_app/search/*.py",
+    "manga_app/opds/*.py",
+    "manga_app/heads/seo.py",
+    "manga_app/heads/build.py",
+    "manga_app/reader/rules.py",
+    "manga_app/reader/reading.py",
+    "manga_app/reader/logic.py",
+    "manga_app/pages/*/logic.py",
+    "manga_app/ui/navigation.py",
+    "manga_app/ui/records.py",
+    "manga_app/ui/theme.py",
+    "manga_app/read_models/compact.py",
+    "manga_app/read_models/columns.py",
+)
+NOT_PURE = ("manga_app/core/db.py", "manga_app/opds/queries.py")
+FRAMEWORKS = ("reflex", "reflex_base", "sqlmodel", "sqlalchemy", "starlette")
+# The parts below the UI never reach up into it.
+BACKEND = ("catalogue", "core", "demo", "opds", "read_models", "search")
+UI_AND_WEB = ("reflex", "reflex_base", "manga_app.pages", "manga_app.ui", "manga_app.web", "manga_app.ssr")
+PAGES = "manga_app.pages"
+# Who may import the pages: the app (wiring them in) and the server renderer
+# (running their on_load handlers).
+PAGE_IMPORTERS = ("manga_app/manga_app.py", "manga_app/pages/", "manga_app/ssr/")
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str
+    line: int
+
+
+def module_name(path: str) -> str:
+    parts = list(Path(path).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(source: str, module: str, *, is_package: bool = False) -> list[Import]:
+    """Every module the source imports, anywhere in it (also inside functions
+    and try blocks). `from a import b` counts as importing `a` and `a.b`, since
+    `b` may be a submodule; relative imports are resolved against `module`."""
+    found: list[Import] = []
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.extend(Import(alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base_parts = package.split(".")
+                base_parts = base_parts[: len(base_parts) - (node.level - 1)]
+                base = ".".join(part for part in [*base_parts, node.module or ""] if part)
+            else:
+                base = node.module or ""
+            found.append(Import(base, node.lineno))
+            found.extend(Import(f"{base}.{alias.name}", node.lineno) for alias in node.names if alias.name != "*")
+    return found
+
+
+def is_within(imported: str, prefixes: tuple[str, ...]) -> bool:
+    return any(imported == prefix or imported.startswith(prefix + ".") for prefix in prefixes)
+
+
+def file_imports(tree: Tree, path: str) -> list[Import]:
+    return imports_of(tree[path], module_name(path), is_package=path.endswith("/__init__.py"))
+
+
+def matches(path: str, patterns: tuple[str, ...]) -> bool:
+    return any(fnmatch(path, pattern) for pattern in patterns)
+
+
+# --------------------------------------------------------------------------
+# The rules
+# --------------------------------------------------------------------------
+
+
+def pure_modules_import_no_framework(tree: Tree) -> list[str]:
+    return [
+        f"{path}:{item.line} imports {item.module}"
+        for path in tree
+        if matches(path, PURE) and path not in NOT_PURE
+        for item in file_imports(tree, path)
+        if is_within(item.module, FRAMEWORKS)
+    ]
+
+
+def backend_never_imports_the_ui_or_the_web(tree: Tree) -> list[str]:
+    return [
+        f"{path}:{item.line} imports {item.module}"
+        for path in tree
+        if path.startswith(tuple(f"manga_app/{package}/" for package in BACKEND))
+        for item in file_imports(tree, path)
+        if is_within(item.module, UI_AND_WEB) or item.module.endswith("_state") or item.module.endswith(".state")
+    ]
+
+
+def only_the_app_and_the_renderer_import_pages(tree: Tree) -> list[str]:
+    return [
+        f"{path}:{item.line} imports {item.module}"
+        for path in tree
+        if path.startswith("manga_app/") and not path.startswith(PAGE_IMPORTERS[1:]) and path != PAGE_IMPORTERS[0]
+        for item in file_imports(tree, path)
+        if is_within(item.module, (PAGES,))
+    ]
+
+
+def _defines_reflex_state(source: str) -> bool:
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            for base in node.bases:
+                name = ast.unparse(base)
+                if name in ("rx.State", "rx.ComponentState") or name.endswith("State"):
+                    return True
+    return False
+
+
+def is_state_module(path: str) -> bool:
+    stem = Path(path).stem
+    return stem == "state" or stem.endswith("_state")
+
+
+def reflex_states_live_in_state_modules(tree: Tree) -> list[str]:
+    """A module named `state` or `*_state` holds a Reflex state, and every
+    Reflex state is in such a module: the name says where the states are."""
+    found = []
+    for path, source in tree.items():
+        if not path.startswith("manga_app/") or "/demo/" in path:
+            continue
+        defines = _defines_reflex_state(source)
+        if is_state_module(path) and not defines:
+            found.append(f"{path} is named as a state module but holds no Reflex state")
+        elif defines and not is_state_module(path):
+            found.append(f"{path} holds a Reflex state but is not named `state` or `*_state`")
+    return found
+
+
+def no_module_over_the_line_limit(tree: Tree) -> list[str]:
+    return [
+        f"{path} has {count} lines (at most {MAX_LINES} outside demo/)"
+        for path, source in tree.items()
+        if path.startswith("manga_app/")
+        and not path.startswith("manga_app/demo/")
+        and (count := len(source.splitlines())) > MAX_LINES
+    ]
+
+
+def only_wiring_at_the_top(tree: Tree) -> list[str]:
+    return [
+        f"{path} is a loose module: put it in the package of its part"
+        for path in tree
+        if path.count("/") == 1 and path.startswith("manga_app/") and path not in WIRING
+    ]
+
+
+def every_package_says_what_it_owns(tree: Tree) -> list[str]:
+    """Each package has an __init__.py whose docstring says what it owns."""
+    found = []
+    folders = {str(Path(path).parent) for path in tree if path.startswith("manga_app/")}
+    for folder in sorted(folders):
+        init = f"{folder}/__init__.py"
+        if init not in tree:
+            found.append(f"{folder} has no __init__.py")
+        elif not ast.get_docstring(ast.parse(tree[init])):
+            found.append(f"{init} has no docstring")
+    return found
+
+
+# Only archives.py (with its readers/) opens chapter archives; the scanner only lists names and
+# stats; readings.py (kana and romaji of titles) is pure but for its dictionaries.
+ARCHIVES = "manga_app/catalogue/archives.py"
+SCANNER = "manga_app/catalogue/scanner.py"
+READINGS = "manga_app/catalogue/readings.py"
+READINGS_MAY_IMPORT = {"__future__", "functools", "re", "unicodedata", "typing", "fugashi", "pykakasi"}
+
+
+def only_the_archive_module_opens_archives(tree: Tree) -> list[str]:
+    found = [
+        f"{path}:{item.line} imports {item.module}"
+        for path in tree
+        if path.startswith("manga_app/catalogue/") and "/readers/" not in path and path != ARCHIVES
+        for item in file_imports(tree, path)
+        if is_within(item.module, ("zipfile", "tarfile"))
+    ]
+    if SCANNER in tree:
+        found += [
+            f"{SCANNER}:{item.line} imports {item.module}"
+            for item in file_imports(tree, SCANNER)
+            if is_within(item.module, ("PIL", "manga_app.catalogue.archives", "manga_app.catalogue.media"))
+        ]
+        if "open(" in tree[SCANNER]:
+            found.append(f"{SCANNER} opens a file")
+    if READINGS in tree:
+        found += [
+            f"{READINGS}:{item.line} imports {item.module}"
+            for item in file_imports(tree, READINGS)
+            if item.module.split(".")[0] not in READINGS_MAY_IMPORT
+        ]
+    return found
+
+
+RULES: dict[str, Callable[[Tree], list[str]]] = {
+    "pure": pure_modules_import_no_framework,
+    "backend": backend_never_imports_the_ui_or_the_web,
+    "pages": only_the_app_and_the_renderer_import_pages,
+    "states": reflex_states_live_in_state_modules,
+    "size": no_module_over_the_line_limit,
+    "top": only_wiring_at_the_top,
+    "packages": every_package_says_what_it_owns,
+    "archives": only_the_archive_module_opens_archives,
+}
+
+# A tree that keeps every rule: the base of the broken trees below.
+GOOD: Tree = {
+    "manga_app/__init__.py": '"""The site."""\n',
+    "manga_app/manga_app.py": "from manga_app.pages import home\n",
+    "manga_app/core/__init__.py": '"""Core."""\n',
+    "manga_app/core/routes.py": "import re\n",
+    "manga_app/pages/__init__.py": '"""Pages."""\n',
+    "manga_app/pages/home/__init__.py": '"""Home."""\n',
+    "manga_app/pages/home/state.py": "import reflex as rx\n\nclass HomeState(rx.State):\n    pass\n",
+    "manga_app/pages/home/logic.py": "from manga_app.core import routes\n",
+    "manga_app/catalogue/__init__.py": '"""Catalogue."""\n',
+    "manga_app/catalogue/archives.py": "import zipfile\n",
+    "manga_app/catalogue/scanner.py": "import os\n",
+    "manga_app/catalogue/readings.py": "import unicodedata\n",
+}
+# For each rule, a change that breaks it (a path, and its new source).
+BROKEN: dict[str, tuple[str, str]] = {
+    "pure": ("manga_app/pages/home/logic.py", "import reflex as rx\n"),
+    "backend": ("manga_app/core/routes.py", "from manga_app.ui import layout\n"),
+    "pages": ("manga_app/core/routes.py", "from manga_app.pages.home import state\n"),
+    "states": ("manga_app/pages/home/state.py", "import json\n"),
+    "size": ("manga_app/core/routes.py", "x = 1\n" * (MAX_LINES + 1)),
+    "top": ("manga_app/helpers.py", "import re\n"),
+    "packages": ("manga_app/core/__init__.py", "import re\n"),
+    "archives": ("manga_app/catalogue/media.py", "import zipfile\n"),
+}
+# The other way for the two-sided rules.
+BROKEN_TOO: dict[str, tuple[str, str]] = {
+    "states": ("manga_app/pages/home/view.py", "import reflex as rx\n\nclass HomeState(rx.State):\n    pass\n"),
+    "packages": ("manga_app/ui/layout.py", "import reflex as rx\n"),
+    "archives": ("manga_app/catalogue/scanner.py", "def f(path):\n    return open(path)\n"),
+}
+
+
+# --------------------------------------------------------------------------
+# The collector and the rules, on trees made to break them
+# --------------------------------------------------------------------------
+
+COLLECTOR_CASES = [
+    pytest.param("import reflex as rx", "manga_app.x", False, {"reflex"}, id="import"),
+    pytest.param("import sqlalchemy.orm", "manga_app.x", False, {"sqlalchemy.orm"}, id="dotted-import"),
+    pytest.param(
+        "from starlette.requests import Request",
+        "manga_app.x",
+        False,
+        {"starlette.requests", "starlette.requests.Request"},
+        id="from-import",
+    ),
+    pytest.param("from manga_app import pages", "manga_app.x", False, {"manga_app", "manga_app.pages"}, id="from-package"),
+    pytest.param("from .pages import home", "manga_app.x", False, {"manga_app.pages", "manga_app.pages.home"}, id="relative"),
+    pytest.param(
+        "from ..web import shell",
+        "manga_app.catalogue.cli",
+        False,
+        {"manga_app.web", "manga_app.web.shell"},
+        id="relative-two-levels",
+    ),
+    pytest.param(
+        "from . import db", "manga_app.core", True, {"manga_app.core", "manga_app.core.db"}, id="relative-in-package-init"
+    ),
+    pytest.param("def f():\n    import reflex\n", "manga_app.x", False, {"reflex"}, id="inside-function"),
+    pytest.param(
+        "try:\n    import sqlmodel\nexcept ImportError:\n    pass\n", "manga_app.x", False, {"sqlmodel"}, id="inside-try"
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "module", "is_package", "expected"), COLLECTOR_CASES)
+def test_the_import_collector_sees_every_kind_of_import(source, module, is_package, expected):
+    assert {item.module for item in imports_of(source, module, is_package=is_package)} == expected
+
+
+@pytest.mark.parametrize(
+    ("imported", "prefixes", "expected"),
+    [
+        pytest.param("reflex", ("reflex",), True, id="exact"),
+        pytest.param("reflex.utils", ("reflex",), True, id="submodule"),
+        pytest.param("reflex_base", ("reflex",), False, id="longer-name-is-not-a-submodule"),
+        pytest.param("manga_app.pages_helpers", ("manga_app.pages",), False, id="sibling-name"),
+    ],
+)
+def test_a_forbidden_prefix_covers_the_module_and_its_submodules_only(imported, prefixes, expected):
+    assert is_within(imported, prefixes) is expected
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_each_rule_holds_on_the_good_tree(rule):
+    assert RULES[rule](GOOD) == []
+
+
+@pytest.mark.parametrize(
+    ("rule", "change"),
+    [pytest.param(rule, change, id=rule) for rule, change in BROKEN.items()]
+    + [pytest.param(rule, change, id=f"{rule}-other-way") for rule, change in BROKEN_TOO.items()],
+)
+def test_each_rule_fails_on_a_tree_that_breaks_it(rule, change):
+    path, source = change
+    broken = {**GOOD, path: source}
+    found = RULES[rule](broken)
+    assert found and all(path in line or str(Path(path).parent) in line for line in found), found
+
+
+# --------------------------------------------------------------------------
+# The rules on the real source
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def source_tree() -> Tree:
+    return {
+        path.relative_to(PROJECT_ROOT).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted((PROJECT_ROOT / "manga_app").rglob("*.py"))
+    }
+
+
+def test_the_source_tree_is_where_the_rules_expect_it(source_tree):
+    assert "manga_app/manga_app.py" in source_tree
+    for pattern in PURE:
+        assert any(fnmatch(path, pattern) for path in source_tree), f"{pattern} matches nothing: update PURE"
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_the_source_keeps_the_rule(source_tree, rule):
+    found = RULES[rule](source_tree)
+    assert found == [], f"{RULES[rule].__name__}:\n  " + "\n  ".join(found)
