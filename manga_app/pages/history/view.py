@@ -5,7 +5,7 @@ removed one by one or all at once."""
 import reflex as rx
 
 from manga_app.ui.account.follow import follow_button
-from manga_app.ui.account.library_parts import account_header, empty_note, shelf_item
+from manga_app.ui.account.library_parts import account_header, shelf_item, shelf_list
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.core.routes import PageKind
@@ -71,9 +71,6 @@ def view() -> rx.Component:
         ),
         offline_history(),
         account_header("ログインすると、閲覧履歴と読んだ位置をほかの端末でも引き継げます。"),
-        rx.cond(
-            LibraryState.history_items.length() > 0,
-            rx.el.ul(rx.foreach(LibraryState.history_items, _item), class_name="shelf-list", aria_label="閲覧履歴"),
-            empty_note("閲覧履歴はまだありません。読んだ作品がここに表示されます。"),
-        ),
+        shelf_list(LibraryState.history_items, _item, label="閲覧履歴",
+                   empty="閲覧履歴はまだありません。読んだ作品がここに表示されます。"),
     )

@@ -5,7 +5,7 @@ read each."""
 import reflex as rx
 
 from manga_app.ui.account.follow import follow_button
-from manga_app.ui.account.library_parts import account_header, empty_note, shelf_item
+from manga_app.ui.account.library_parts import account_header, shelf_item, shelf_list
 from manga_app.ui.account.opds_key import opds_panel
 from manga_app.ui.layout import site_layout
 from manga_app.core.routes import PageKind
@@ -34,10 +34,7 @@ def view() -> rx.Component:
         rx.el.h1("ライブラリ", class_name="page-title"),
         offline_library(),
         account_header("ログインすると、フォローと閲覧履歴をほかの端末でも見られます。"),
-        rx.cond(
-            LibraryState.library_items.length() > 0,
-            rx.el.ul(rx.foreach(LibraryState.library_items, _item), class_name="shelf-list", aria_label="フォロー中の作品"),
-            empty_note("フォロー中の作品はまだありません。作品ページの「フォロー」で追加できます。"),
-        ),
+        shelf_list(LibraryState.library_items, _item, label="フォロー中の作品",
+                   empty="フォロー中の作品はまだありません。作品ページの「フォロー」で追加できます。"),
         rx.cond(AuthState.signed_in, opds_panel()),
     )

@@ -47,7 +47,17 @@ def account_header(message: str) -> rx.Component:
     )
 
 
-def empty_note(text: str) -> rx.Component:
+def shelf_list(items: rx.Var, render, *, label: str, empty: str) -> rx.Component:
+    """A shelf's series, each drawn by `render`; `empty` when it has none
+    (読み込み中 until the visitor's shelves are loaded)."""
+    return rx.cond(
+        items.length() > 0,
+        rx.el.ul(rx.foreach(items, render), class_name="shelf-list", aria_label=label),
+        _empty_note(empty),
+    )
+
+
+def _empty_note(text: str) -> rx.Component:
     return rx.cond(
         LibraryState.loaded,
         rx.el.p(text, class_name="shelf-empty", data_testid="shelf-empty"),
