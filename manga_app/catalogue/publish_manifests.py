@@ -141,14 +141,8 @@ class ManifestWriter:
 
     def remove_series(self, slugs: set[str]) -> int:
         """Remove every manifest of series no longer listed; returns the files removed."""
-        removed = 0
-        for slug in slugs:
-            folder = self.root / slug
-            if folder.is_dir():
-                removed += sum(1 for _ in folder.glob("*.json"))
-                shutil.rmtree(folder)
-            self._dropped.add(slug)
-        return removed
+        self._dropped.update(slugs)
+        return sum(_remove_folder(self.root / slug) for slug in slugs if (self.root / slug).is_dir())
 
     def carry_over(self, *, previous_count: int) -> None:
         """Keep the index lines of the series this publish left alone (their
@@ -215,7 +209,12 @@ def remove_stale_series(root: Path, slugs: set[str]) -> int:
     if root.is_dir():
         with os.scandir(root) as entries:
             stale = [e.path for e in entries if e.is_dir() and e.name not in slugs]
-        for folder in map(Path, stale):
-            removed += sum(1 for _ in folder.glob("*.json"))
-            shutil.rmtree(folder)
+        removed = sum(_remove_folder(Path(folder)) for folder in stale)
     return removed
+
+
+def _remove_folder(folder: Path) -> int:
+    """Remove a series' manifest folder; returns the manifests it held."""
+    count = sum(1 for _ in folder.glob("*.json"))
+    shutil.rmtree(folder)
+    return count
