@@ -45,6 +45,9 @@ class Page:
 
 
 _cache: OrderedDict[_Key, Page] = OrderedDict()
+# Renders under way: visitors asking for the same page meanwhile wait for
+# that one render (after a publish, every popular page is asked for at once).
+_rendering: dict[_Key, asyncio.Task[tuple[Page, bool]]] = {}
 _client: RendererClient | None = None
 
 
@@ -83,8 +86,14 @@ async def render_page(
     if cached is not None:
         _cache.move_to_end(key)
         return cached
-    result, rendered = await _render(path, query, found, dict(used), host=host, scheme=scheme)
-    if rendered:
+    task = _rendering.get(key)
+    if task is None:
+        task = _rendering[key] = asyncio.ensure_future(
+            _render(path, query, found, dict(used), host=host, scheme=scheme))
+        task.add_done_callback(lambda _: _rendering.pop(key, None))
+    # Shielded: a visitor who leaves does not cancel the render the others wait for.
+    result, rendered = await asyncio.shield(task)
+    if rendered and key not in _cache:
         _cache[key] = result
         if len(_cache) > _CACHE_PAGES:
             _cache.popitem(last=False)

@@ -32,3 +32,30 @@ def test_a_page_the_renderer_cannot_render_is_the_apps_shell_with_its_status_and
     assert page.html == SHELL  # the app renders the page in the browser
     assert page.script_hashes and len(page.script_hashes) == 1
     assert len(pages._cache) == 0  # the next visit tries the renderer again
+
+
+def test_visitors_asking_at_once_for_a_page_not_yet_rendered_wait_for_one_render(
+    web_dir_without_a_server_build: Path, monkeypatch: pytest.MonkeyPatch,
+):
+    renders = []
+    render = pages._render
+
+    async def counted(*args, **kwargs):
+        renders.append(args[0])
+        await asyncio.sleep(0.05)  # a render takes a while: the others arrive meanwhile
+        return await render(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "_render", counted)
+
+    async def hundred_visitors():
+        return await asyncio.gather(*(
+            pages.render_page("/no-such-page", "", host="localhost", scheme="http", production=False, version="v1")
+            for _ in range(100)))
+
+    served = asyncio.run(hundred_visitors())
+    assert renders == ["/no-such-page"]
+    assert {page.status for page in served} == {404} and {page.html for page in served} == {SHELL}
+    assert not pages._rendering
+    # A shell is never kept: a later visitor asks the renderer again.
+    asyncio.run(pages.render_page("/no-such-page", "", host="localhost", scheme="http", production=False, version="v1"))
+    assert renders == ["/no-such-page"] * 2
