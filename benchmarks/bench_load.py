@@ -59,7 +59,7 @@ def _three_workers(sizes: load.Sizes, ttl: dict) -> dict:
     redis.Redis.from_url(REDIS_URL).flushdb()
     with scratch_database("bench_load") as admin_url:
         db_url = sa.engine.make_url(admin_url).set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-        with served_site(PORT, WEB_DIR, db_url=db_url, REFLEX_REDIS_URL=REDIS_URL, GRANIAN_WORKERS=str(WORKERS),
+        with served_site(PORT, WEB_DIR, db_url=db_url, REFLEX_REDIS_URL=REDIS_URL, WEB_CONCURRENCY=str(WORKERS),
                          **ttl) as (url, data):
             pid = processes.server_of(str(data))
             biggest = load.Sizes(levels=(sizes.levels[-1],), browse_s=sizes.browse_s, http_s=sizes.http_s,

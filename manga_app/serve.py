@@ -1,9 +1,17 @@
 """Serve the already-built production app on one port.
 
 `reflex run --env prod` recompiles and rebuilds the frontend on every start;
-the Makefile builds only when sources change, so this runs Reflex's own
-production server (granian, workers from REFLEX_REDIS_URL / GRANIAN_WORKERS)
-on the existing build. Usage: python -m manga_app.serve [--port N]
+the Makefile builds only when sources change, so this serves the existing
+build with uvicorn (uvloop, httptools, websockets' sans-I/O protocol;
+WEB_CONCURRENCY workers, more than one only with REFLEX_REDIS_URL).
+Usage: python -m manga_app.serve [--port N]
+
+Why not granian, Reflex's default: each of its websockets holds about
+150 KB of native buffers (tungstenite's default 128 KiB read and write
+buffers, not configurable through granian), against about 20 KB for
+uvicorn's; a site holds one websocket per open tab (issue 19, benchmarks/
+bench_load.py). Per-message deflate is off for the same reason: a zlib
+context per tab costs more than the small JSON deltas it would save.
 
 With the local default (a `demo-` Firebase project) the Firebase Auth
 emulator runs beside the site for as long as it does; one already answering
@@ -15,6 +23,7 @@ import argparse
 import contextlib
 import os
 
+import uvicorn
 from reflex.istate.manager import reset_disk_state_manager
 from reflex.utils import exec as reflex_exec
 from reflex_base import constants
@@ -36,14 +45,22 @@ def main() -> None:
     args = parser.parse_args()
     if not (static_dir() / "index.html").is_file():
         raise SystemExit("The frontend is not built yet: run `make build` (or `make run`).")
-    if int(os.environ.get("GRANIAN_WORKERS") or 1) > 1 and not os.environ.get("REFLEX_REDIS_URL"):
+    workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
+    if workers > 1 and not os.environ.get("REFLEX_REDIS_URL"):
         # Without Redis each worker would hold its own visitors' states: a
         # visitor whose events reach another worker would lose theirs.
-        raise SystemExit("GRANIAN_WORKERS > 1 needs REFLEX_REDIS_URL: without Redis, state is held in one "
+        raise SystemExit("WEB_CONCURRENCY > 1 needs REFLEX_REDIS_URL: without Redis, state is held in one "
                          "worker's memory.")
     environment.REFLEX_ENV_MODE.set(constants.Env.PROD)
     # The build is done; workers must not compile again.
     environment.REFLEX_SKIP_COMPILE.set(True)
+    environment.REFLEX_MOUNT_FRONTEND_COMPILED_APP.set(True)
+    if os.environ.get("REFLEX_REDIS_URL") and not environment.REFLEX_OPLOCK_ENABLED.is_set():
+        # A tab's events all reach the worker holding its websocket: that
+        # worker keeps the tab's state between events for a lease instead of
+        # reading and writing Redis on every event (Reflex breaks the lease
+        # when another worker asks for the state).
+        environment.REFLEX_OPLOCK_ENABLED.set(True)
     # Nothing is written there any more (state is in memory or Redis): clear
     # what an older version of the site left behind.
     reset_disk_state_manager()
@@ -65,11 +82,23 @@ def main() -> None:
     )
     with auth:
         print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
-        reflex_exec.run_backend_prod(
-            args.host,
-            args.port,
-            get_config().loglevel.subprocess_level(),
-            mount_frontend_compiled_app=True,
+        uvicorn.run(
+            reflex_exec.get_app_instance_from_file(),
+            factory=True,
+            host=args.host,
+            port=args.port,
+            workers=workers,
+            loop="uvloop",
+            http="httptools",
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+            # engine.io pings every tab itself.
+            ws_ping_interval=None,
+            lifespan="on",
+            log_level=get_config().loglevel.subprocess_level().value,
+            access_log=False,
+            # Behind a proxy, the operator's proxy sets the client address (README).
+            proxy_headers=False,
         )
 
 

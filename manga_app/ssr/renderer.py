@@ -1,6 +1,6 @@
 """The Node process that renders pages (renderer.mjs), and the client that asks it.
 
-Each server process (a granian worker) starts its own renderer, before its
+Each server process (a uvicorn worker) starts its own renderer, before its
 first visitor (ssr.pages.warm_up) or on first use, and starts it again if
 it has died. The renderer exits with the process that started it (it
 watches its stdin)."""

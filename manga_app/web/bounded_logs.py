@@ -1,7 +1,7 @@
 """No log line carries more than MAX_LOGGED characters of anything a client
 sent: every log record's message, and every line of its traceback, is cut
 to that length when the record is made (so no handler added later, by
-Reflex or granian, can print the whole of a hostile payload)."""
+Reflex or the server, can print the whole of a hostile payload)."""
 
 from __future__ import annotations
 

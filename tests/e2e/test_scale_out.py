@@ -2,7 +2,7 @@
 sharing state through Redis, the catalogue and user data in PostgreSQL.
 
 A second server (its own build, port and data) runs with REFLEX_REDIS_URL,
-GRANIAN_WORKERS=3 and REFLEX_DB_URL pointing at a scratch PostgreSQL
+WEB_CONCURRENCY=3 and REFLEX_DB_URL pointing at a scratch PostgreSQL
 database. Visitors arrive on fresh connections, which the workers share
 between them, and must see one site: the same catalogue, search results as
 they type, the reader, and an import that every worker picks up."""
@@ -50,7 +50,7 @@ def scale_env(tmp_path_factory: pytest.TempPathFactory, postgres_url: str) -> di
         "DATA_DIR": str(data),
         "REFLEX_DB_URL": postgres_url,
         "REFLEX_REDIS_URL": REDIS_URL,
-        "GRANIAN_WORKERS": str(WORKERS),
+        "WEB_CONCURRENCY": str(WORKERS),
         "SITE_ORIGIN": "https://manga.example",
         # A public origin with the Auth emulator: only with the explicit opt-in.
         "UNSAFE_ALLOW_AUTH_EMULATOR": "1",
@@ -74,16 +74,17 @@ def _fresh_page(browser: Browser) -> Page:
 
 
 def _worker_pids(scale_env: dict[str, str]) -> set[int]:
-    """Processes serving this site (the server and its workers), from /proc."""
+    """Processes serving this site (the server and the workers it spawned), from /proc."""
     pids = set()
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
         try:
-            environ = (proc / "environ").read_bytes()
+            environ, cmdline = (proc / "environ").read_bytes(), (proc / "cmdline").read_bytes()
         except OSError:
             continue
-        if f"DATA_DIR={scale_env['DATA_DIR']}".encode() in environ and b"manga_app.serve" in (proc / "cmdline").read_bytes():
+        if f"DATA_DIR={scale_env['DATA_DIR']}".encode() in environ and (
+                b"manga_app.serve" in cmdline or b"multiprocessing.spawn" in cmdline):
             pids.add(int(proc.name))
     return pids
 
