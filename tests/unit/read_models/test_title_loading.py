@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from manga_app.heads import resolve as page_heads
+from manga_app.heads import resolve
 from manga_app.core.db import shared_engine
 
 
@@ -17,19 +17,19 @@ def _queries() -> list[str]:
 
 def test_a_title_read_by_its_page_and_its_reader_pages_is_queried_once(catalogue):  # noqa: F811
     queries = _queries()
-    series, chapters = page_heads.load_title("alpha")
+    series, chapters = resolve.load_title("alpha")
     assert (series.slug, [chapter.number for chapter in chapters]) == ("alpha", ["1", "2", "3"])
     first = len(queries)
     assert first > 0
-    assert page_heads.load_title("alpha") == (series, chapters)
-    context = page_heads.load_chapter({"slug": "alpha", "number": "2", "chapter_slug": ""})
+    assert resolve.load_title("alpha") == (series, chapters)
+    context = resolve.load_chapter({"slug": "alpha", "number": "2", "chapter_slug": ""})
     assert (context.chapter.number, context.previous.number, context.next.number) == ("2", "1", "3")
     assert len(queries) == first
 
 
 def test_an_unknown_title_is_asked_again_every_time_it_may_have_been_imported(catalogue):  # noqa: F811
     queries = _queries()
-    assert page_heads.load_title("nope") is None
+    assert resolve.load_title("nope") is None
     asked = len(queries)
-    assert page_heads.load_title("nope") is None
+    assert resolve.load_title("nope") is None
     assert len(queries) == 2 * asked
