@@ -38,13 +38,15 @@ class _UserSeries(SQLModel):
     uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE", index=True)
     series_slug: str = Field(max_length=100)
 
+    @staticmethod
+    def table_args(unique_name: str) -> tuple:
+        """One row per user and series, its constraint named `unique_name`."""
+        return sa.UniqueConstraint("uid", "series_slug", name=unique_name), {"extend_existing": True}
+
 
 class Follow(_UserSeries, table=True):
     __tablename__ = "follow"
-    __table_args__ = (
-        sa.UniqueConstraint("uid", "series_slug", name="uq_follow_uid_series"),
-        {"extend_existing": True},
-    )
+    __table_args__ = _UserSeries.table_args("uq_follow_uid_series")
 
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 
@@ -80,10 +82,7 @@ class HistoryRemoval(_UserSeries, table=True):
     bring it back; only a position read after the removal may."""
 
     __tablename__ = "history_removal"
-    __table_args__ = (
-        sa.UniqueConstraint("uid", "series_slug", name="uq_removal_uid_series"),
-        {"extend_existing": True},
-    )
+    __table_args__ = _UserSeries.table_args("uq_removal_uid_series")
 
     removed_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 
