@@ -33,23 +33,30 @@ class GenreCount:
 
 
 @dataclass(frozen=True, slots=True)
-class MangaItem:
-    """One entry of `mangas_{page}.json`, typed (built on demand from the columns)."""
+class SeriesFacts:
+    """What every read model of a series holds: a list item here, the title
+    page's and reader's view of it from the database (titles.SeriesView)."""
 
     slug: str
     title: str
     alt_titles: tuple[str, ...]
-    cover: str
-    genres: tuple[str, ...]
+    authors: tuple[str, ...]
     status: str
-    latest_chapter: float
-    updated_at: datetime
+    cover: str
+    cover_small: str
+    genres: tuple[str, ...]
     views: int
     created_at: datetime
-    authors: tuple[str, ...]
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MangaItem(SeriesFacts):
+    """One entry of `mangas_{page}.json`, typed (built on demand from the columns)."""
+
+    latest_chapter: float
     # Readings (kana) and romaji generated at import, for search.
     readings: tuple[str, ...]
-    cover_small: str
     chapters: int
 
 
