@@ -10,7 +10,7 @@ from manga_app.core.config import content_key, get_settings
 from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
 from manga_app.reflex_patches import leave_out_color_mode_script, own_stylesheet_link
-from manga_app.ssr.pages import warm_up as render_warm_up
+from manga_app.ssr.pages import warm_up
 from manga_app.web.middleware import site_http_layer
 
 # Fail fast on a placeholder or malformed CONTENT_KEY, or on emulator mode
@@ -53,4 +53,4 @@ app = rx.App(
     api_transformer=site_http_layer,
 )
 register_pages(app)
-app.register_lifespan_task(render_warm_up)
+app.register_lifespan_task(warm_up)

@@ -30,16 +30,24 @@ class UserAccount(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 
 
-class Follow(SQLModel, table=True):
-    __tablename__ = "follow"
-    __table_args__ = (
-        sa.UniqueConstraint("uid", "series_slug", name="uq_follow_uid_series"),
-        {"extend_existing": True},
-    )
+class _UserSeries(SQLModel):
+    """A user's mark on one series (a follow, a removal from history): one
+    row per user and series, gone with the account."""
 
     id: int | None = Field(default=None, primary_key=True)
     uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE", index=True)
     series_slug: str = Field(max_length=100)
+
+    @staticmethod
+    def table_args(unique_name: str) -> tuple:
+        """One row per user and series, its constraint named `unique_name`."""
+        return sa.UniqueConstraint("uid", "series_slug", name=unique_name), {"extend_existing": True}
+
+
+class Follow(_UserSeries, table=True):
+    __tablename__ = "follow"
+    __table_args__ = _UserSeries.table_args("uq_follow_uid_series")
+
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 
 
@@ -67,21 +75,15 @@ class ReadingProgress(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 
 
-class HistoryRemoval(SQLModel, table=True):
+class HistoryRemoval(_UserSeries, table=True):
     """A tombstone: the user removed this series from their history (slug ""
     means the whole history was cleared). A browser's older copy of the
     entry, pushed later from another device or a later sign-in, must not
     bring it back; only a position read after the removal may."""
 
     __tablename__ = "history_removal"
-    __table_args__ = (
-        sa.UniqueConstraint("uid", "series_slug", name="uq_removal_uid_series"),
-        {"extend_existing": True},
-    )
+    __table_args__ = _UserSeries.table_args("uq_removal_uid_series")
 
-    id: int | None = Field(default=None, primary_key=True)
-    uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE", index=True)
-    series_slug: str = Field(max_length=100)
     removed_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 
 

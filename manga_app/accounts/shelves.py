@@ -4,44 +4,34 @@ No Reflex import: dataclasses that state vars can hold."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from manga_app.reader import reading
 from manga_app.core import routes
 from manga_app.accounts import payloads
 from manga_app.read_models.loader import MangaItem
-from manga_app.core.display import relative_time_ja
+from manga_app.ui.records import Moment, SeriesCard, moment
 
 
 @dataclass
-class LibraryCard:
+class LibraryCard(SeriesCard):
     """A followed series on /library."""
 
-    slug: str = ""
-    title: str = ""
-    cover: str = ""
-    url: str = ""
     latest: str = ""
-    updated: str = ""
-    updated_iso: str = ""
+    updated: Moment = field(default_factory=Moment)
     # "新着3話": chapters published since the visitor last read the series
     # ("" when none, or never read).
     new: str = ""
 
 
 @dataclass
-class HistoryCard:
+class HistoryCard(SeriesCard):
     """A series on /history."""
 
-    slug: str = ""
-    title: str = ""
-    cover: str = ""
-    url: str = ""
     chapter: str = ""
     page: str = ""
-    time: str = ""
-    time_iso: str = ""
+    read: Moment = field(default_factory=Moment)
     continue_url: str = ""
 
 
@@ -59,8 +49,7 @@ def history_cards(entries: list[reading.HistoryEntry], *, now: datetime) -> list
             url=routes.manga_url(entry.slug),
             chapter=routes.unit_label(entry.chapter, entry.chapter_title),
             page=f"{entry.page + 1}ページ目",
-            time=relative_time_ja(entry.read_at, now=now),
-            time_iso=entry.read_at,
+            read=moment(entry.read_at, now=now),
             continue_url=routes.chapter_url(entry.slug, entry.chapter),
         )
         for entry in sorted(entries, key=_read_at, reverse=True)
@@ -82,8 +71,7 @@ def library_cards(items: list[MangaItem], new: dict[str, int], *, now: datetime)
             cover=item.cover_small or item.cover,
             url=routes.manga_url(item.slug),
             latest="最新 " + routes.unit_label(item.latest_chapter),
-            updated=relative_time_ja(item.updated_at, now=now),
-            updated_iso=item.updated_at.isoformat(),
+            updated=moment(item.updated_at, now=now),
             new=f"新着{new[item.slug]}話" if new.get(item.slug) else "",
         )
         for item in sorted(items, key=lambda item: item.updated_at, reverse=True)

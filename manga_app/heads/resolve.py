@@ -9,7 +9,7 @@ import time
 
 from sqlmodel import Session
 
-from manga_app.heads import build as heads
+from manga_app.heads import build
 from manga_app.read_models import titles
 from manga_app.core.db import shared_engine
 from manga_app.read_models.held import held_catalogue
@@ -66,15 +66,15 @@ async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
     if found is None:
         return None
     if found.kind in STATIC_KINDS:
-        return heads.static_head(found.kind, site_names=settings.names, origin=settings.origin)
+        return build.static_head(found.kind, site_names=settings.names, origin=settings.origin)
     if found.kind is PageKind.GENRE:
         snapshot = await held_catalogue().snapshot()
         genre = next((genre for genre in snapshot.genres if genre.name == found.params["name"]), None)
-        return None if genre is None else heads.genre_head(genre.name, genre.total, site_name=settings.site_name, origin=settings.origin)
+        return None if genre is None else build.genre_head(genre.name, genre.total, site_name=settings.site_name, origin=settings.origin)
     if found.kind is PageKind.MANGA:
         title = await asyncio.to_thread(load_title, found.params["slug"])
-        return None if title is None else heads.title_head(*title, site_name=settings.site_name, origin=settings.origin)
+        return None if title is None else build.title_head(*title, site_name=settings.site_name, origin=settings.origin)
     if found.kind is PageKind.READER:
         context = await asyncio.to_thread(load_chapter, found.params)
-        return None if context is None else heads.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
+        return None if context is None else build.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
     return None

@@ -5,7 +5,7 @@ manga_app/web/pages.py); both come from `manga_app.heads.build`."""
 
 import reflex as rx
 
-from manga_app.heads import build as heads, seo
+from manga_app.heads import build, seo
 from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app.heads.resolve import resolve_head
@@ -13,7 +13,7 @@ from manga_app.heads.resolve import resolve_head
 
 def _defaults() -> seo.PageHead:
     settings = get_settings()
-    return heads.static_head(routes.PageKind.HOME, site_names=settings.names, origin=settings.origin)
+    return build.static_head(routes.PageKind.HOME, site_names=settings.names, origin=settings.origin)
 
 
 class HeadState(rx.State):
@@ -55,4 +55,4 @@ class HeadState(rx.State):
         path = self.router.url.path or "/"
         head = await resolve_head(routes.match(path), path)
         self.found = head is not None
-        self.apply(head or heads.not_found_head(path, site_name=settings.site_name))
+        self.apply(head or build.not_found_head(path, site_name=settings.site_name))

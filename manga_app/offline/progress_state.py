@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.offline import reports as offline_reading
+from manga_app.offline.reports import finished, into_history, parse_reports
 from manga_app.reader import reading
 from manga_app.accounts import service
 from manga_app.heads.resolve import load_chapter
@@ -29,7 +29,7 @@ class OfflineProgressState(rx.State):
     @rx.event
     async def upload(self, reports: list):
         now = datetime.now(UTC)
-        upload = offline_reading.parse_reports(reports, now=now)
+        upload = parse_reports(reports, now=now)
         history = await self.get_state(ReadingState)
         uid = (await self.get_state(AuthState))._uid
         entries = history.entries()
@@ -48,9 +48,9 @@ class OfflineProgressState(rx.State):
                 offset=report.position.offset,
                 read_at=reading.now_iso(report.position.at),
             )
-            entries = offline_reading.into_history(entries, report, entry, page_count=count)
+            entries = into_history(entries, report, entry, page_count=count)
             if uid:
-                await asyncio.to_thread(service.record, uid, offline_reading.finished(report, count))
+                await asyncio.to_thread(service.record, uid, finished(report, count))
         if upload.reports:
             history.save(entries)
         self.synced_through = max(self.synced_through, upload.through)

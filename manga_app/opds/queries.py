@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from manga_app.accounts import progress, repository as accounts
+from manga_app.accounts import progress, repository
 from manga_app.read_models import titles
 from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import format_hundredths, to_hundredths
@@ -42,7 +42,7 @@ def unit_pages(*, session: Session, slug: str, number: str, media_base_url: str)
 
 def followed(*, session: Session, uid: str) -> list[str]:
     """Slugs the user follows, newest follow first."""
-    return accounts.followed_slugs(session=session, uid=uid)
+    return repository.followed_slugs(session=session, uid=uid)
 
 
 def continue_reading(

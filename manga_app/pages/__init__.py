@@ -11,7 +11,7 @@ from manga_app.pages.genres import view as genres
 from manga_app.pages.history import view as history
 from manga_app.pages.home import view as home
 from manga_app.pages.library import view as library
-from manga_app.pages.title import view as manga
+from manga_app.pages.title import view as title
 from manga_app.pages.not_found import view as not_found
 from manga_app.reader import view as reader
 from manga_app.pages.search import view as search
@@ -19,7 +19,7 @@ from manga_app.heads.state import HeadState
 from manga_app.ui.navigation_state import NavigationState
 from manga_app.pages.offline import view as offline
 
-PAGES = (home, genres, genre, search, manga, reader, library, history, offline)
+PAGES = (home, genres, genre, search, title, reader, library, history, offline)
 # Every page: push the path on the navigation stack, then show its head.
 _ON_LOAD_COMMON = [NavigationState.track, HeadState.load]
 

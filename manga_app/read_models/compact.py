@@ -18,13 +18,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import accumulate, chain, islice
-from operator import attrgetter, itemgetter
 
-from manga_app.read_models.columns import RAW, SAME, SEP, Interned, TextColumn, UrlColumn
+from manga_app.read_models.columns import RAW, SAME, Interned, TextColumn, UrlColumn
+from manga_app.read_models.list_pages import Page, page_of_items, page_of_raw
 
 STATUSES = ("ongoing", "completed")
 _STATUS_CODES = {name: code for code, name in enumerate(STATUSES)}
-_READING_FORMS = ("hiragana", "katakana", "romaji")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,58 +33,31 @@ class GenreCount:
 
 
 @dataclass(frozen=True, slots=True)
-class MangaItem:
-    """One entry of `mangas_{page}.json`, typed (built on demand from the columns)."""
+class SeriesFacts:
+    """What every read model of a series holds: a list item here, the title
+    page's and reader's view of it from the database (titles.SeriesView)."""
 
     slug: str
     title: str
     alt_titles: tuple[str, ...]
-    cover: str
-    genres: tuple[str, ...]
+    authors: tuple[str, ...]
     status: str
-    latest_chapter: float
-    updated_at: datetime
+    cover: str
+    cover_small: str
+    genres: tuple[str, ...]
     views: int
     created_at: datetime
-    authors: tuple[str, ...]
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MangaItem(SeriesFacts):
+    """One entry of `mangas_{page}.json`, typed (built on demand from the columns)."""
+
+    latest_chapter: float
     # Readings (kana) and romaji generated at import, for search.
     readings: tuple[str, ...]
-    cover_small: str
     chapters: int
-
-
-def _strings(values: list, what: str) -> list:
-    if not set(map(type, values)) <= {str}:
-        raise TypeError(f"{what} must be text")
-    return values
-
-
-def _joined(lists: list, what: str) -> list[str]:
-    """Each item's values of a list-of-text field, joined by SEP."""
-    values = _strings(list(chain.from_iterable(lists)), what)
-    if SEP in "".join(values):
-        raise ValueError(f"{what} contains a control character")
-    return list(map(SEP.join, lists))
-
-
-def _reading_forms(readings: list) -> list[list[str]]:
-    """Each item's non-empty reading forms, in order. Readings that hold
-    only forms (what the publisher writes) are read with dict.values."""
-    entries = list(chain.from_iterable(readings))
-    if set(map(type, entries)) <= {dict} and set(chain.from_iterable(map(dict.keys, entries))) <= set(_READING_FORMS):
-        return [list(filter(None, chain.from_iterable(map(dict.values, forms)))) for forms in readings]
-    return [
-        [form for reading in forms if isinstance(reading, dict) for key in _READING_FORMS if (form := reading.get(key))]
-        for forms in readings
-    ]
-
-
-def _seconds(values: list) -> array:
-    """ISO 8601 times as POSIX seconds (a time without a zone is UTC)."""
-    moments = list(map(datetime.fromisoformat, _strings(values, "a time")))
-    if None in set(map(attrgetter("tzinfo"), moments)):
-        moments = [moment if moment.tzinfo else moment.replace(tzinfo=UTC) for moment in moments]
-    return array("d", map(datetime.timestamp, moments))
 
 
 class CatalogueBuilder:
@@ -115,49 +87,37 @@ class CatalogueBuilder:
 
     def add_page(self, items: list[dict]) -> None:
         """The items of one `mangas_{page}.json`, in order."""
-        if not items:
-            return
-        if not set(map(type, items)) <= {dict}:
-            raise TypeError("a list item is not an object")
-        statuses = list(map(itemgetter("status"), items))
-        if not set(statuses) <= _STATUS_CODES.keys():
-            raise ValueError(f"unknown status in {sorted(set(statuses) - _STATUS_CODES.keys(), key=str)!r}")
-        updated = _seconds(list(map(itemgetter("updated_at"), items)))
-        created_raw = [item.get("created_at") for item in items]
-        created = updated if not any(created_raw) else _seconds(
-            [value or item["updated_at"] for value, item in zip(created_raw, items)])
-        covers = _strings(list(map(itemgetter("cover"), items)), "cover")
-        smalls = _strings([item.get("cover_small") or cover for item, cover in zip(items, covers)], "cover_small")
-        genre_lists = [item.get("genres") or () for item in items]
-        genre_names = _strings(list(chain.from_iterable(genre_lists)), "genres")
-        readings = _joined(_reading_forms([item.get("readings") or () for item in items]), "readings")
-        columns = {
-            "slug": _strings(list(map(itemgetter("slug"), items)), "slug"),
-            "title": _strings(list(map(itemgetter("title"), items)), "title"),
-            "alts": _joined([item.get("alt_titles") or () for item in items], "alt_titles"),
-            "authors": _joined([item.get("authors") or () for item in items], "authors"),
-        }
-        latest = array("d", map(itemgetter("latest_chapter"), items))
-        views = array("q", map(itemgetter("views"), items))
-        chapters = array("I", (item.get("chapters_count") or 0 for item in items))
+        if items:
+            self._grow(page_of_raw(items))
+
+    def add_items(self, items: Iterable[MangaItem]) -> None:
+        """Typed items (a test's, a benchmark's, another catalogue's), straight into the columns."""
+        items = list(items)
+        if items:
+            self._grow(page_of_items(items))
+
+    def _grow(self, page: Page) -> None:
+        if not set(page.statuses) <= _STATUS_CODES.keys():
+            raise ValueError(f"unknown status in {sorted(set(page.statuses) - _STATUS_CODES.keys(), key=str)!r}")
+        genre_names = list(chain.from_iterable(page.genre_lists))
         # Everything checked: the columns grow.
         first = self._count
-        self._slug.extend(columns["slug"])
-        self._title.extend(columns["title"])
-        self._alts.extend(columns["alts"])
-        self._authors.extend(columns["authors"])
-        self._readings.extend(readings)
+        self._slug.extend(page.slugs)
+        self._title.extend(page.titles)
+        self._alts.extend(page.alts)
+        self._authors.extend(page.authors)
+        self._readings.extend(page.readings)
         self._genre_ids.extend(self._genres.ids_of(genre_names))
-        ends = accumulate(map(len, genre_lists), initial=len(self._genre_ids) - len(genre_names))
+        ends = accumulate(map(len, page.genre_lists), initial=len(self._genre_ids) - len(genre_names))
         self._genre_ends.extend(islice(ends, 1, None))
-        self._add_small_covers(first, covers, smalls, self._covers.extend(covers))
-        self._status += bytes(map(_STATUS_CODES.__getitem__, statuses))
-        self._latest += latest
-        self._updated += updated
-        self._created += created
-        self._views += views
-        self._chapters += chapters
-        self._count += len(items)
+        self._add_small_covers(first, page.covers, page.smalls, self._covers.extend(page.covers))
+        self._status += bytes(map(_STATUS_CODES.__getitem__, page.statuses))
+        self._latest += page.latest
+        self._updated += page.updated
+        self._created += page.created
+        self._views += page.views
+        self._chapters += page.chapters
+        self._count += len(page.slugs)
 
     def _add_small_covers(self, first: int, covers: list[str], smalls: list[str], split) -> None:
         """Each small cover as the suffix that turns its cover into it (most
@@ -177,9 +137,6 @@ class CatalogueBuilder:
                 self._small_suffix.append(RAW)
                 self._small_raw[index] = small
 
-    def add_items(self, items: Iterable[MangaItem]) -> None:
-        self.add_page([_as_raw(item) for item in items])
-
     def __len__(self) -> int:
         return self._count
 
@@ -187,16 +144,6 @@ class CatalogueBuilder:
         for column in (self._slug, self._title, self._alts, self._readings, self._authors):
             column.freeze()
         return Catalogue(self)
-
-
-def _as_raw(item: MangaItem) -> dict:
-    return {
-        "slug": item.slug, "title": item.title, "alt_titles": list(item.alt_titles), "cover": item.cover,
-        "cover_small": item.cover_small, "genres": list(item.genres), "status": item.status,
-        "latest_chapter": item.latest_chapter, "updated_at": item.updated_at.isoformat(),
-        "created_at": item.created_at.isoformat(), "views": item.views, "authors": list(item.authors),
-        "readings": [{"hiragana": reading} for reading in item.readings], "chapters_count": item.chapters,
-    }
 
 
 class Catalogue(Sequence[MangaItem]):

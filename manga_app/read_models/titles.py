@@ -14,6 +14,7 @@ from manga_app.catalogue.media import cover_path
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import format_hundredths
 from manga_app.catalogue.publish_files import media_url
+from manga_app.read_models.compact import SeriesFacts
 
 
 @dataclass(frozen=True)
@@ -30,23 +31,14 @@ class ChapterView:
 
 
 @dataclass(frozen=True)
-class SeriesView:
+class SeriesView(SeriesFacts):
+    """A series as its title page and its reader show it."""
+
     id: int
-    slug: str
-    title: str
-    alt_titles: tuple[str, ...]
-    authors: tuple[str, ...]
     artists: tuple[str, ...]
     summary: str
-    status: str
     direction: str
-    cover: str
-    cover_small: str
-    genres: tuple[str, ...]
     tags: tuple[str, ...]
-    views: int
-    created_at: datetime
-    updated_at: datetime
     url: str
 
 

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.reader import view_counts, rules as reader_rules, reading
+from manga_app.reader import view_counts, rules, reading
 from manga_app.core import routes
 from manga_app.read_models.titles import ChapterContext
 from manga_app.heads.resolve import load_chapter
@@ -76,12 +76,12 @@ class ReaderState(rx.State):
     # reader's own layout; the per-series directions (too many for a cookie)
     # stay in localStorage, under the key that once held every setting.
     settings_cookie: str = rx.Cookie(
-        "", name=reader_rules.SETTINGS_COOKIE, max_age=VISITOR_COOKIE_SECONDS, same_site="lax"
+        "", name=rules.SETTINGS_COOKIE, max_age=VISITOR_COOKIE_SECONDS, same_site="lax"
     )
-    settings_json: str = rx.LocalStorage("", name=reader_rules.SETTINGS_STORAGE_KEY, sync=True)
-    # Written by the reader itself (reader_rules.FIRST_PAGE_COOKIE): where the
+    settings_json: str = rx.LocalStorage("", name=rules.SETTINGS_STORAGE_KEY, sync=True)
+    # Written by the reader itself (rules.FIRST_PAGE_COOKIE): where the
     # chapter read last reopens, which the server can draw.
-    first_page_cookie: str = rx.Cookie("", name=reader_rules.FIRST_PAGE_COOKIE)
+    first_page_cookie: str = rx.Cookie("", name=rules.FIRST_PAGE_COOKIE)
     # A random id for this browser: who "a visitor" is when not signed in.
     # Stored only as a keyed hash on the server (chapter_views).
     visitor_id: str = rx.Cookie("", name="manga_visitor", max_age=VISITOR_COOKIE_SECONDS, same_site="lax")
@@ -181,7 +181,7 @@ class ReaderState(rx.State):
         self._cover, self._chapter_title = series.cover_small, chapter.title
         self.series_slug, self.series_title, self.series_url = series.slug, series.title, series.url
         self.series_direction = series.direction
-        self.webtoon = reader_rules.is_webtoon(series.direction, ((p["width"], p["height"]) for p in pages or ()))
+        self.webtoon = rules.is_webtoon(series.direction, ((p["width"], p["height"]) for p in pages or ()))
         self.chapter_url, self.chapter_number = chapter.url, chapter.number
         self.chapter_label = routes.unit_label(chapter.number, chapter.title)
         self.prev_url = context.previous.url if context.previous else ""
@@ -200,7 +200,7 @@ class ReaderState(rx.State):
             reading_state.entries(), self.series_slug, self.chapter_number, len(pages)
         )
         resume_at = self.resume_at
-        hint = reader_rules.first_page_hint({reader_rules.FIRST_PAGE_COOKIE: self.first_page_cookie})
+        hint = rules.first_page_hint({rules.FIRST_PAGE_COOKIE: self.first_page_cookie})
         if resume_at == 0 and hint.key == f"{self.series_slug}/{self.chapter_number}" and hint.page < len(pages):
             # No history here: the page this browser last left the chapter at.
             self.resume_page = hint.page

@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from manga_app.reader import rules as reader_rules
+from manga_app.reader import rules
 from manga_app.ui.layout import reader_layout
 from manga_app.reader.panels import error_panel, loading_panel
 from manga_app.reader.viewer import manga_reader
@@ -16,7 +16,7 @@ KIND = PageKind.READER
 # before the chapter decides where to resume.
 ON_LOAD: list = [LibraryState.pull, ReaderState.load]
 # The server draws the reader with the visitor's layout and the page they left.
-SERVER_COOKIES = (reader_rules.SETTINGS_COOKIE, reader_rules.FIRST_PAGE_COOKIE)
+SERVER_COOKIES = (rules.SETTINGS_COOKIE, rules.FIRST_PAGE_COOKIE)
 
 
 def _reader() -> rx.Component:

@@ -17,6 +17,11 @@ CARD_SIZES = "(min-width: 768px) 160px, 31vw"
 _FIRST_ROW = 3
 
 
+def moment_time(moment: rx.Var, class_name: str = "") -> rx.Component:
+    """A records.Moment: its text, with its ISO form as the machine-readable time."""
+    return rx.el.time(moment.text, date_time=moment.iso, class_name=class_name)
+
+
 def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, position: rx.Var[int] | None = None) -> rx.Component:
     """A card's cover, loaded lazily unless it is in the grid's first row (`position`)."""
     first_row = None if position is None else position < _FIRST_ROW
@@ -55,7 +60,7 @@ def series_card(card: rx.Var, position: rx.Var[int] | None = None) -> rx.Compone
             _match_line(card),
             rx.el.span(
                 rx.el.span(card.chapter_label),
-                rx.el.time(card.updated, date_time=card.updated_iso),
+                moment_time(card.updated),
                 class_name="card-meta",
             ),
             href=card.url,
@@ -98,7 +103,7 @@ def update_row(card: rx.Var) -> rx.Component:
                 rx.el.span(card.title, class_name="update-title"),
                 rx.el.span(
                     rx.el.span(card.chapter_label, class_name="update-chapter"),
-                    rx.el.time(card.updated, date_time=card.updated_iso, class_name="update-time"),
+                    moment_time(card.updated, class_name="update-time"),
                     class_name="update-meta",
                 ),
                 class_name="update-text",

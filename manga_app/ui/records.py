@@ -20,6 +20,19 @@ COVER_WIDTH, COVER_HEIGHT = 160, 228
 
 
 @dataclass
+class Moment:
+    """A time as a page shows it (3日前), with its ISO 8601 form for <time datetime>."""
+
+    text: str = ""
+    iso: str = ""
+
+
+def moment(value: datetime | str, *, now: datetime) -> Moment:
+    """`value` (a datetime, or a time already in ISO 8601) as seen at `now`."""
+    return Moment(relative_time_ja(value, now=now), value if isinstance(value, str) else value.isoformat())
+
+
+@dataclass
 class Part:
     """A piece of a title; `hit` marks the part a search matched."""
 
@@ -28,16 +41,23 @@ class Part:
 
 
 @dataclass
-class Card:
+class SeriesCard:
+    """A series in a list: its name, its page and its cover."""
+
     slug: str = ""
     title: str = ""
     url: str = ""
     cover: str = ""
+
+
+@dataclass
+class Card(SeriesCard):
+    """A series on the home, genre and search pages."""
+
     srcset: str = ""
     chapter_label: str = ""
     chapter_url: str = ""
-    updated: str = ""
-    updated_iso: str = ""
+    updated: Moment = field(default_factory=Moment)
     views: str = ""
     status_label: str = ""
     parts: list[Part] = field(default_factory=list)
@@ -63,10 +83,7 @@ class TabLink:
 
 
 @dataclass
-class PageLink:
-    label: str = ""
-    href: str = ""
-    current: bool = False
+class PageLink(TabLink):
     gap: bool = False  # an ellipsis between page numbers
 
 
@@ -76,8 +93,7 @@ class ChapterRow:
     label: str = ""  # 第N話
     title: str = ""
     url: str = ""
-    time: str = ""
-    iso: str = ""
+    published: Moment = field(default_factory=Moment)
     read: bool = False
     pages: int = 0
 
@@ -97,8 +113,7 @@ def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
         srcset=f"{item.cover_small} 160w, {item.cover} 320w",
         chapter_label=routes.unit_label(item.latest_chapter),
         chapter_url=routes.chapter_url(item.slug, item.latest_chapter),
-        updated=relative_time_ja(item.updated_at, now=now),
-        updated_iso=item.updated_at.isoformat(),
+        updated=moment(item.updated_at, now=now),
         views=format_count(item.views),
         status_label=STATUS_LABELS.get(item.status, ""),
         parts=parts,

@@ -21,7 +21,7 @@ from manga_app.accounts.settings import get_firebase_config
 from manga_app.read_models.held import held_catalogue
 from manga_app.core.config import get_settings
 from manga_app.core.routes import PageKind
-from manga_app.ssr import pages as rendered_pages
+from manga_app.ssr.pages import render_page
 from manga_app.web import csp
 
 _HTML_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host"}
@@ -33,7 +33,7 @@ async def page(request: Request) -> HTMLResponse:
     host = request.headers.get("host", "")
     production = seo.is_production_host(host, settings.production_host)
     snapshot = await held_catalogue().snapshot()
-    result = await rendered_pages.render_page(
+    result = await render_page(
         request.url.path,
         request.url.query,
         host=host,

@@ -59,6 +59,13 @@ def _width_near(page: Page, width: float, index: int = 0) -> None:
 # ---- gestures that belong to the reader ---------------------------------------
 
 
+def _open_a_right_to_left_chapter(base_url: str, server_env, page: Page) -> int:
+    """Opens the first chapter of a new right-to-left series; its page count."""
+    slug = series(server_env, "rtl")
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    return len(manifest(server_env, slug, "1"))
+
+
 def test_a_long_swipe_turns_the_page_and_stays_in_the_reader(base_url: str, server_env, phone: Page) -> None:
     slug = series(server_env, "rtl")
     total = len(manifest(server_env, slug, "1"))
@@ -78,9 +85,7 @@ def test_a_long_swipe_turns_the_page_and_stays_in_the_reader(base_url: str, serv
 
 
 def test_a_pinch_zooms_without_turning_the_page_and_one_finger_then_pans(base_url: str, server_env, phone: Page) -> None:
-    slug = series(server_env, "rtl")
-    total = len(manifest(server_env, slug, "1"))
-    open_chapter(phone, f"{base_url}/{slug}-ch-1")
+    total = _open_a_right_to_left_chapter(base_url, server_env, phone)
     fit = _page_width(phone)
     fingers = Fingers(phone)
     # A sideways pinch: both fingers travel far along the page-turning axis.
@@ -104,9 +109,7 @@ def test_a_pinch_zooms_without_turning_the_page_and_one_finger_then_pans(base_ur
 
 
 def test_double_tap_zooms_and_a_second_double_tap_returns_to_fit(base_url: str, server_env, phone: Page) -> None:
-    slug = series(server_env, "rtl")
-    total = len(manifest(server_env, slug, "1"))
-    open_chapter(phone, f"{base_url}/{slug}-ch-1")
+    total = _open_a_right_to_left_chapter(base_url, server_env, phone)
     fit = _page_width(phone)
     fingers = Fingers(phone)
     fingers.double_tap(60, 400)  # even in a page-turning third
@@ -180,9 +183,7 @@ def test_tap_and_swipe_at_the_chapters_ends_go_on_to_the_neighbour_chapters(base
 
 
 def test_ctrl_wheel_and_keys_zoom_on_the_desktop_and_a_drag_pans(base_url: str, server_env, desktop: Page) -> None:
-    slug = series(server_env, "rtl")
-    total = len(manifest(server_env, slug, "1"))
-    open_chapter(desktop, f"{base_url}/{slug}-ch-1")
+    total = _open_a_right_to_left_chapter(base_url, server_env, desktop)
     fit = _page_width(desktop)
     desktop.mouse.move(683, 450)
     desktop.keyboard.down("Control")

@@ -37,6 +37,7 @@ PURE = (
     "manga_app/ui/records.py",
     "manga_app/ui/theme.py",
     "manga_app/read_models/compact.py",
+    "manga_app/read_models/list_pages.py",
     "manga_app/read_models/columns.py",
 )
 NOT_PURE = ("manga_app/core/db.py", "manga_app/opds/queries.py")

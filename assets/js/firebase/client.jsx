@@ -9,48 +9,10 @@
 // interactive: it stays out of the bundle every first paint waits for.
 import React, { useEffect } from "react";
 import { closeAccountMenus } from "./account_menu.js";
+import { CANCELLED, REDIRECT_PENDING, UPGRADE_BY_REDIRECT, USE_REDIRECT } from "./auth_rules.js";
+import { emulatorUrl, googleProfile, refreshDelay, sessionFlag, setSessionFlag, toUser } from "./auth_rules.js";
 
 const APP_NAME = "manga-hiroba";
-// Where a popup cannot work, the same sign-in runs as a full-page redirect.
-const USE_REDIRECT = new Set([
-  "auth/popup-blocked",
-  "auth/operation-not-supported-in-environment",
-  "auth/web-storage-unsupported",
-]);
-// The visitor changed their mind: nothing to report.
-const CANCELLED = new Set(["auth/popup-closed-by-user", "auth/cancelled-popup-request", "auth/user-cancelled"]);
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-// The backend ends a session when its ID token expires (an hour): a fresh
-// token goes up this long before, so a reader never meets the expiry.
-const REFRESH_BEFORE_MS = 5 * 60 * 1000;
-
-// How long to wait before refreshing a token that expires at `expiresAtMs`.
-export function refreshDelay(expiresAtMs, nowMs) {
-  return Math.max(0, expiresAtMs - nowMs - REFRESH_BEFORE_MS);
-}
-
-// The spec's user object, exactly these fields.
-export function toUser(user) {
-  if (!user) return null;
-  return {
-    googleId: user.uid,
-    email: user.email || "",
-    name: user.displayName || "",
-    avatar: user.photoURL || "",
-    isAnonymous: !!user.isAnonymous,
-  };
-}
-
-// The emulator as this browser reaches it. A loopback address in the
-// settings means "the machine serving the site", which a phone on the LAN
-// knows by the host it opened, not as 127.0.0.1.
-export function emulatorUrl(host, pageHostname) {
-  if (!host) return "";
-  const colon = host.lastIndexOf(":");
-  const name = host.slice(0, colon);
-  const port = host.slice(colon + 1);
-  return `http://${LOOPBACK.has(name) && pageHostname ? pageHostname : name}:${port}`;
-}
 
 // One client per page load (null until the SDK is loaded); the mounted root
 // lends its newest Python event handlers on every render.
@@ -69,30 +31,6 @@ function call(name, ...args) {
 
 let sdkLoading = null;
 let auth = null;
-// Set just before leaving for a redirect sign-in: only then does the page
-// that comes back ask for the redirect's result (which needs the helper).
-const REDIRECT_PENDING = "manga_auth_redirect";
-// A guest's upgrade by redirect needs the helper on the auth instance itself
-// (the SDK keeps the guest for the return there): the page reloads with this
-// set, starts with the helper, and leaves for the redirect.
-const UPGRADE_BY_REDIRECT = "manga_auth_upgrade_redirect";
-
-function sessionFlag(name) {
-  try {
-    return sessionStorage.getItem(name) !== null;
-  } catch {
-    return false;
-  }
-}
-
-function setSessionFlag(name, on) {
-  try {
-    if (on) sessionStorage.setItem(name, "1");
-    else sessionStorage.removeItem(name);
-  } catch {
-    // No session storage: a redirect result is not picked up; the sign-in state still is.
-  }
-}
 function loadSdk() {
   sdkLoading = sdkLoading || Promise.all([import("firebase/app"), import("firebase/auth")]);
   return sdkLoading;
@@ -176,25 +114,13 @@ async function startClient(settings) {
     call("onError", (error && error.code) || "unknown");
   }
 
-  // Linking keeps the user but not the Google profile on the account (the
-  // SDK only shows it locally): save it so tokens carry name and photo.
-  async function saveGoogleProfile(user) {
-    const google = user.providerData.find((info) => info.providerId === "google.com");
-    const profile = {};
-    const displayName = user.displayName || (google && google.displayName);
-    const photoURL = user.photoURL || (google && google.photoURL);
-    if (displayName) profile.displayName = displayName;
-    if (photoURL) profile.photoURL = photoURL;
-    if (Object.keys(profile).length) {
-      // The link already succeeded; a profile that fails to save only costs the name.
-      await updateProfile(user, profile).catch((error) => console.warn("Profile not saved:", error));
-    }
-  }
-
   // The guest's uid now carries Google: no auth-state notification follows,
-  // so report the user with a token that has the new claims.
+  // so report the user with a token that has the new claims, after saving
+  // the Google name and photo (linking does not put them on the account).
   async function linked(user) {
-    await saveGoogleProfile(user);
+    const profile = googleProfile(user);
+    // The link already succeeded; a profile that fails to save only costs the name.
+    if (profile) await updateProfile(user, profile).catch((error) => console.warn("Profile not saved:", error));
     send(user, await user.getIdToken(true));
   }
 

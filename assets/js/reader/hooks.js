@@ -1,6 +1,6 @@
-// Small React hooks of the reader: saving and reporting the position.
-// (Loading the pages: loading.js.)
-import { useCallback, useEffect, useRef } from "react";
+// Small React hooks of the reader: saving and reporting the position,
+// telling the app the end is near. (Loading the pages: loading.js.)
+import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { rememberFirstPage, writePosition } from "./positions.js";
 import { keepOfflineReport } from "../offline/store.js";
 
@@ -83,4 +83,46 @@ export function useProgressReporter(storeKey, onProgress, saver = false) {
   }, [store, send]);
 
   return report;
+}
+
+const noSubscription = () => () => {};
+// False while rendering on the server and while hydrating its HTML; true for
+// every render after that (React re-renders once hydration is done).
+export function useInBrowser() {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
+}
+
+// The reports of one opening of a chapter that do not wait for the visitor
+// to move: the first (the server's history learns which position this
+// opening really started from; this browser may know a newer one), and a
+// second when this opening's own view id arrives (hydrated from the
+// server's render, it comes with the live state a moment later, and the
+// server drops reports of another opening).
+export function useOpeningReports({ report, sendProgress, viewId, position }) {
+  useEffect(() => {
+    report(position.current.page, position.current.offset);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const reportedView = useRef(viewId);
+  useEffect(() => {
+    if (viewId === reportedView.current) return;
+    reportedView.current = viewId;
+    sendProgress(position.current.page, Math.round(position.current.offset * 1000) / 1000, Date.now());
+  }, [viewId, sendProgress, position]);
+}
+
+// The next chapter's first pages are fetched from this share of the chapter on.
+const NEAR_END_SHARE = 0.75;
+
+// `onNearEnd`, once per opening, when the visitor reaches that share of a
+// chapter that has a next one.
+export function useNearEnd({ page, total, nextUrl, onNearEnd }) {
+  const sent = useRef(false);
+  useEffect(() => {
+    if (sent.current || !nextUrl || total === 0) return;
+    if (page + 1 >= Math.ceil(total * NEAR_END_SHARE)) {
+      sent.current = true;
+      if (onNearEnd) onNearEnd();
+    }
+  }, [page, total, nextUrl, onNearEnd]);
 }

@@ -1,8 +1,28 @@
 // The reader's page loading in reading order, as a React hook: the rule of
 // which request comes next is queue.js; here the requests are made, and
 // the pages wanted next are decoded ahead so a turn draws at once.
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { URGENT, planLoads } from "./queue.js";
+
+// A preload fallback in case the first page's load event never comes.
+const PRELOAD_FALLBACK_MS = 2500;
+
+// Whether the page the reader opened at (`index`) has loaded, or the
+// fallback passed: what the queue waits for before it loads the rest. The
+// second value is the page's load handler.
+export function useFirstLoaded(rootRef, index) {
+  const [firstLoaded, setFirstLoaded] = useState(false);
+  useEffect(() => {
+    // The server's HTML may have brought the first page before hydration,
+    // and with it its load event.
+    const image = rootRef.current && rootRef.current.querySelector(`img[data-page-index="${index}"]`);
+    if (image && image.complete && image.naturalWidth > 0) setFirstLoaded(true);
+    const timer = setTimeout(() => setFirstLoaded(true), PRELOAD_FALLBACK_MS);
+    return () => clearTimeout(timer);
+  }, [rootRef, index]);
+  const loaded = useCallback(() => setFirstLoaded(true), []);
+  return [firstLoaded, loaded];
+}
 
 // Loads `urls` (most wanted first; a new order re-plans), at most
 // MAX_IN_FLIGHT at once. Starts once `ready` (the app took over the page

@@ -8,17 +8,17 @@
 // HTML, so its first render reads nothing the server cannot know: no window,
 // no localStorage. What only the browser knows (its own position in the
 // chapter, "open at the end") is applied right after hydration.
-import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { useLocation, useNavigate } from "react-router";
+import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useLocation } from "react-router";
 import { buildUnits, lastShown, loadOrder, pairingOffset, unitLabel, unitOfPage } from "./layout.js";
 import { useReaderKeys } from "./controls.js";
-import { useProgressReporter } from "./hooks.js";
-import { useLoadQueue } from "./loading.js";
+import { useInBrowser, useNearEnd, useOpeningReports, useProgressReporter } from "./hooks.js";
+import { useFirstLoaded, useLoadQueue } from "./loading.js";
 import { useReaderTouch, useTaps } from "./touch.js";
 import { useZoom } from "./zooming.js";
-import { keyZoom } from "./zoom.js";
-import { STRIP_LINE, useResumeHold, useStripTracking } from "./strip.js";
+import { useResumeHold, useStripTracking } from "./strip.js";
 import { useStageScroll } from "./stage.js";
+import { useMoves } from "./moves.js";
 import { rememberFirstPage, startPosition } from "./positions.js";
 import { PagedStage, VerticalStrip } from "./pages.jsx";
 import { EndCard } from "./end_card.jsx";
@@ -26,21 +26,6 @@ import { Overlay } from "./overlay.jsx";
 import { SettingsSheet } from "./settings.jsx";
 
 const OVERLAY_AUTO_HIDE_MS = 3000;
-// The next chapter's first pages are fetched from this share of the chapter on.
-const NEAR_END_SHARE = 0.75;
-// Tap to scroll in the vertical strip: most of a screen, keeping some context.
-const STRIP_STEP = 0.85;
-// Arrow keys inside a tall page of the paged reader.
-const LINE_STEP_PX = 60;
-// A preload fallback in case the first page's load event never comes.
-const PRELOAD_FALLBACK_MS = 2500;
-
-const noSubscription = () => () => {};
-// False while rendering on the server and while hydrating its HTML; true for
-// every render after that (React re-renders once hydration is done).
-function useInBrowser() {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
-}
 
 function sameStart(a, b) {
   return a.page === b.page && Math.abs(a.offset - b.offset) < 0.001;
@@ -68,7 +53,6 @@ function Reader(props) {
     initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0, defaultOffset = false,
     onProgress, onSettingsChange, onNearEnd,
   } = props;
-  const navigate = useNavigate();
   // Back from a chapter's first page opens the one before at its end.
   const location = useLocation();
   const inBrowser = useInBrowser();
@@ -87,7 +71,6 @@ function Reader(props) {
   const [page, setPage] = useState(start.page);
   const [overlay, setOverlay] = useState(true);
   const [sheetOpen, setSheetOpen] = useState(false);
-  const [firstLoaded, setFirstLoaded] = useState(false);
   // Resuming down the strip: the pages above get their images only once the
   // resumed position holds. The router resets the window to the top for a
   // moment after mounting, and lazy images would load everything up there.
@@ -96,7 +79,6 @@ function Reader(props) {
   const [overlayHeld, setOverlayHeld] = useState(false);
   const imageRefs = useRef([]);
   const stageRef = useRef(null);
-  const nearEndSent = useRef(false);
   // Where the visitor is: page and the part of it above the top edge (0..1).
   const position = useRef(start);
   const sendProgress = useCallback(
@@ -126,85 +108,9 @@ function Reader(props) {
   const shownSrc = useCallback((item) => (zoom > 1 ? item.url : srcOf(item)), [zoom, srcOf]);
   const altOf = useCallback((index) => `${altPrefix} ${index + 1}ページ目`, [altPrefix]);
 
-  // ---- moving around -------------------------------------------------
-  // The window scroll that puts `offset` of page `index` on the reading line:
-  // whole pixels, the page's top 1px above the line, so the page read back
-  // from the scroll position is this one.
-  const stripTop = useCallback((index, offset = 0) => {
-    const image = imageRefs.current[index];
-    if (!image) return null;
-    const rect = image.getBoundingClientRect();
-    return Math.max(0, Math.round(window.scrollY + rect.top + rect.height * offset) - (STRIP_LINE - 1));
-  }, []);
-  const scrollStripTo = useCallback(
-    (index, offset = 0) => {
-      const top = stripTop(index, offset);
-      if (top !== null) window.scrollTo({ top, behavior: "instant" });
-    },
-    [stripTop],
-  );
-
-  const makeRoom = useRef(() => {});
-  const showPage = useCallback(
-    (index) => {
-      const target = Math.max(0, Math.min(index, total));
-      if (mode === "vertical") {
-        if (target >= total) window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" });
-        else scrollStripTo(target);
-      } else {
-        const unit = units[unitOfPage(units, target)];
-        if (unit) makeRoom.current(unit.map((shown) => srcOf(pages[shown])));
-        setPage(target);
-        track(Math.min(target, total - 1), target >= total ? 1 : 0);
-      }
-    },
-    [mode, total, units, pages, srcOf, scrollStripTo, track],
-  );
-
-  const act = useCallback(
-    (action) => {
-      if (action === "menu") {
-        setOverlay((shown) => !shown);
-        return;
-      }
-      if (action.startsWith("zoom-")) {
-        zoomer.zoomTo(keyZoom(zoomer.current(), action), window.innerWidth / 2, window.innerHeight / 2);
-        return;
-      }
-      setOverlay(false);
-      const stage = stageRef.current;
-      if (action.startsWith("scroll-") || action.startsWith("line-")) {
-        if (!stage) return;
-        const step = action.startsWith("line-") ? LINE_STEP_PX : stage.clientHeight * STRIP_STEP;
-        stage.scrollBy({ top: action.endsWith("-up") ? -step : step, behavior: "instant" });
-        return;
-      }
-      const backToPrevious = () => prevUrl && navigate(prevUrl, { state: { openAt: "end" } });
-      if (mode === "vertical") {
-        const step = window.innerHeight * STRIP_STEP;
-        if (action === "next") window.scrollBy({ top: step, behavior: "instant" });
-        if (action === "prev") {
-          if (window.scrollY <= 0) backToPrevious();
-          else window.scrollBy({ top: -step, behavior: "instant" });
-        }
-        if (action === "first") showPage(0);
-        if (action === "last") showPage(total);
-        return;
-      }
-      if (action === "next") {
-        if (unitIndex >= units.length) {
-          if (nextUrl) navigate(nextUrl);
-        } else showPage(unitIndex + 1 < units.length ? units[unitIndex + 1][0] : total);
-      }
-      if (action === "prev") {
-        if (unitIndex > 0) showPage(units[unitIndex - 1][0]);
-        else backToPrevious();
-      }
-      if (action === "first") showPage(0);
-      if (action === "last") showPage(units[units.length - 1][0]);
-    },
-    [mode, units, unitIndex, total, nextUrl, prevUrl, navigate, showPage, zoomer],
-  );
+  const { stripTop, scrollStripTo, makeRoom, showPage, act } = useMoves({
+    mode, total, units, unitIndex, pages, srcOf, track, setPage, setOverlay, zoomer, imageRefs, stageRef, prevUrl, nextUrl,
+  });
 
   // ---- keyboard, taps and swipes ------------------------------------
   const closeSheet = useCallback(() => setSheetOpen(false), []);
@@ -246,21 +152,7 @@ function Reader(props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [mode]);
 
-  useEffect(() => {
-    // The first report: the server's history learns which position this
-    // opening really started from (this browser may know a newer one).
-    report(position.current.page, position.current.offset);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  const reportedView = useRef(viewId);
-  useEffect(() => {
-    // Hydrated from the server's render, this opening's own view id arrives
-    // with the live state a moment later, and the server drops reports of
-    // another opening: tell it again where this opening is.
-    if (viewId === reportedView.current) return;
-    reportedView.current = viewId;
-    sendProgress(position.current.page, Math.round(position.current.offset * 1000) / 1000, Date.now());
-  }, [viewId, sendProgress]);
+  useOpeningReports({ report, sendProgress, viewId, position });
 
   const settle = useCallback(() => setSettled(true), []);
   useResumeHold(
@@ -295,14 +187,7 @@ function Reader(props) {
     return () => clearTimeout(timer);
   }, [overlay, sheetOpen, overlayHeld, page]);
 
-  useEffect(() => {
-    // The server's HTML may have brought the first page before hydration,
-    // and with it its load event.
-    const image = rootRef.current && rootRef.current.querySelector(`img[data-page-index="${start.page}"]`);
-    if (image && image.complete && image.naturalWidth > 0) setFirstLoaded(true);
-    const timer = setTimeout(() => setFirstLoaded(true), PRELOAD_FALLBACK_MS);
-    return () => clearTimeout(timer);
-  }, [start.page]);
+  const [firstLoaded, onPriorityLoad] = useFirstLoaded(rootRef, start.page);
 
   useEffect(() => {
     // A new quality choice: the server preloads that one from now on.
@@ -317,18 +202,11 @@ function Reader(props) {
   // fetches it while the app's scripts arrive, not after them.
   const secondPage = mode === "paged" ? loadOrder(start.page, total, 1).slice(1).map((index) => srcOf(pages[index])) : [];
 
-  useEffect(() => {
-    if (nearEndSent.current || !nextUrl || total === 0) return;
-    if (page + 1 >= Math.ceil(total * NEAR_END_SHARE)) {
-      nearEndSent.current = true;
-      if (onNearEnd) onNearEnd();
-    }
-  }, [page, total, nextUrl, onNearEnd]);
+  useNearEnd({ page, total, nextUrl, onNearEnd });
 
   const endCard = (
     <EndCard heading={heading} nextUrl={nextUrl} nextLabel={nextLabel} seriesUrl={seriesUrl} seriesTitle={seriesTitle} />
   );
-  const onPriorityLoad = () => setFirstLoaded(true);
 
   return (
     <div

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.pages.genre import logic as parts
+from manga_app.pages.genre import logic
 from manga_app.core import routes
 from manga_app.search.query import Query
 from manga_app.search.paging import PER_PAGE
@@ -36,11 +36,11 @@ class GenreState(rx.State):
             self.name, self.cards, self.pager, self.sort_links, self.total = name, [], [], [], 0
             self.loaded = True
             return
-        sort, page = parts.parse_genre_query(self.router.url.query or "")
+        sort, page = logic.parse_genre_query(self.router.url.query or "")
         result = index.search(Query(genres=(name,), sort=sort, page=page, per_page=PER_PAGE), [])
         now = datetime.now(UTC)
         self.name, self.total, self.page, self.pages = name, result.total, result.page, result.pages
         self.cards = [card_for(item, now=now) for item in result.items]
-        self.sort_links = parts.sort_links(name, sort)
-        self.pager = parts.pager(name, sort, result.page, result.pages)
+        self.sort_links = logic.sort_links(name, sort)
+        self.pager = logic.pager(name, sort, result.page, result.pages)
         self.loaded = True

@@ -6,6 +6,7 @@ import reflex as rx
 
 from manga_app.ui.account.follow import follow_button
 from manga_app.ui.account.library_parts import account_header, shelf_item, shelf_list
+from manga_app.ui.cards import moment_time
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.core.routes import PageKind
@@ -24,7 +25,7 @@ def _item(item: rx.Var) -> rx.Component:
             rx.el.span(item.chapter, data_testid="history-chapter"),
             rx.el.span(item.page, class_name="shelf-muted", data_testid="history-page"),
         ),
-        rx.el.time(item.time, date_time=item.time_iso, class_name="shelf-muted shelf-time"),
+        moment_time(item.read, class_name="shelf-muted shelf-time"),
         rx.el.div(
             link("続きを読む", href=item.continue_url, class_name="shelf-continue", data_testid="continue-link"),
             follow_button(item.slug),

@@ -7,6 +7,7 @@ import reflex as rx
 from manga_app.ui.account.follow import follow_button
 from manga_app.ui.account.library_parts import account_header, shelf_item, shelf_list
 from manga_app.ui.account.opds_key import opds_panel
+from manga_app.ui.cards import moment_time
 from manga_app.ui.layout import site_layout
 from manga_app.core.routes import PageKind
 from manga_app.accounts.auth_state import AuthState
@@ -21,7 +22,7 @@ ON_LOAD: list = [LibraryState.load]
 def _item(item: rx.Var) -> rx.Component:
     return shelf_item(
         item,
-        (rx.el.span(item.latest), rx.el.time(item.updated, date_time=item.updated_iso, class_name="shelf-muted")),
+        (rx.el.span(item.latest), moment_time(item.updated, class_name="shelf-muted")),
         rx.cond(item.new != "", rx.el.span(item.new, class_name="shelf-badge", data_testid="new-badge")),
         after=(follow_button(item.slug),),
         class_name="shelf-item",

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.pages.search import logic as parts
+from manga_app.pages.search import logic
 from manga_app.core.display import Throttle
 from manga_app.search.normalize import clean_query, query_terms
 from manga_app.search.paging import PER_PAGE
@@ -120,15 +120,15 @@ class SearchState(rx.State):
         self._params, now = params, datetime.now(UTC)
         terms = query_terms(params.q)
         result = index.search(replace(params, per_page=PER_PAGE), terms)
-        self.heading, self.total = parts.heading(params), result.total
+        self.heading, self.total = logic.heading(params), result.total
         self.cards = [card_for(item, now=now, terms=terms) for item in result.items]
-        self.notice = parts.past_the_end_notice(params.page, result.page)
+        self.notice = logic.past_the_end_notice(params.page, result.page)
         found_none = result.total == 0
         self.suggestions, self.suggestion_title = (
-            parts.suggestions(params, snapshot=snapshot, index=index, now=now) if found_none else ([], "")
+            logic.suggestions(params, snapshot=snapshot, index=index, now=now) if found_none else ([], "")
         )
-        self.pager = parts.pager(params, result.page, result.pages)
-        self.sort_links = parts.sort_links(params, result.sort)
-        self.status_links = parts.status_links(params)
-        self.genre_chips = parts.genre_chips(params, snapshot.genres)
+        self.pager = logic.pager(params, result.page, result.pages)
+        self.sort_links = logic.sort_links(params, result.sort)
+        self.status_links = logic.status_links(params)
+        self.genre_chips = logic.genre_chips(params, snapshot.genres)
         self.loaded = True

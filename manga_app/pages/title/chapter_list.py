@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from manga_app.ui.cards import moment_time
 from manga_app.ui.link import link
 from manga_app.ui.records import ChapterRow
 
@@ -30,7 +31,7 @@ def _row(row: rx.Var, read: rx.Var[list[str]], left: rx.Var[dict[str, str]], wid
             ),
             rx.el.span(
                 rx.cond(is_read, rx.el.span("既読", class_name="read-mark"), rx.cond(left.contains(row.number), _progress(row, left, width))),
-                rx.el.time(row.time, date_time=row.iso, class_name="chapter-time"),
+                moment_time(row.published, class_name="chapter-time"),
                 class_name="chapter-side",
             ),
             href=row.url,

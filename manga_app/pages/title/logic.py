@@ -8,8 +8,7 @@ from datetime import datetime
 
 from manga_app.core import routes
 from manga_app.read_models.titles import ChapterView
-from manga_app.core.display import relative_time_ja
-from manga_app.ui.records import ChapterRow
+from manga_app.ui.records import ChapterRow, moment
 
 
 def chapter_rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> list[ChapterRow]:
@@ -20,8 +19,7 @@ def chapter_rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> li
             label=routes.unit_label(unit.number),
             title=unit.title,
             url=unit.url,
-            time=relative_time_ja(unit.published_at, now=now),
-            iso=unit.published_at.isoformat(),
+            published=moment(unit.published_at, now=now),
             pages=unit.page_count,
         )
         for unit in reversed(units)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from manga_app.heads import build as heads, resolve as page_heads
+from manga_app.heads import build, resolve
 from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app.core.config import DEFAULT_SITE_NAMES
@@ -22,7 +22,7 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def static(kind: PageKind, *, site_names=SITE_NAMES, origin=ORIGIN) -> PageHead:
-    return heads.static_head(kind, site_names=site_names, origin=origin)
+    return build.static_head(kind, site_names=site_names, origin=origin)
 
 
 # --------------------------------------------------------------------------
@@ -38,11 +38,11 @@ DEFAULT_TITLE_CASES = [
 
 @pytest.mark.parametrize(("site_names", "expected"), DEFAULT_TITLE_CASES)
 def test_the_default_title_lists_every_site_name_in_order(site_names, expected):
-    assert heads.default_title(site_names) == expected
+    assert build.default_title(site_names) == expected
 
 
 def test_the_default_title_names_every_default_site_name():
-    title = heads.default_title(DEFAULT_SITE_NAMES)
+    title = build.default_title(DEFAULT_SITE_NAMES)
     for name in DEFAULT_SITE_NAMES:
         assert name in title
 
@@ -100,7 +100,7 @@ def test_a_page_title_ends_with_the_site_name():
 
 
 def test_the_home_title_is_the_default_title():
-    assert static(PageKind.HOME).title == heads.default_title(SITE_NAMES)
+    assert static(PageKind.HOME).title == build.default_title(SITE_NAMES)
 
 
 def test_home_declares_the_website_with_a_search_action():
@@ -130,19 +130,19 @@ def test_other_static_pages_declare_breadcrumbs_from_home(kind, path, indexable)
 
 
 # --------------------------------------------------------------------------
-# page_heads.resolve_head (static pages need no catalogue)
+# resolve.resolve_head (static pages need no catalogue)
 # --------------------------------------------------------------------------
 
 
 def test_no_route_match_has_no_head():
-    assert asyncio.run(page_heads.resolve_head(None, "/no-such-thing")) is None
+    assert asyncio.run(resolve.resolve_head(None, "/no-such-thing")) is None
 
 
 @pytest.mark.parametrize(("kind", "path", "indexable"), STATIC_PAGE_CASES)
 def test_a_static_page_match_gets_its_static_head(kind, path, indexable):
     settings = get_settings()
-    expected = heads.static_head(kind, site_names=settings.names, origin=settings.origin)
-    assert asyncio.run(page_heads.resolve_head(routes.match(path), path)) == expected
+    expected = build.static_head(kind, site_names=settings.names, origin=settings.origin)
+    assert asyncio.run(resolve.resolve_head(routes.match(path), path)) == expected
 
 
 # --------------------------------------------------------------------------
@@ -157,7 +157,7 @@ NOT_FOUND_CASES = [
 
 @pytest.mark.parametrize(("path", "site_name"), NOT_FOUND_CASES)
 def test_the_not_found_page_is_titled_and_never_indexed(path, site_name):
-    head = heads.not_found_head(path, site_name=site_name)
+    head = build.not_found_head(path, site_name=site_name)
     assert head.title == f"ページが見つかりません | {site_name}"
     assert head.indexable is False
     assert head.path == path

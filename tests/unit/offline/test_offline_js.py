@@ -5,25 +5,18 @@ offline), run by the project's own Node against tables of cases."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
-from tests.unit.reader.test_reader_js import NODE, ROOT, STORAGE_SHIM
+from tests.unit.node import JS, run_module
 
-STORE = ROOT / "assets" / "js" / "offline" / "store.js"
+STORE = JS / "offline" / "store.js"
 MB = 1024 * 1024
 
 
 def run_store(body: str) -> object:
     """Runs `body` (which must `return` a JSON value) with store.js's exports as `m`."""
-    source = (
-        f"{STORAGE_SHIM}\nimport * as m from {json.dumps(STORE.as_uri())};\n"
-        f"const result = (() => {{ {body} }})();\nconsole.log(JSON.stringify(result));"
-    )
-    done = subprocess.run([str(NODE), "--input-type=module", "-e", source], capture_output=True, text=True, timeout=30)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_module(STORE, body)
 
 
 def entry(path: str, *, saved: bool, mb: float, read_at: int, files=(), series="/manga/a") -> dict:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from manga_app.offline import reports as offline_reading
+from manga_app.offline import reports
 from manga_app.reader import reading
 
 NOW = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
@@ -27,33 +27,33 @@ def item(**changes) -> dict:
     ],
 )
 def test_a_malformed_report_is_counted_and_left_out(bad):
-    upload = offline_reading.parse_reports([bad, item()], now=NOW)
+    upload = reports.parse_reports([bad, item()], now=NOW)
     assert [report.path for report in upload.reports] == ["/abc-ch-2"]
     assert upload.bad == 1
 
 
 def test_reports_come_oldest_first_with_the_furthest_page_at_least_the_last():
-    upload = offline_reading.parse_reports([item(at=AT), item(path="/abc-ch-1-hajimari", page=7, furthest=2, at=AT - 5000)], now=NOW)
+    upload = reports.parse_reports([item(at=AT), item(path="/abc-ch-1-hajimari", page=7, furthest=2, at=AT - 5000)], now=NOW)
     assert [(r.path, r.chapter, r.position.page, r.furthest) for r in upload.reports] == [
         ("/abc-ch-1-hajimari", "1", 7, 7), ("/abc-ch-2", "2", 3, 5)]
     assert upload.through == AT
 
 
 def test_no_list_is_one_bad_upload_and_too_many_are_cut():
-    assert offline_reading.parse_reports({"path": "/abc-ch-1"}, now=NOW) == offline_reading.Upload([], 1, 0)
-    upload = offline_reading.parse_reports([item(at=AT - i) for i in range(offline_reading.MAX_REPORTS + 3)], now=NOW)
-    assert (len(upload.reports), upload.bad, upload.through) == (offline_reading.MAX_REPORTS, 3, AT)
+    assert reports.parse_reports({"path": "/abc-ch-1"}, now=NOW) == reports.Upload([], 1, 0)
+    upload = reports.parse_reports([item(at=AT - i) for i in range(reports.MAX_REPORTS + 3)], now=NOW)
+    assert (len(upload.reports), upload.bad, upload.through) == (reports.MAX_REPORTS, 3, AT)
 
 
 def test_malformed_items_still_count_towards_what_was_taken():
-    upload = offline_reading.parse_reports([item(page=-1, at=AT + 9)], now=NOW)
+    upload = reports.parse_reports([item(page=-1, at=AT + 9)], now=NOW)
     assert (upload.reports, upload.bad, upload.through) == ([], 1, AT + 9)
 
 
 def test_a_chapter_finished_offline_is_read_even_when_left_on_an_earlier_page():
-    report = offline_reading.parse_reports([item(page=1, furthest=7)], now=NOW).reports[0]
-    assert offline_reading.finished(report, 8).finished and not offline_reading.finished(report, 9).finished
+    report = reports.parse_reports([item(page=1, furthest=7)], now=NOW).reports[0]
+    assert reports.finished(report, 8).finished and not reports.finished(report, 9).finished
     entry = reading.HistoryEntry(slug="abc", title="", cover="", chapter="2", chapter_title="", page=1, offset=0.0,
                                  read_at=reading.now_iso(NOW))
-    [recorded] = offline_reading.into_history([], report, entry, page_count=8)
+    [recorded] = reports.into_history([], report, entry, page_count=8)
     assert (recorded.chapter, recorded.page, recorded.read) == ("2", 1, ("2",))

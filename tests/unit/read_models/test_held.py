@@ -141,3 +141,8 @@ def test_times_come_back_in_utc(published: str, moment: datetime) -> None:
     item = built(raw("a", updated_at=published, created_at=published))[0]
     assert item.updated_at == moment and item.created_at == moment
     assert item.updated_at.utcoffset().total_seconds() == 0
+
+
+def test_typed_items_come_back_as_given() -> None:
+    published = list(built(raw("a"), raw("b", cover_small="", created_at=None, genres=["恋愛"], readings=[])))
+    assert list(Catalogue.of(published)) == published

@@ -3,10 +3,17 @@ read them: one query per title while the held catalogue is current."""
 
 from __future__ import annotations
 
+import asyncio
+import re
+
 import sqlalchemy as sa
 
-from manga_app.heads import resolve as page_heads
 from manga_app.core.db import shared_engine
+from manga_app.core.routes import ROUTE_TEMPLATES, PageKind
+from manga_app.heads import resolve
+from manga_app.pages import load_events
+from manga_app.pages.title.state import TitleState
+from manga_app.ssr import states
 
 
 def _queries() -> list[str]:
@@ -17,19 +24,33 @@ def _queries() -> list[str]:
 
 def test_a_title_read_by_its_page_and_its_reader_pages_is_queried_once(catalogue):  # noqa: F811
     queries = _queries()
-    series, chapters = page_heads.load_title("alpha")
+    series, chapters = resolve.load_title("alpha")
     assert (series.slug, [chapter.number for chapter in chapters]) == ("alpha", ["1", "2", "3"])
     first = len(queries)
     assert first > 0
-    assert page_heads.load_title("alpha") == (series, chapters)
-    context = page_heads.load_chapter({"slug": "alpha", "number": "2", "chapter_slug": ""})
+    assert resolve.load_title("alpha") == (series, chapters)
+    context = resolve.load_chapter({"slug": "alpha", "number": "2", "chapter_slug": ""})
     assert (context.chapter.number, context.previous.number, context.next.number) == ("2", "1", "3")
     assert len(queries) == first
 
 
 def test_an_unknown_title_is_asked_again_every_time_it_may_have_been_imported(catalogue):  # noqa: F811
     queries = _queries()
-    assert page_heads.load_title("nope") is None
+    assert resolve.load_title("nope") is None
     asked = len(queries)
-    assert page_heads.load_title("nope") is None
+    assert resolve.load_title("nope") is None
     assert len(queries) == 2 * asked
+
+
+def test_a_title_pages_request_and_then_its_event_read_the_title_once(catalogue):  # noqa: F811
+    """The server renders /manga/alpha with the page's on_load (its head and
+    its title state); the app in the browser then runs the same on_load as
+    an event. The series row is read once for both."""
+    data = states.router_data("/manga/alpha", "", host="localhost", scheme="http",
+                              template=ROUTE_TEMPLATES[PageKind.MANGA])
+    queries = _queries()
+    request = asyncio.run(states.page_states(load_events(PageKind.MANGA), data))
+    event = asyncio.run(states.page_states(load_events(PageKind.MANGA), data))
+    assert request[TitleState.get_full_name()]["slug" + states.FIELD_MARKER] == "alpha"
+    assert event == request
+    assert len([query for query in queries if re.search(r"\bFROM series\b", query)]) == 1

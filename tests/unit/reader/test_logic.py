@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from manga_app.reader import rules as reader_rules, reading
+from manga_app.reader import rules, reading
 from manga_app.core.crypto import encrypt_text
 from manga_app.reader import logic
 
@@ -307,7 +307,7 @@ PAGE_SIZE, STRIP, SPREAD = (720, 1024), (720, 2400), (1440, 1024)
     ],
 )
 def test_a_chapter_reads_as_a_webtoon(series_direction: str, sizes: list[tuple[int, int]], webtoon: bool) -> None:
-    assert reader_rules.is_webtoon(series_direction, sizes) is webtoon
+    assert rules.is_webtoon(series_direction, sizes) is webtoon
 
 
 @pytest.mark.parametrize(
@@ -315,23 +315,23 @@ def test_a_chapter_reads_as_a_webtoon(series_direction: str, sizes: list[tuple[i
     [("rtl", False, "rtl"), ("ltr", False, "ltr"), ("vertical", True, "ltr"), ("rtl", True, "ltr")],
 )
 def test_the_series_own_direction(series_direction: str, webtoon: bool, direction: str) -> None:
-    assert reader_rules.series_default_direction(series_direction, webtoon) == direction
+    assert rules.series_default_direction(series_direction, webtoon) == direction
 
 
 @pytest.mark.parametrize(
     ("cookies", "visitor"),
     [
         ({}, None),  # a browser that has not read here: the defaults hold
-        ({reader_rules.FIRST_PAGE_COOKIE: "garbage"}, None),
-        ({reader_rules.FIRST_PAGE_COOKIE: "1:s/1:3"}, {"saver": True, "key": "s/1", "page": 3}),
-        ({reader_rules.FIRST_PAGE_COOKIE: "0:t/2:0"}, {"saver": False, "key": "t/2", "page": 0}),
+        ({rules.FIRST_PAGE_COOKIE: "garbage"}, None),
+        ({rules.FIRST_PAGE_COOKIE: "1:s/1:3"}, {"saver": True, "key": "s/1", "page": 3}),
+        ({rules.FIRST_PAGE_COOKIE: "0:t/2:0"}, {"saver": False, "key": "t/2", "page": 0}),
         # A volume's unit key (routes.VOLUME_KEY + 3) has seven digits.
-        ({reader_rules.FIRST_PAGE_COOKIE: "0:t/1000003:5"}, {"saver": False, "key": "t/1000003", "page": 5}),
+        ({rules.FIRST_PAGE_COOKIE: "0:t/1000003:5"}, {"saver": False, "key": "t/1000003", "page": 5}),
     ],
 )
 def test_what_the_readers_first_page_cookie_says(cookies: dict, visitor: dict | None) -> None:
-    hint = reader_rules.first_page_hint(cookies)
-    found = None if hint == reader_rules.NEW_VISITOR else {"saver": hint.saver, "key": hint.key, "page": hint.page}
+    hint = rules.first_page_hint(cookies)
+    found = None if hint == rules.NEW_VISITOR else {"saver": hint.saver, "key": hint.key, "page": hint.page}
     assert found == visitor
 
 

@@ -6,38 +6,15 @@ pages and spreads, drawn sizes, the strip position, the per-chapter store."""
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-NODE = ROOT / "tools" / "node_modules" / ".bin" / "node"
-READER = ROOT / "assets" / "js" / "reader"
-
-# A localStorage for Node, so positions.js runs as it does in the browser.
-STORAGE_SHIM = """
-globalThis.document = { cookie: "" };
-const store = new Map();
-globalThis.localStorage = {
-  getItem: (key) => (store.has(key) ? store.get(key) : null),
-  setItem: (key, value) => store.set(key, String(value)),
-  removeItem: (key) => store.delete(key),
-};
-"""
+from tests.unit.node import JS, run_module
 
 
 def run_js(module: str, body: str) -> object:
-    """Runs `body` (which must `return` a JSON value) with `module`'s exports."""
-    if not NODE.exists():
-        pytest.fail(f"no Node at {NODE}: run `make setup`")
-    source = (
-        f"{STORAGE_SHIM}\nimport * as m from {json.dumps((READER / module).as_uri())};\n"
-        f"const result = (() => {{ {body} }})();\nconsole.log(JSON.stringify(result));"
-    )
-    done = subprocess.run([str(NODE), "--input-type=module", "-e", source], capture_output=True, text=True, timeout=30)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    """Runs `body` (which must `return` a JSON value) with assets/js/reader/`module`'s exports as `m`."""
+    return run_module(JS / "reader" / module, body)
 
 
 # ---- input.js -------------------------------------------------------------------

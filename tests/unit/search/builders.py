@@ -18,6 +18,7 @@ def item(
     genres: tuple[str, ...] = (),
     status: str = "ongoing",
     age_days: int = 0,
+    authors: tuple[str, ...] = (),
 ) -> MangaItem:
     """A MangaItem as the publisher would list it: readings of the title and
     each alias, generated with catalogue.readings.readings_for."""
@@ -34,7 +35,7 @@ def item(
         updated_at=moment,
         views=views,
         created_at=moment,
-        authors=(),
+        authors=authors,
         readings=tuple(readings),
         cover_small="/media/c-small.webp",
         chapters=1,

@@ -24,11 +24,9 @@ def catalogue() -> list:
     series = []
     for number in range(SIZE):
         title = "".join(rnd.sample(WORDS, rnd.randint(1, 3)))
-        found = item(title, f"alias {number % 7}", slug=f"s{number}", views=rnd.randint(0, 50),
-                     genres=tuple(rnd.sample(GENRES, rnd.randint(0, 2))), status=rnd.choice(("ongoing", "completed")),
-                     age_days=rnd.randint(0, 400))
-        author = f"作者{rnd.choice('あいうえお')}{number % 13}"
-        series.append(type(found)(**{**{f: getattr(found, f) for f in found.__slots__}, "authors": (author,)}))
+        series.append(item(title, f"alias {number % 7}", slug=f"s{number}", views=rnd.randint(0, 50),
+                           genres=tuple(rnd.sample(GENRES, rnd.randint(0, 2))), status=rnd.choice(("ongoing", "completed")),
+                           age_days=rnd.randint(0, 400), authors=(f"作者{rnd.choice('あいうえお')}{number % 13}",)))
     return series
 
 

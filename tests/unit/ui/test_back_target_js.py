@@ -4,13 +4,12 @@ server keeps and the path the browser is on (run in the project's Node)."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
-from tests.unit.reader.test_reader_js import NODE, READER
+from tests.unit.node import JS, run_module
 
-MODULE = READER.parent / "back_target.js"
+MODULE = JS / "back_target.js"
 
 CASES = [
     # stack, the browser's path, where back goes
@@ -28,10 +27,4 @@ CASES = [
 
 @pytest.mark.parametrize(("stack", "path", "expected"), CASES)
 def test_back_goes_to_the_page_before_the_one_the_browser_is_on(stack, path, expected):
-    source = (
-        f"import {{ backTarget }} from {json.dumps(MODULE.as_uri())};\n"
-        f"console.log(JSON.stringify(backTarget({json.dumps(stack)}, {json.dumps(path)})));"
-    )
-    done = subprocess.run([str(NODE), "--input-type=module", "-e", source], capture_output=True, text=True, timeout=30)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == expected
+    assert run_module(MODULE, f"return m.backTarget({json.dumps(stack)}, {json.dumps(path)});") == expected

@@ -17,9 +17,10 @@ NOW = datetime(2026, 1, 1, 12, tzinfo=UTC)
 def test_card_shows_latest_chapter_relative_time_and_views():
     series = item("進撃の巨人", "Attack on Titan", slug="shingeki", views=1530)
     card = card_for(series, now=series.updated_at + timedelta(hours=3))
-    assert (card.url, card.chapter_label, card.chapter_url, card.updated, card.views) == (
+    assert (card.url, card.chapter_label, card.chapter_url, card.updated.text, card.views) == (
         "/manga/shingeki", "第1話", "/shingeki-ch-1", "3時間前", "1.5K",
     )
+    assert card.updated.iso == series.updated_at.isoformat()
     assert card.srcset == "/media/c-small.webp 160w, /media/c.webp 320w"
     assert card.parts == [Part("進撃の巨人")] and card.match_parts == []
 

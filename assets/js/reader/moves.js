@@ -1,0 +1,99 @@
+// How the reader moves: to a page (paged) or a place in the strip
+// (vertical), and what each action of keys, taps, swipes and the overlay
+// does, up to leaving for the neighbour chapters.
+import { useCallback, useRef } from "react";
+import { useNavigate } from "react-router";
+import { unitOfPage } from "./layout.js";
+import { STRIP_LINE } from "./strip.js";
+import { keyZoom } from "./zoom.js";
+
+// Tap to scroll in the vertical strip: most of a screen, keeping some context.
+const STRIP_STEP = 0.85;
+// Arrow keys inside a tall page of the paged reader.
+const LINE_STEP_PX = 60;
+
+// `makeRoom` is the load queue's (set by the reader each render): a page
+// turned to is loaded before the pages queued for later.
+export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, setPage, setOverlay, zoomer, imageRefs, stageRef, prevUrl, nextUrl }) {
+  const navigate = useNavigate();
+  // The window scroll that puts `offset` of page `index` on the reading line:
+  // whole pixels, the page's top 1px above the line, so the page read back
+  // from the scroll position is this one.
+  const stripTop = useCallback((index, offset = 0) => {
+    const image = imageRefs.current[index];
+    if (!image) return null;
+    const rect = image.getBoundingClientRect();
+    return Math.max(0, Math.round(window.scrollY + rect.top + rect.height * offset) - (STRIP_LINE - 1));
+  }, []);
+  const scrollStripTo = useCallback(
+    (index, offset = 0) => {
+      const top = stripTop(index, offset);
+      if (top !== null) window.scrollTo({ top, behavior: "instant" });
+    },
+    [stripTop],
+  );
+
+  const makeRoom = useRef(() => {});
+  const showPage = useCallback(
+    (index) => {
+      const target = Math.max(0, Math.min(index, total));
+      if (mode === "vertical") {
+        if (target >= total) window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" });
+        else scrollStripTo(target);
+      } else {
+        const unit = units[unitOfPage(units, target)];
+        if (unit) makeRoom.current(unit.map((shown) => srcOf(pages[shown])));
+        setPage(target);
+        track(Math.min(target, total - 1), target >= total ? 1 : 0);
+      }
+    },
+    [mode, total, units, pages, srcOf, scrollStripTo, track],
+  );
+
+  const act = useCallback(
+    (action) => {
+      if (action === "menu") {
+        setOverlay((shown) => !shown);
+        return;
+      }
+      if (action.startsWith("zoom-")) {
+        zoomer.zoomTo(keyZoom(zoomer.current(), action), window.innerWidth / 2, window.innerHeight / 2);
+        return;
+      }
+      setOverlay(false);
+      const stage = stageRef.current;
+      if (action.startsWith("scroll-") || action.startsWith("line-")) {
+        if (!stage) return;
+        const step = action.startsWith("line-") ? LINE_STEP_PX : stage.clientHeight * STRIP_STEP;
+        stage.scrollBy({ top: action.endsWith("-up") ? -step : step, behavior: "instant" });
+        return;
+      }
+      const backToPrevious = () => prevUrl && navigate(prevUrl, { state: { openAt: "end" } });
+      if (mode === "vertical") {
+        const step = window.innerHeight * STRIP_STEP;
+        if (action === "next") window.scrollBy({ top: step, behavior: "instant" });
+        if (action === "prev") {
+          if (window.scrollY <= 0) backToPrevious();
+          else window.scrollBy({ top: -step, behavior: "instant" });
+        }
+        if (action === "first") showPage(0);
+        if (action === "last") showPage(total);
+        return;
+      }
+      if (action === "next") {
+        if (unitIndex >= units.length) {
+          if (nextUrl) navigate(nextUrl);
+        } else showPage(unitIndex + 1 < units.length ? units[unitIndex + 1][0] : total);
+      }
+      if (action === "prev") {
+        if (unitIndex > 0) showPage(units[unitIndex - 1][0]);
+        else backToPrevious();
+      }
+      if (action === "first") showPage(0);
+      if (action === "last") showPage(units[units.length - 1][0]);
+    },
+    [mode, units, unitIndex, total, nextUrl, prevUrl, navigate, showPage, zoomer],
+  );
+
+  return { stripTop, scrollStripTo, makeRoom, showPage, act };
+}
