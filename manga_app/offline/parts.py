@@ -1,6 +1,6 @@
 """Offline reading in the browser (assets/js/offline/): the app-wide root
 (worker, notice, upload of reading done offline), the title page's save
-control and the /offline page's list."""
+controls and the /offline page's list."""
 
 import reflex as rx
 from reflex_components_core.core.banner import has_too_many_connection_errors
@@ -23,13 +23,26 @@ class OfflineRoot(rx.Component):
     on_upload: rx.EventHandler[lambda reports: [reports]]
 
 
+_SAVE = rx.asset("js/offline/save_button.jsx").importable_path
+
+
 class SeriesOfflineSave(rx.Component):
-    library = rx.asset("js/offline/save_button.jsx").importable_path
+    library = _SAVE
     tag = "SeriesOfflineSave"
 
     chapters: rx.Var[list]
     read: rx.Var[list[str]]
     slug: rx.Var[str]
+
+
+class ChapterOfflineSave(rx.Component):
+    """A row of the title page's lists: save this chapter or volume, or remove it."""
+
+    library = _SAVE
+    tag = "ChapterOfflineSave"
+
+    url: rx.Var[str]
+    label: rx.Var[str]
 
 
 class OfflineShelf(rx.Component):
@@ -55,6 +68,7 @@ class OfflineLibrary(rx.Component):
 
 
 series_offline_save = SeriesOfflineSave.create
+chapter_offline_save = ChapterOfflineSave.create
 offline_history = OfflineHistory.create
 offline_library = OfflineLibrary.create
 offline_shelf = OfflineShelf.create

@@ -161,6 +161,7 @@ async function keep(cache, path, { saver, saved }) {
   latest[entry.path] = entry;
   writeIndex(latest);
   await trim();
+  window.dispatchEvent(new Event(CHANGED_EVENT));
   return entry;
 }
 
@@ -173,7 +174,7 @@ export function touch(path) {
   writeIndex(items);
 }
 
-// Said on `window` whenever chapters are removed (the /offline list redraws).
+// Said on `window` whenever chapters are kept or removed (lists redraw).
 export const CHANGED_EVENT = "manga-offline-changed";
 
 // Delete entries (reader paths) and the cached files only they use.
