@@ -10,6 +10,8 @@
 // Outbox: {"v": 1, "items": {"<reader path>": {page, offset, at, furthest}}}
 
 export const DATA_CACHE = "manga-offline-v1";
+// Images the worker fetched from another media origin (sw.js).
+export const RECENT_MEDIA = "manga-media-recent";
 export const INDEX_KEY = "manga_offline_chapters";
 export const LIMIT_KEY = "manga_offline_limit_mb";
 export const OUTBOX_KEY = "manga_offline_progress";
