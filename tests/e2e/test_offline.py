@@ -19,6 +19,7 @@ from tests.e2e.reader_helpers import (
     image_decoded,
     manifest,
     open_chapter,
+    series_of,
     series_with_chapters,
     show_menu,
 )
@@ -73,6 +74,16 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     sign_in_with_google(page, email=email, name=name)
     expect(page.get_by_test_id("account-name")).to_have_text(name)
     title = page.locator("h1").inner_text()
+    # Followed: this series, and another of which nothing will be saved.
+    other = next(found for found in series_of(server_env, "rtl", 2) if found != slug)
+    titles = []
+    for url in (base_url + manga_url(other), title_url):
+        open_page(page, url)
+        titles.append(page.locator("h1").inner_text())
+        follow = page.locator(".title-actions").get_by_test_id("follow-button")
+        follow.click()
+        expect(follow).to_have_text("フォロー中")
+    other_title = titles[0]
 
     # Online: open the chapter and save it from the reader's menu.
     open_chapter(page, base_url + chapter_path)
@@ -83,6 +94,17 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     expect(save).to_have_text("この話をオフライン保存")
     save.click()
     expect(save).to_have_text("保存済み")
+    # The account's shelves, seen online (and so remembered for offline).
+    page.goto(f"{base_url}/library")
+    expect(page.get_by_test_id("library-item")).to_have_count(2)
+    page.goto(f"{base_url}/history")
+    expect(page.get_by_test_id("history-item")).to_have_count(1)
+    # (The history shows before the sign-in is known: wait until it is remembered.)
+    page.wait_for_function(
+        "() => { const shelves = (JSON.parse(localStorage.getItem('manga_offline_shelves') || 'null') || {items: {}}).items;"
+        " return shelves.last && (shelves[shelves.last].history || []).length === 1; }"
+    )
+    page.goto(base_url + chapter_path)
 
     # Offline: the chapter reloads from the saved copy, every page of it.
     device.set_offline(True)
@@ -116,14 +138,20 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     expect(item).to_contain_text("第1話")
     expect(item).to_contain_text(f"{total}ページ")
 
-    # /history and /library show what this browser has: its history, the series it kept.
+    # /history and /library show the account's lists as last seen online;
+    # only what was saved opens.
     page.goto(f"{base_url}/history")
-    history = page.get_by_test_id("offline-history")
+    history = page.get_by_test_id("offline-account-history")
+    expect(history).to_contain_text("時点のアカウントの閲覧履歴を表示しています")
     expect(history).to_contain_text(title)
     history.get_by_role("link", name="続きを読む").click()
     expect(counter(page)).to_have_text(f"{total} / {total}")
     page.goto(f"{base_url}/library")
-    expect(page.get_by_test_id("offline-library").get_by_role("link", name=title)).to_be_visible()
+    library = page.get_by_test_id("offline-account-library")
+    expect(library).to_contain_text("時点のフォロー中の作品を表示しています")
+    expect(library.get_by_role("link", name=title)).to_be_visible()
+    expect(library).to_contain_text(other_title)
+    expect(library.get_by_role("link", name=other_title)).to_have_count(0)
 
     # A page that was never saved says it needs a connection.
     page.goto(f"{base_url}/genres")
