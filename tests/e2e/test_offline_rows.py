@@ -4,51 +4,13 @@ reload too), reads the volume offline, and removes it again from its row."""
 
 from __future__ import annotations
 
-import io
-import subprocess
-import time
-import uuid
-import zipfile
 from pathlib import Path
 
-import httpx
-from PIL import Image
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.e2e.conftest import ROOT, wait_for_hydration
-from tests.e2e.reader_helpers import counter, image_decoded, open_chapter, show_menu
+from tests.e2e.conftest import wait_for_hydration
+from tests.e2e.reader_helpers import counter, image_decoded, imported_series, open_chapter, show_menu
 from tests.e2e.test_offline import reader_interactive
-
-
-def _cbz(path: Path, count: int) -> None:
-    with zipfile.ZipFile(path, "w") as archive:
-        for index in range(count):
-            out = io.BytesIO()
-            Image.new("RGB", (600, 900), (30 * index % 255, 90, 160)).save(out, "PNG")
-            archive.writestr(f"{index + 1:03}.png", out.getvalue())
-
-
-def imported_series(base_url: str, server_env, root: Path) -> str:
-    """A new series with volume 1 (2 pages) and chapter 9 (3 pages), imported
-    through the real CLI; its slug once the site publishes it."""
-    title = f"保存見本{uuid.uuid4().hex[:4]}"
-    folder = root / title
-    folder.mkdir(parents=True)
-    _cbz(folder / f"{title} 第1巻.cbz", 2)
-    _cbz(folder / f"{title} 第9話.cbz", 3)
-    result = subprocess.run(
-        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(root)],
-        cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        items = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"]
-        found = next((item for item in items if item["title"] == title), None)
-        if found:
-            return found["slug"]
-        time.sleep(0.5)
-    raise AssertionError(f"{title} never reached the published catalogue")
 
 
 def row_button(page: Page, label: str):
