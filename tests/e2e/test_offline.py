@@ -221,15 +221,39 @@ def test_a_new_build_updates_the_worker_and_keeps_the_saved_chapters(base_url: s
     expect(page.get_by_test_id("offline-save-chapter")).to_have_text("保存済み")
     shells = "async () => (await caches.keys()).filter((name) => name.startsWith('manga-shell-'))"
     (old,) = page.evaluate(shells)
+    # A built file the saved page loads, which the next build will not have.
+    used = page.evaluate("() => [...document.querySelectorAll('script[src], link[href]')]"
+                         ".map((e) => e.getAttribute('src') || e.getAttribute('href')).find((u) => /^[/]assets[/].*reader.*[.]js$/.test(u))")
+    client = ROOT / WEB_DIR / "build" / "client"
+    update = "async () => { const r = await navigator.serviceWorker.getRegistration(); await r.update().catch(() => {}); }"
+    settled = "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && !r.waiting; }"
 
-    # A new build: one more built file, so a new worker with a new shell.
-    added = ROOT / WEB_DIR / "build" / "client" / "assets" / f"update-{uuid.uuid4().hex[:8]}.js"
+    # A new build whose files cannot all be fetched: the old worker and its cache stay.
+    added = client / "assets" / f"update-{uuid.uuid4().hex[:8]}.js"
     added.write_text("export {};\n")
+    refused = []
+    context.route(f"**/assets/{added.name}", lambda route: refused.append(1) or route.fulfill(status=500, body=""))
+    moved = client.parent / Path(used).name
     try:
-        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        page.evaluate(update)
+        deadline = time.monotonic() + 30
+        while not refused:  # (Playwright answers the worker's requests meanwhile)
+            assert time.monotonic() < deadline, "the new worker never tried to install"
+            page.wait_for_timeout(100)
+        page.wait_for_function(settled)
+        assert page.evaluate(shells) == [old]
+        context.unroute(f"**/assets/{added.name}")
+
+        # It completes: the new shell replaces the old one, carrying over the
+        # built files saved pages still load.
+        (client / used.lstrip("/")).rename(moved)
+        page.evaluate(update)
         page.wait_for_function(f"async () => {{ const names = await ({shells})(); return names.length === 1 && names[0] !== {old!r}; }}")
+        assert page.evaluate("async (url) => !!(await caches.match(url))", used)
     finally:
         added.unlink()
+        if moved.exists():
+            moved.rename(client / used.lstrip("/"))
 
     # The saved chapter still reads offline, through the new worker.
     context.set_offline(True)

@@ -30,7 +30,13 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const shell = await caches.open(SHELL_CACHE);
-      await shell.addAll(SHELL);
+      try {
+        await shell.addAll(SHELL);
+      } catch (error) {
+        // Not installed: the worker in control keeps its own complete cache.
+        await caches.delete(SHELL_CACHE);
+        throw error;
+      }
       // The site pages that work offline, as this build renders them.
       const data = await caches.open(DATA_CACHE);
       await Promise.all(
