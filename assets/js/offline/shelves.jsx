@@ -62,6 +62,11 @@ function Title({ url, title, kept }) {
   return kept.has(url) ? <a className="offline-item-title" href={url}>{title}</a> : <span className="offline-item-title">{title}</span>;
 }
 
+// 続きを読む when the chapter was kept (`href`), else a note that it was not.
+function Continue({ href }) {
+  return href ? <a href={href}>続きを読む</a> : <span className="shelf-muted">保存されていません</span>;
+}
+
 function keptSeries(items) {
   return new Set(Object.values(items).map((entry) => entry.seriesUrl).filter(Boolean));
 }
@@ -76,7 +81,7 @@ function AccountHistory({ shelf, items }) {
           <li key={card.slug} className="offline-item">
             <Title url={card.url} title={card.title} kept={kept} />
             <span className="offline-item-meta">{card.chapter}・{card.page}</span>
-            {entryFor(items, card.continue_url) ? <a href={card.continue_url}>続きを読む</a> : <span className="shelf-muted">保存されていません</span>}
+            <Continue href={entryFor(items, card.continue_url) ? card.continue_url : ""} />
           </li>
         ))}
       </ul>
@@ -103,7 +108,7 @@ export function OfflineHistory({ items: cards = [], owner = "", known = false })
               <span className="offline-item-meta">
                 {kept ? kept.label : entry.chapter_title}・{(entry.page || 0) + 1}ページ目
               </span>
-              {kept ? <a href={kept.path}>続きを読む</a> : <span className="shelf-muted">保存されていません</span>}
+              <Continue href={kept ? kept.path : ""} />
             </li>
           );
         })}
