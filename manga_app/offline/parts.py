@@ -1,11 +1,12 @@
 """Offline reading in the browser (assets/js/offline/): the app-wide root
 (worker, notice, upload of reading done offline), the title page's save
-control and the /offline page's list."""
+controls and the /offline page's list."""
 
 import reflex as rx
 from reflex_components_core.core.banner import has_too_many_connection_errors
 
 from manga_app.accounts.auth_state import AuthState
+from manga_app.accounts.library_state import LibraryState
 from manga_app.offline.progress_state import OfflineProgressState
 
 _ROOT = rx.asset("js/offline/root.jsx").importable_path
@@ -23,13 +24,26 @@ class OfflineRoot(rx.Component):
     on_upload: rx.EventHandler[lambda reports: [reports]]
 
 
+_SAVE = rx.asset("js/offline/save_button.jsx").importable_path
+
+
 class SeriesOfflineSave(rx.Component):
-    library = rx.asset("js/offline/save_button.jsx").importable_path
+    library = _SAVE
     tag = "SeriesOfflineSave"
 
     chapters: rx.Var[list]
     read: rx.Var[list[str]]
     slug: rx.Var[str]
+
+
+class ChapterOfflineSave(rx.Component):
+    """A row of the title page's lists: save this chapter or volume, or remove it."""
+
+    library = _SAVE
+    tag = "ChapterOfflineSave"
+
+    url: rx.Var[str]
+    label: rx.Var[str]
 
 
 class OfflineShelf(rx.Component):
@@ -40,23 +54,43 @@ class OfflineShelf(rx.Component):
 _SHELVES = rx.asset("js/offline/shelves.jsx").importable_path
 
 
-class OfflineHistory(rx.Component):
-    """/history offline: the browser's own history."""
-
+class _OfflineShelf(rx.Component):
     library = _SHELVES
+
+    # The shelf as the server draws it, remembered while online for the
+    # account whose library the browser holds (`owner`, its uid; "" for
+    # none) once `known` (who it is, and the shelf, loaded).
+    items: rx.Var[list]
+    owner: rx.Var[str]
+    known: rx.Var[bool]
+
+
+class OfflineHistory(_OfflineShelf):
+    """/history offline: the account's history as last seen online, else the browser's own."""
+
     tag = "OfflineHistory"
 
 
-class OfflineLibrary(rx.Component):
-    """/library offline: the series this browser kept chapters of."""
+class OfflineLibrary(_OfflineShelf):
+    """/library offline: the account's follows as last seen online, else the series this browser kept chapters of."""
 
-    library = _SHELVES
     tag = "OfflineLibrary"
 
 
+def offline_history() -> rx.Component:
+    return OfflineHistory.create(items=LibraryState.history_items, owner=LibraryState.owner, known=_known())
+
+
+def offline_library() -> rx.Component:
+    return OfflineLibrary.create(items=LibraryState.library_items, owner=LibraryState.owner, known=_known())
+
+
+def _known() -> rx.Var[bool]:
+    return LibraryState.loaded & ~AuthState.loading
+
+
 series_offline_save = SeriesOfflineSave.create
-offline_history = OfflineHistory.create
-offline_library = OfflineLibrary.create
+chapter_offline_save = ChapterOfflineSave.create
 offline_shelf = OfflineShelf.create
 
 

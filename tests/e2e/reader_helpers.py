@@ -3,15 +3,22 @@ the few moves every one of them makes (open a chapter, open the settings)."""
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
+import subprocess
+import time
+import uuid
+import zipfile
 from pathlib import Path
 
+import httpx
 import pytest
+from PIL import Image
 from playwright.sync_api import Page, expect
 
 from manga_app.core.crypto import decrypt_text, encrypt_text
-from tests.e2e.conftest import wait_for_hydration
+from tests.e2e.conftest import ROOT, wait_for_hydration
 
 POSITIONS_KEY = "manga_reader_positions"
 HISTORY_KEY = "manga_reading_history"
@@ -142,3 +149,34 @@ def image_decoded(page: Page, selector: str) -> None:
     page.wait_for_function(
         "s => { const e = document.querySelector(s); return e && e.complete && e.naturalWidth > 0 }", arg=selector
     )
+
+
+def _cbz(path: Path, count: int) -> None:
+    with zipfile.ZipFile(path, "w") as archive:
+        for index in range(count):
+            out = io.BytesIO()
+            Image.new("RGB", (600, 900), (30 * index % 255, 90, 160)).save(out, "PNG")
+            archive.writestr(f"{index + 1:03}.png", out.getvalue())
+
+
+def imported_series(base_url: str, server_env, root: Path) -> str:
+    """A new series with volume 1 (2 pages) and chapter 9 (3 pages), imported
+    through the real CLI; its slug once the site publishes it."""
+    title = f"保存見本{uuid.uuid4().hex[:4]}"
+    folder = root / title
+    folder.mkdir(parents=True)
+    _cbz(folder / f"{title} 第1巻.cbz", 2)
+    _cbz(folder / f"{title} 第9話.cbz", 3)
+    result = subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(root)],
+        cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        items = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"]
+        found = next((item for item in items if item["title"] == title), None)
+        if found:
+            return found["slug"]
+        time.sleep(0.5)
+    raise AssertionError(f"{title} never reached the published catalogue")

@@ -16,7 +16,8 @@ from tests.e2e.conftest import wait_for_hydration
 
 PHONE = {"width": 390, "height": 844}
 # What a visitor's eye follows from the first paint to the app's page.
-TITLE_LANDMARKS = (".title-cover", ".title-name", ".read-first", ".follow-button", ".chapter-row:first-child")
+TITLE_LANDMARKS = (".title-cover", ".title-name", ".read-first", ".follow-button", ".chapter-row:first-child",
+                   ".chapter-row:first-child .chapter-save")
 SEARCH_LANDMARKS = (".page-title", ".search-field", ".filters-summary", ".result-count", ".result-bar .tab.is-current",
                     ".card:first-child .cover", ".card:first-child .card-title", ".card:last-child .card-meta")
 GENRE_LANDMARKS = (".page-title", ".result-count", ".tab.is-current", ".card:first-child .cover",

@@ -6,9 +6,12 @@ offline reaches the account (Firebase Auth emulator, real database)."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 import uuid
+from pathlib import Path
 
+import httpx
 from playwright.sync_api import BrowserContext, Page, expect
 
 from manga_app.core.routes import manga_url
@@ -17,8 +20,10 @@ from tests.e2e.reader_helpers import (
     chapter_numbers,
     counter,
     image_decoded,
+    imported_series,
     manifest,
     open_chapter,
+    series_of,
     series_with_chapters,
     show_menu,
 )
@@ -73,6 +78,16 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     sign_in_with_google(page, email=email, name=name)
     expect(page.get_by_test_id("account-name")).to_have_text(name)
     title = page.locator("h1").inner_text()
+    # Followed: this series, and another of which nothing will be saved.
+    other = next(found for found in series_of(server_env, "rtl", 2) if found != slug)
+    titles = []
+    for url in (base_url + manga_url(other), title_url):
+        open_page(page, url)
+        titles.append(page.locator("h1").inner_text())
+        follow = page.locator(".title-actions").get_by_test_id("follow-button")
+        follow.click()
+        expect(follow).to_have_text("フォロー中")
+    other_title = titles[0]
 
     # Online: open the chapter and save it from the reader's menu.
     open_chapter(page, base_url + chapter_path)
@@ -83,6 +98,17 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     expect(save).to_have_text("この話をオフライン保存")
     save.click()
     expect(save).to_have_text("保存済み")
+    # The account's shelves, seen online (and so remembered for offline).
+    page.goto(f"{base_url}/library")
+    expect(page.get_by_test_id("library-item")).to_have_count(2)
+    page.goto(f"{base_url}/history")
+    expect(page.get_by_test_id("history-item")).to_have_count(1)
+    # (The history shows before the sign-in is known: wait until it is remembered.)
+    page.wait_for_function(
+        "() => { const shelves = (JSON.parse(localStorage.getItem('manga_offline_shelves') || 'null') || {items: {}}).items;"
+        " return shelves.last && (shelves[shelves.last].history || []).length === 1; }"
+    )
+    page.goto(base_url + chapter_path)
 
     # Offline: the chapter reloads from the saved copy, every page of it.
     device.set_offline(True)
@@ -116,14 +142,20 @@ def test_a_saved_chapter_reads_offline_and_the_reading_reaches_the_account_once_
     expect(item).to_contain_text("第1話")
     expect(item).to_contain_text(f"{total}ページ")
 
-    # /history and /library show what this browser has: its history, the series it kept.
+    # /history and /library show the account's lists as last seen online;
+    # only what was saved opens.
     page.goto(f"{base_url}/history")
-    history = page.get_by_test_id("offline-history")
+    history = page.get_by_test_id("offline-account-history")
+    expect(history).to_contain_text("時点のアカウントの閲覧履歴を表示しています")
     expect(history).to_contain_text(title)
     history.get_by_role("link", name="続きを読む").click()
     expect(counter(page)).to_have_text(f"{total} / {total}")
     page.goto(f"{base_url}/library")
-    expect(page.get_by_test_id("offline-library").get_by_role("link", name=title)).to_be_visible()
+    library = page.get_by_test_id("offline-account-library")
+    expect(library).to_contain_text("時点のフォロー中の作品を表示しています")
+    expect(library.get_by_role("link", name=title)).to_be_visible()
+    expect(library).to_contain_text(other_title)
+    expect(library.get_by_role("link", name=other_title)).to_have_count(0)
 
     # A page that was never saved says it needs a connection.
     page.goto(f"{base_url}/genres")
@@ -189,15 +221,39 @@ def test_a_new_build_updates_the_worker_and_keeps_the_saved_chapters(base_url: s
     expect(page.get_by_test_id("offline-save-chapter")).to_have_text("保存済み")
     shells = "async () => (await caches.keys()).filter((name) => name.startsWith('manga-shell-'))"
     (old,) = page.evaluate(shells)
+    # A built file the saved page loads, which the next build will not have.
+    used = page.evaluate("() => [...document.querySelectorAll('script[src], link[href]')]"
+                         ".map((e) => e.getAttribute('src') || e.getAttribute('href')).find((u) => /^[/]assets[/].*reader.*[.]js$/.test(u))")
+    client = ROOT / WEB_DIR / "build" / "client"
+    update = "async () => { const r = await navigator.serviceWorker.getRegistration(); await r.update().catch(() => {}); }"
+    settled = "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && !r.waiting; }"
 
-    # A new build: one more built file, so a new worker with a new shell.
-    added = ROOT / WEB_DIR / "build" / "client" / "assets" / f"update-{uuid.uuid4().hex[:8]}.js"
+    # A new build whose files cannot all be fetched: the old worker and its cache stay.
+    added = client / "assets" / f"update-{uuid.uuid4().hex[:8]}.js"
     added.write_text("export {};\n")
+    refused = []
+    context.route(f"**/assets/{added.name}", lambda route: refused.append(1) or route.fulfill(status=500, body=""))
+    moved = client.parent / Path(used).name
     try:
-        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        page.evaluate(update)
+        deadline = time.monotonic() + 30
+        while not refused:  # (Playwright answers the worker's requests meanwhile)
+            assert time.monotonic() < deadline, "the new worker never tried to install"
+            page.wait_for_timeout(100)
+        page.wait_for_function(settled)
+        assert page.evaluate(shells) == [old]
+        context.unroute(f"**/assets/{added.name}")
+
+        # It completes: the new shell replaces the old one, carrying over the
+        # built files saved pages still load.
+        (client / used.lstrip("/")).rename(moved)
+        page.evaluate(update)
         page.wait_for_function(f"async () => {{ const names = await ({shells})(); return names.length === 1 && names[0] !== {old!r}; }}")
+        assert page.evaluate("async (url) => !!(await caches.match(url))", used)
     finally:
         added.unlink()
+        if moved.exists():
+            moved.rename(client / used.lstrip("/"))
 
     # The saved chapter still reads offline, through the new worker.
     context.set_offline(True)
@@ -227,20 +283,23 @@ def test_a_save_that_fails_says_so_and_leaves_nothing_behind(base_url: str, serv
 
 
 def test_a_chapter_unpublished_since_it_was_saved_is_removed_with_a_note(
-    base_url: str, server_env, context: BrowserContext, page: Page
+    base_url: str, server_env, context: BrowserContext, page: Page, tmp_path: Path
 ) -> None:
-    slug = series_with_chapters(server_env, "rtl", 1)
-    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    slug = imported_series(base_url, server_env, tmp_path / "library")
+    chapter = f"/{slug}-ch-9"
+    open_chapter(page, base_url + chapter)
     worker_in_control(page)
     show_menu(page)
     page.get_by_test_id("offline-save-chapter").click()
     expect(page.get_by_test_id("offline-save-chapter")).to_have_text("保存済み")
     page.close()
-    # The chapter is gone from the site: its page answers 404 (as after `catalogue remove`).
-    context.route(
-        f"**/{slug}-ch-1*",
-        lambda route: route.fulfill(status=404, body="") if route.request.method == "HEAD" else route.continue_(),
-    )
+    # The operator removes the chapter from the site (and so from its published files).
+    subprocess.run([str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "remove", slug, "9"],
+                   cwd=ROOT, env=server_env, check=True, capture_output=True)
+    deadline = time.monotonic() + 30  # the site picks up the new catalogue within seconds
+    while httpx.head(base_url + chapter).status_code != 404:
+        assert time.monotonic() < deadline, f"{chapter} is still served"
+        time.sleep(0.5)
     later = context.new_page()  # the next visit (a new tab session)
     open_page(later, f"{base_url}/offline")
     # Checked a few seconds after the page opened, so as not to compete with it.

@@ -67,7 +67,12 @@ export function OfflineRoot({ syncedThrough = 0, connectionLost = false, authKno
   useEffect(() => {
     if (online) return undefined;
     window.addEventListener("click", fullLoads, true);
-    return () => window.removeEventListener("click", fullLoads, true);
+    // Parts that wait for the server (読み込み中…) are hidden meanwhile (offline.css).
+    document.documentElement.dataset.offline = "true";
+    return () => {
+      window.removeEventListener("click", fullLoads, true);
+      delete document.documentElement.dataset.offline;
+    };
   }, [online]);
   useEffect(() => {
     // Once the server knows who is signed in (so the reading reaches their

@@ -1,7 +1,7 @@
 // Saving chapters into the worker's data cache (sw.js serves them offline),
 // keeping the index (store.js) in step. Browser only.
 import {
-  DATA_CACHE, entryFor, entryUrls, evictions, filesToDelete, imageUrls, limitBytes, pageFiles, readIndex, readLimitMb, readerSeed, writeIndex,
+  DATA_CACHE, RECENT_MEDIA, entryFor, entryUrls, evictions, filesToDelete, imageUrls, limitBytes, pageFiles, readIndex, readLimitMb, readerSeed, writeIndex,
 } from "./store.js";
 
 // Page images fetched at once while saving.
@@ -43,14 +43,23 @@ async function putPage(cache, url) {
   return html;
 }
 
-// What the browser already downloaded (its HTTP cache), never the network:
-// keeping an opened chapter costs no data.
-async function fromHttpCache(url) {
+// What the browser already downloaded, never the network: keeping an opened
+// chapter costs no data. The site's own files from the HTTP cache; another
+// origin's (a CDN's) from the images the worker noted (sw.js).
+async function alreadyDownloaded(url) {
   try {
+    if (new URL(url, window.location.href).origin !== window.location.origin) {
+      const recent = await (await caches.open(RECENT_MEDIA)).match(url);
+      // Shown before the worker took control (a first visit): asked again,
+      // from the HTTP cache where the browser can, of pages already seen only.
+      if (recent || !performance.getEntriesByName(new URL(url, window.location.href).href).length) return recent || null;
+      const response = await fetch(url, { mode: "cors", credentials: "omit", cache: "force-cache" });
+      return response.ok ? response : null;
+    }
     const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
     return response.ok ? response : null;
   } catch (error) {
-    return null; // not downloaded yet, or on another origin (a CDN)
+    return null; // not downloaded yet
   }
 }
 
@@ -136,7 +145,7 @@ async function keep(cache, path, { saver, saved }) {
     paths.push(seed.chapterUrl);
   }
   const titleHtml = seed.seriesUrl ? await putPage(cache, seed.seriesUrl) : "";
-  const get = saved ? fetchOk : fromHttpCache;
+  const get = saved ? fetchOk : alreadyDownloaded;
   const pages = await putFiles(cache, pageFiles(seed.pages, saver), get);
   const covers = await putFiles(cache, imageUrls(titleHtml), get);
   const files = pages.kept;
@@ -161,6 +170,7 @@ async function keep(cache, path, { saver, saved }) {
   latest[entry.path] = entry;
   writeIndex(latest);
   await trim();
+  window.dispatchEvent(new Event(CHANGED_EVENT));
   return entry;
 }
 
@@ -173,7 +183,7 @@ export function touch(path) {
   writeIndex(items);
 }
 
-// Said on `window` whenever chapters are removed (the /offline list redraws).
+// Said on `window` whenever chapters are kept or removed (lists redraw).
 export const CHANGED_EVENT = "manga-offline-changed";
 
 // Delete entries (reader paths) and the cached files only they use.

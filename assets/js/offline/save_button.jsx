@@ -1,12 +1,13 @@
-// オフライン保存: on the title page and in the reader, this chapter (the
-// reader's) or the next N unread ones of the series. In the reader, the
+// オフライン保存: on the title page and in the reader, one chapter or volume
+// (each row of the title page's lists, the reader's own) or the next N
+// unread ones of the series. In the reader, the
 // pages of the chapter opened that the browser downloaded are also kept
 // when the reader leaves it (least recently read out first, within the
 // reader's size limit) without asking.
-import React, { useEffect, useState } from "react";
+import React, { useEffect, useState, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
-import { entryFor, nextUnread, readIndex, readMarks, saverFromCookie } from "./store.js";
-import { SaveError, keepChapter, offlineSupported, touch } from "./save.js";
+import { INDEX_KEY, entryFor, nextUnread, readIndex, readMarks, saverFromCookie } from "./store.js";
+import { CHANGED_EVENT, SaveError, keepChapter, offlineSupported, removeChapters, touch } from "./save.js";
 import { useInBrowser, useOnline } from "./root.jsx";
 
 const COUNTS = [1, 3, 5, 10];
@@ -32,14 +33,43 @@ async function saveAll(paths, saver) {
   return saved;
 }
 
+// The index as React reads it: one object while localStorage holds the same
+// text, empty on the server and while hydrating (so the markup matches).
+let indexText = null;
+let indexItems = {};
+const NOTHING_KEPT = {};
+
+function indexSnapshot() {
+  const text = localStorage.getItem(INDEX_KEY);
+  if (text !== indexText) {
+    indexText = text;
+    indexItems = readIndex();
+  }
+  return indexItems;
+}
+
+function subscribeIndex(callback) {
+  window.addEventListener(CHANGED_EVENT, callback);
+  window.addEventListener("storage", callback); // another tab saved or deleted
+  return () => {
+    window.removeEventListener(CHANGED_EVENT, callback);
+    window.removeEventListener("storage", callback);
+  };
+}
+
+function useIndex() {
+  return useSyncExternalStore(subscribeIndex, indexSnapshot, () => NOTHING_KEPT);
+}
+
+// `what` names what was saved in the notice (`第3巻`); by default the count of chapters.
 function useSaving() {
   const [busy, setBusy] = useState(false);
-  const run = async (paths, saver) => {
+  const run = async (paths, saver, what = "") => {
     if (busy || !paths.length) return 0;
     setBusy(true);
     try {
       const saved = await saveAll(paths, saver);
-      if (saved) notify("success", `${saved}話をオフライン保存しました`, "接続がなくても「保存した話」から読めます。");
+      if (saved) notify("success", `${what || `${saved}話`}をオフライン保存しました`, "接続がなくても「保存した話」から読めます。");
       return saved;
     } finally {
       setBusy(false);
@@ -85,6 +115,33 @@ export function SeriesOfflineSave({ chapters = [], read = [], slug = "" }) {
   );
 }
 
+// A row of the title page's chapter or volume list: saves that one (保存),
+// or, saved (保存済み), removes it. Drawn by the server, disabled, with the
+// same width whatever it says, so nothing moves when the app starts.
+export function ChapterOfflineSave({ url = "", label = "" }) {
+  const online = useOnline();
+  const usable = useInBrowser() && offlineSupported();
+  const entry = entryFor(useIndex(), url);
+  const saved = !!(entry && entry.saved);
+  const [busy, run] = useSaving();
+  const toggle = async () => {
+    if (!saved) {
+      await run([url], saverFromCookie(document.cookie), label);
+      return;
+    }
+    await removeChapters([entry.path]);
+    notify("success", `${label}をオフライン保存から削除しました`);
+  };
+  return (
+    <button type="button" className={saved ? "chapter-save is-saved" : "chapter-save"} aria-pressed={saved}
+      disabled={!usable || busy || (!saved && !online)} onClick={toggle} data-testid="chapter-save"
+      title={saved ? "保存済み（押すと削除）" : "オフライン保存"}>
+      <span className="visually-hidden">{label}：</span>
+      {busy ? "保存中…" : saved ? "保存済み" : "保存"}
+    </button>
+  );
+}
+
 // The reader: this chapter, or the next N unread after it (`chapters` in
 // reading order, `chapterUrl` this one's). The same markup on the server
 // and while hydrating (the reader's bars must not move when the app
@@ -93,13 +150,14 @@ export function ReaderOfflineSave({ chapters = [], chapterUrl = "", saver = fals
   const { pathname } = useLocation();
   const online = useOnline();
   const usable = useInBrowser() && offlineSupported();
-  const [saved, setSaved] = useState(false);
+  const saved = !!entryFor(useIndex(), pathname)?.saved;
   const [busy, run] = useSaving();
   const here = chapters.findIndex((chapter) => chapter.url === chapterUrl);
+  // A volume's reader path ends in `-vol` (manga_app/core/routes.py).
+  const unit = chapterUrl.endsWith("-vol") ? "巻" : "話";
   const later = (here >= 0 ? chapters.slice(here + 1) : []).reverse();
   useEffect(() => {
     if (!usable) return undefined;
-    setSaved(!!entryFor(readIndex(), pathname)?.saved);
     if (!navigator.onLine) {
       touch(pathname);
       return undefined;
@@ -113,14 +171,12 @@ export function ReaderOfflineSave({ chapters = [], chapterUrl = "", saver = fals
       keep();
     };
   }, [pathname, usable]);
-  const save = async () => {
-    if (await run([pathname], saver)) setSaved(true);
-  };
+  const save = () => run([pathname], saver, `この${unit}`);
   return (
     <div className="offline-save" data-testid="offline-save">
       <button type="button" className="offline-save-button" disabled={!usable || !online || busy || saved} onClick={save}
         data-testid="offline-save-chapter">
-        {saved ? "保存済み" : busy ? "保存中…" : "この話をオフライン保存"}
+        {saved ? "保存済み" : busy ? "保存中…" : `この${unit}をオフライン保存`}
       </button>
       {later.length ? (
         <NextUnread chapters={later} saver={() => saver} slug={slug} disabled={!usable || !online} />

@@ -8,12 +8,18 @@
 //    seriesTitle, label, saved: true (オフライン保存) | false (opened, LRU),
 //    bytes, files: [page image URLs], extras: [the title page's images], savedAt, readAt}
 // Outbox: {"v": 1, "items": {"<reader path>": {page, offset, at, furthest}}}
+// Shelves: {"v": 1, "items": {"last": "<account id>", "<account id>":
+//   {history: [HistoryCard], library: [LibraryCard], at}}}: the account's
+//   /history and /library as last seen online, shown when offline.
 
 export const DATA_CACHE = "manga-offline-v1";
+// Images the worker fetched from another media origin (sw.js).
+export const RECENT_MEDIA = "manga-media-recent";
 export const INDEX_KEY = "manga_offline_chapters";
 export const LIMIT_KEY = "manga_offline_limit_mb";
 export const OUTBOX_KEY = "manga_offline_progress";
 export const NOTES_KEY = "manga_offline_notes";
+export const SHELVES_KEY = "manga_offline_shelves";
 export const DEFAULT_LIMIT_MB = 300;
 export const MAX_LIMIT_MB = 100000;
 export const MAX_OUTBOX = 200;
@@ -35,6 +41,8 @@ function write(key, items) {
 
 export const readIndex = () => read(INDEX_KEY);
 export const writeIndex = (items) => write(INDEX_KEY, items);
+export const readShelves = () => read(SHELVES_KEY);
+export const writeShelves = (items) => write(SHELVES_KEY, items);
 export const readOutbox = () => read(OUTBOX_KEY);
 export const writeOutbox = (items) => write(OUTBOX_KEY, items);
 
@@ -215,4 +223,18 @@ export function saverFromCookie(cookie) {
   } catch (error) {
     return false;
   }
+}
+
+// The shelves after the account `owner`'s `kind` ("history" or "library")
+// was seen online as `cards` at `at` (ms); `owner` "" (signed out): none.
+export function withShelf(shelves, owner, kind, cards, at) {
+  if (!owner) return {};
+  const mine = shelves.last === owner ? shelves[owner] || {} : {};
+  return { last: owner, [owner]: { ...mine, [kind]: cards, at } };
+}
+
+// The signed-in account's `kind` as last seen online: {cards, at}, or null.
+export function lastShelf(shelves, kind) {
+  const mine = shelves.last ? shelves[shelves.last] : null;
+  return mine && Array.isArray(mine[kind]) ? { cards: mine[kind], at: mine.at || 0 } : null;
 }

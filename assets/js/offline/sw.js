@@ -11,10 +11,16 @@
 //   images, title pages) and the site pages that work offline. Its name never
 //   changes with a build: an update never drops a saved chapter. The
 //   browser-side index of it is assets/js/offline/store.js.
+// - manga-media-recent: the last images fetched from a media origin other
+//   than the site's (a CDN), fetched with CORS so their bytes can be kept:
+//   where an opened chapter's pages are kept from (save.js), as the browser's
+//   own HTTP cache cannot be asked for another origin's files.
 /* global VERSION, SHELL, MEDIA_ORIGIN */
 const SHELL_PREFIX = "manga-shell-";
 const SHELL_CACHE = SHELL_PREFIX + VERSION;
 const DATA_CACHE = "manga-offline-v1";
+const RECENT_MEDIA = "manga-media-recent";
+const RECENT_MEDIA_MAX = 300;
 // Site pages kept up to date whenever they are opened online.
 const SITE_PAGES = ["/", "/library", "/history", "/offline"];
 const STATIC_PATH = /^\/(assets|css|icons|js|media)\//;
@@ -24,7 +30,13 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const shell = await caches.open(SHELL_CACHE);
-      await shell.addAll(SHELL);
+      try {
+        await shell.addAll(SHELL);
+      } catch (error) {
+        // Not installed: the worker in control keeps its own complete cache.
+        await caches.delete(SHELL_CACHE);
+        throw error;
+      }
       // The site pages that work offline, as this build renders them.
       const data = await caches.open(DATA_CACHE);
       await Promise.all(
@@ -80,14 +92,45 @@ self.addEventListener("fetch", (event) => {
   } else if (url.origin === self.location.origin ? STATIC_PATH.test(url.pathname) || url.pathname === "/favicon.ico" : url.origin === MEDIA_ORIGIN) {
     // Built files and media are immutable (hashed names), a CDN's too.
     // Other origins (sign-in, analytics) are left to the browser.
-    event.respondWith(kept(request));
+    event.respondWith(kept(event));
   }
 });
 
-async function kept(request) {
+async function kept(event) {
+  const request = event.request;
   const shell = await caches.open(SHELL_CACHE);
   const found = (await shell.match(request)) || (await caches.match(request, { ignoreVary: true }));
-  return found || fetch(request);
+  if (found) return found;
+  return new URL(request.url).origin === MEDIA_ORIGIN ? fromMediaOrigin(event) : fetch(request);
+}
+
+// False once the media origin answered a CORS request with no CORS headers:
+// its images are then left to the browser (and opened chapters not kept).
+let mediaCors = true;
+
+// An image's own request to another origin gets an opaque answer, which can
+// be neither measured nor kept well: fetched with CORS instead, and noted
+// among the recent media.
+async function fromMediaOrigin(event) {
+  const request = event.request;
+  if (!mediaCors) return fetch(request);
+  let response;
+  try {
+    response = await fetch(request.url, { mode: "cors", credentials: "omit", cache: request.cache });
+  } catch (error) {
+    if (!navigator.onLine) throw error;
+    mediaCors = false;
+    return fetch(request);
+  }
+  if (response.ok && request.destination === "image") event.waitUntil(noteRecent(request.url, response.clone()));
+  return response;
+}
+
+async function noteRecent(url, response) {
+  const recent = await caches.open(RECENT_MEDIA);
+  await recent.put(url, response);
+  const keys = await recent.keys();
+  await Promise.all(keys.slice(0, Math.max(0, keys.length - RECENT_MEDIA_MAX)).map((key) => recent.delete(key)));
 }
 
 function pageKey(url) {

@@ -1,11 +1,13 @@
 """The title page's chapter list: newest first, with the visitor's read
 marks from their reading history: 既読 for a chapter read to its last page,
-"5/8" and a thin bar for one left part-way."""
+"5/8" and a thin bar for one left part-way; beside each, its オフライン保存
+button (保存済み once saved)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
+from manga_app.offline.parts import chapter_offline_save
 from manga_app.ui.cards import moment_time
 from manga_app.ui.link import link
 from manga_app.ui.records import ChapterRow
@@ -37,6 +39,7 @@ def _row(row: rx.Var, read: rx.Var[list[str]], left: rx.Var[dict[str, str]], wid
             href=row.url,
             class_name=rx.cond(is_read, "chapter-link is-read", "chapter-link"),
         ),
+        chapter_offline_save(url=row.url, label=row.label),
         class_name="chapter-row",
         data_number=row.number,
     )

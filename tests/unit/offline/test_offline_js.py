@@ -182,3 +182,14 @@ def test_read_marks_come_from_the_browsers_history():
     history = [{"slug": "a", "read": ["1", 2]}, {"slug": "b", "read": ["9"]}]
     body = f"localStorage.setItem('manga_reading_history', {json.dumps(json.dumps(history))}); return [m.readMarks('a'), m.readMarks('c')];"
     assert run_store(body) == [["1", "2"], []]
+
+
+def test_the_account_shelves_are_kept_for_the_last_account_only_and_forgotten_on_sign_out():
+    cards = [{"slug": "a", "title": "A"}]
+    shelves = run_store(
+        f"let s = m.withShelf({{}}, 'u1', 'history', {json.dumps(cards)}, 5);"
+        " s = m.withShelf(s, 'u1', 'library', [], 7);"
+        " return [m.lastShelf(s, 'history'), m.lastShelf(s, 'library'),"
+        " m.lastShelf(m.withShelf(s, 'u2', 'library', [], 9), 'history'), m.withShelf(s, '', 'history', [], 9)];"
+    )
+    assert shelves == [{"cards": cards, "at": 7}, {"cards": [], "at": 7}, None, {}]
