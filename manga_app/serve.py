@@ -97,8 +97,10 @@ def main() -> None:
             lifespan="on",
             log_level=get_config().loglevel.subprocess_level().value,
             access_log=False,
-            # Behind a proxy, the operator's proxy sets the client address (README).
-            proxy_headers=False,
+            # The client address (per-address rate limits) from X-Forwarded-For,
+            # trusted only from FORWARDED_ALLOW_IPS (uvicorn's; default 127.0.0.1,
+            # a reverse proxy on this machine).
+            proxy_headers=True,
         )
 
 
