@@ -4,8 +4,8 @@ these rely on; nothing else in the site patches the framework.
 
 - The document head: no color-mode script (`leave_out_color_mode_script`);
   the site's stylesheet linked by the site's own component, so the reader's
-  first frame waits only for a small stylesheet of its own
-  (`own_stylesheet_link`).
+  first frame waits for no stylesheet but a small one of its own, inside
+  the HTML (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io event
   and disconnect (`install`; the policy itself is web/socket_guard.py).
 - The built page: rendered pages start the app after their first frame
@@ -57,8 +57,9 @@ def leave_out_color_mode_script() -> None:
 # image and a few bars: it waited for the whole site's styles (reader LCP
 # 1.6-1.9x a static page showing the same image). The link is the site's own
 # component instead (ui/site_styles.py): the same link on every
-# page but the reader's, which draws with its own small stylesheet and
-# applies the site's once the app has started. Reflex has no setting for it.
+# page but the reader's, which draws with its own small stylesheet (in its
+# HTML) and links the site's once the app has started. Reflex has no setting
+# for it.
 
 _GLOBAL_STYLES = "reflexGlobalStyles"
 
