@@ -2,12 +2,24 @@
 // manga_app/reflex_patches.py). Every page waits for it before its first
 // frame, except pages of a route that draws itself with a small stylesheet
 // of its own (the reader, assets/css/reader_first_paint.css): there the
-// site's is fetched without holding the first frame (a media that does not
-// match) and applies once the app has started, long after that frame. It
-// adds nothing the reader's page shows, so nothing moves when it applies.
+// server's HTML has only that one, and the site's is linked once the app
+// has started, long after the first frame. It adds nothing the reader's
+// page shows, so nothing moves when it applies. (Linked from the first
+// HTML with a media that does not match, its 130 KB were fetched beside
+// the first page's image and slowed it down.)
 import React, { useSyncExternalStore } from "react";
 import { useMatches } from "react-router";
-import ownStyles from "../css/reader_first_paint.css?url";
+
+// The reader's own rules are written into the server's HTML, not linked: a
+// linked stylesheet held the first frame until its response came in beside
+// the first page's image, and the parser with it, so the page's text, its
+// bars and its scripts were all done in the frame that shows the image
+// (reader LCP 1.75x a static page showing the same image). Inline, the bars
+// are drawn while the image downloads. Only the server build carries the
+// text (React adopts the server's <style> by its href when it hydrates);
+// in the browser the site's stylesheet, with all of these rules, has
+// applied before the app draws a reader of its own.
+const ownRules = import.meta.env.SSR ? (await import("../css/reader_first_paint.css?inline")).default : "";
 
 const noSubscription = () => () => {};
 
@@ -19,8 +31,12 @@ export function SiteStylesheet({ href, ownParam }) {
   const started = useSyncExternalStore(noSubscription, () => true, () => false);
   return (
     <>
-      {own ? <link key="own" rel="stylesheet" href={ownStyles} /> : null}
-      <link key="site" rel="stylesheet" type="text/css" href={href} media={own && !started ? "print" : undefined} />
+      {own && !started ? (
+        <style href="reader-first-paint" precedence="reader">
+          {ownRules}
+        </style>
+      ) : null}
+      {own && !started ? null : <link key="site" rel="stylesheet" type="text/css" href={href} />}
     </>
   );
 }

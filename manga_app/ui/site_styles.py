@@ -7,7 +7,8 @@ from manga_app.core import routes
 
 
 class SiteStylesheet(rx.Component):
-    """The site's stylesheet; on reader pages, the reader's own first."""
+    """The site's stylesheet; on reader pages, the reader's own rules in the
+    server's HTML, and the site's once the app has started."""
 
     library = rx.asset("js/site_styles.jsx").importable_path
     tag = "SiteStylesheet"

@@ -435,6 +435,31 @@ def test_the_first_page_is_in_the_first_html_and_the_app_keeps_it_in_place(base_
     assert all(abs(a - b) <= 0.5 for a, b in zip(box, painted, strict=True)), (box, painted)
 
 
+# Every largest-paint report of the page: what was drawn, and when it was on screen.
+RECORD_LARGEST_PAINTS = """
+window.__largest = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__largest.push({ at: entry.startTime, page: entry.element && entry.element.dataset.pageIndex });
+}).observe({ type: "largest-contentful-paint", buffered: true });
+"""
+
+
+def test_the_first_page_waits_for_no_stylesheet_and_the_app_for_the_first_page_on_screen(
+    base_url: str, server_env, page: Page
+) -> None:
+    slug = series(server_env, "rtl")
+    head = httpx.get(f"{base_url}/{slug}-ch-1", timeout=10).text.split("</head>")[0]
+    # The reader's styles come inside its HTML: its first frame waits for no other response.
+    assert not re.search(r'<link[^>]*rel="stylesheet"', head), re.findall(r"<link[^>]*>", head)
+    page.add_init_script(RECORD_LARGEST_PAINTS)
+    open_chapter(page, f"{base_url}/{slug}-ch-1")
+    shown = page.evaluate("() => window.__largest.filter((paint) => paint.page === '0').map((paint) => paint.at)")
+    app = page.evaluate("() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js')).map((e) => e.startTime)")
+    assert shown and app, (shown, app)
+    # Its scripts are asked for only once the first page is on the screen.
+    assert min(app) >= shown[0], (shown, sorted(app)[:3])
+
+
 @pytest.mark.parametrize("direction", ["rtl", "vertical"])  # the demo library has no ltr series
 def test_a_new_visitor_and_a_returning_one_see_the_same_first_page(
     base_url: str, server_env, page: Page, direction: str
