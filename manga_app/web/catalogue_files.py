@@ -16,6 +16,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from manga_app.core.config import get_settings
+from manga_app.web.encoding import accepts_gzip
 
 _LIST_PAGE = re.compile(r"^[1-9][0-9]{0,8}$")
 # Unit keys: chapters, and volumes at routes.VOLUME_KEY + N (seven digits).
@@ -47,7 +48,7 @@ def _published_file(request: Request, relative: str) -> Response:
     try:
         stat = path.stat()
         has_twin = twin.is_file()
-        use_twin = has_twin and _accepts_gzip(accept)
+        use_twin = has_twin and accepts_gzip(accept)
         if use_twin:
             path, stat = twin, twin.stat()
         content = path.read_bytes() if request.method != "HEAD" else b""
@@ -68,25 +69,6 @@ def _published_file(request: Request, relative: str) -> Response:
     if request.method == "HEAD":
         headers["Content-Length"] = str(stat.st_size)
     return Response(content, media_type="application/json", headers=headers)
-
-
-def _accepts_gzip(header: str) -> bool:
-    """Whether Accept-Encoding takes gzip (`gzip`, `x-gzip` or `*`, with a q-value above 0)."""
-    for part in header.split(","):
-        coding, _, params = part.strip().partition(";")
-        if coding.strip().lower() not in ("gzip", "x-gzip", "*"):
-            continue
-        quality = 1.0
-        for param in params.split(";"):
-            name, _, value = param.strip().partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        if quality > 0:
-            return True
-    return False
 
 
 def _etag_matches(wanted: str, etag: str) -> bool:

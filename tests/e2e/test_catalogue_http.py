@@ -96,6 +96,22 @@ def test_lists_are_precompressed_revalidate_per_encoding_and_cache(
         assert crossed.status_code == 200
 
 
+def test_pages_sent_compressed_are_the_pages_sent_plain(base_url: str) -> None:
+    # Compressed once per cached page (web/pages.py): each page keeps its own bytes.
+    slug = httpx.get(base_url + "/mangas_1.json").json()["list"][0]["slug"]
+    for path, status in ((f"/manga/{slug}", 200), ("/search?q=", 200), ("/no-such-page", 404)):
+        first, first_body = _raw(base_url + path, "gzip, deflate, br")
+        again, again_body = _raw(base_url + path, "gzip")
+        plain, plain_body = _raw(base_url + path, "identity")
+        assert (first.status_code, again.status_code, plain.status_code) == (status, status, status), path
+        assert first.headers["content-encoding"] == again.headers["content-encoding"] == "gzip"
+        assert again_body == first_body, path
+        assert "content-encoding" not in plain.headers
+        assert gzip.decompress(first_body) == plain_body, path
+        for response in (first, plain):
+            assert "Accept-Encoding" in [v.strip() for v in response.headers["vary"].split(",")]
+
+
 def test_media_is_immutable_and_answers_range_requests(base_url: str) -> None:
     cover = httpx.get(base_url + "/mangas_1.json").json()["list"][0]["cover"]
     full = httpx.get(base_url + cover)
