@@ -21,6 +21,7 @@ from manga_app.read_models.compact import Catalogue, GenreCount, MangaItem
 from manga_app.read_models.orderings import Ordering, SlugIndex
 from manga_app.read_models.loader import CatalogueLoader, catalogue_of
 from manga_app.core.config import get_settings
+from manga_app.core.heap import freeze_long_lived
 
 logger = logging.getLogger(__name__)
 
@@ -115,8 +116,11 @@ class HeldCatalogue:
             self._genres_version = genres_tag if genres else ""
         if genres != snapshot.genres:
             snapshot = snapshot.with_genres(genres)
+        installed = snapshot is not self._snapshot
         self._snapshot = snapshot
         self._checked_at = time.monotonic()
+        if installed:
+            freeze_long_lived()
 
     async def _published_tags(self) -> tuple[str, str]:
         """Validators of the genre list and the first list page: they change on every publish."""
