@@ -209,6 +209,23 @@ def test_a_flood_from_one_socket_is_dropped_with_one_notice_and_pages_still_answ
     assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
     assert follows(db, uid) != []
     flooder.close()
+    # Once the flood is over its address is answered again: the frames still
+    # on their way are dropped, and the address's bucket refills.
+    assert _answered_again(base_url, within=60)
+
+
+def _answered_again(base_url: str, *, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        tab = Tab(base_url)
+        try:
+            tab.hydrate()
+            return True
+        except AssertionError:
+            time.sleep(1.0)
+        finally:
+            tab.close()
+    return False
 
 
 def test_an_oversized_frame_closes_the_connection_and_stays_out_of_the_log(base_url, victim, db, server_env, slugs):
