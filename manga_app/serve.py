@@ -55,12 +55,6 @@ def main() -> None:
     # The build is done; workers must not compile again.
     environment.REFLEX_SKIP_COMPILE.set(True)
     environment.REFLEX_MOUNT_FRONTEND_COMPILED_APP.set(True)
-    if os.environ.get("REFLEX_REDIS_URL") and not environment.REFLEX_OPLOCK_ENABLED.is_set():
-        # A tab's events all reach the worker holding its websocket: that
-        # worker keeps the tab's state between events for a lease instead of
-        # reading and writing Redis on every event (Reflex breaks the lease
-        # when another worker asks for the state).
-        environment.REFLEX_OPLOCK_ENABLED.set(True)
     # Nothing is written there any more (state is in memory or Redis): clear
     # what an older version of the site left behind.
     reset_disk_state_manager()
