@@ -4,13 +4,17 @@
 //
 //   node renderer.mjs <web dir> <unix socket>
 //
-// POST / with {"url": "/manga/x", "seed": "<states as JSON>"} answers the
-// page's HTML. Renders run one at a time: the seed is a module-level value
-// of the build (assets/js/page_state.jsx). The process exits when its
-// parent closes stdin, so it never outlives the server that started it.
+// A request is a frame: 4 bytes of length (big-endian), then JSON
+// {"url": "/manga/x", "seed": "<states as JSON>"}. The answer is a frame of
+// 4 bytes of status, 4 bytes of length, then the page's HTML (or, with
+// status 500, the error). Plain frames rather than HTTP: an HTTP client
+// cost the Python side 2.4 ms of CPU per page, a seventh of a render.
+// Renders run one at a time: the seed is a module-level value of the build
+// (assets/js/page_state.jsx). The process exits when its parent closes
+// stdin, so it never outlives the server that started it.
 import { createRequire } from "node:module";
 import fs from "node:fs";
-import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -46,26 +50,46 @@ async function render({ url, seed }) {
   }
 }
 
-function readBody(request) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    request.on("data", (chunk) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
-
-const server = http.createServer(async (request, response) => {
+async function answer(job) {
   try {
-    const job = JSON.parse(await readBody(request));
     const result = await (queue = queue.then(() => render(job), () => render(job)));
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "x-render-status": String(result.status) });
-    response.end(result.html);
+    return frame(result.status, result.html);
   } catch (error) {
     console.error("render failed:", error);
-    response.writeHead(500, { "content-type": "text/plain" });
-    response.end(String(error && error.stack ? error.stack : error));
+    return frame(500, String(error && error.stack ? error.stack : error));
   }
+}
+
+function frame(status, text) {
+  const body = Buffer.from(text, "utf8");
+  const head = Buffer.allocUnsafe(8);
+  head.writeUInt32BE(status, 0);
+  head.writeUInt32BE(body.length, 4);
+  return Buffer.concat([head, body]);
+}
+
+// Each connection sends requests one after another and reads the answers in
+// the same order.
+const server = net.createServer((socket) => {
+  let pending = Buffer.alloc(0);
+  let answered = Promise.resolve();
+  socket.on("data", (chunk) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    while (pending.length >= 4 && pending.length >= 4 + pending.readUInt32BE(0)) {
+      const length = pending.readUInt32BE(0);
+      const text = pending.toString("utf8", 4, 4 + length);
+      pending = pending.subarray(4 + length);
+      let job;
+      try {
+        job = JSON.parse(text);
+      } catch (error) {
+        job = null;
+      }
+      const reply = job ? answer(job) : Promise.resolve(frame(500, "the request is not JSON"));
+      answered = answered.then(() => reply).then((bytes) => socket.write(bytes));
+    }
+  });
+  socket.on("error", () => socket.destroy());
 });
 
 fs.rmSync(socketPath, { force: true });

@@ -16,7 +16,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-import httpx
+import orjson
 
 SCRIPT = Path(__file__).with_name("renderer.mjs")
 _ROOT = Path(__file__).resolve().parents[2]
@@ -72,8 +72,10 @@ class RendererClient:
         self._socket = Path(tempfile.mkdtemp(prefix="manga-render-")) / "render.sock"
         self._process: subprocess.Popen | None = None
         self._lock = threading.Lock()
-        # One connection pool per event loop (a worker has one; tests start several).
-        self._clients: dict[int, httpx.AsyncClient] = {}
+        # One connection per event loop (a worker has one; tests start several),
+        # used by one render at a time: the renderer renders one at a time anyway.
+        # Each is to the renderer process it was opened to.
+        self._connections: dict[int, tuple[subprocess.Popen, asyncio.StreamReader, asyncio.StreamWriter, asyncio.Lock]] = {}
 
     def start(self) -> None:
         """Start the renderer unless it runs (blocking: call it off the event loop)."""
@@ -89,16 +91,35 @@ class RendererClient:
         """The page's HTML; RenderError when it cannot be rendered."""
         if not self._running():
             await asyncio.to_thread(self.start)
-        loop = id(asyncio.get_running_loop())
-        client = self._clients.get(loop)
-        if client is None:
-            transport = httpx.AsyncHTTPTransport(uds=str(self._socket))
-            client = self._clients[loop] = httpx.AsyncClient(transport=transport, base_url="http://renderer", timeout=30)
-        try:
-            response = await client.post("/", json={"url": url, "seed": seed})
-        except httpx.HTTPError as error:
-            raise RenderError(f"the page renderer is unreachable: {error}") from error
-        status = int(response.headers.get("x-render-status", "500"))
-        if response.status_code != 200 or status >= 500:
-            raise RenderError(f"the page renderer failed for {url}: {response.text[:500]}")
-        return response.text
+        loop, process = id(asyncio.get_running_loop()), self._process
+        if loop in self._connections and self._connections[loop][0] is not process:
+            self._drop(loop, self._connections[loop][2])  # to a renderer since started again
+        if loop not in self._connections:
+            try:
+                reader, writer = await asyncio.open_unix_connection(str(self._socket))
+            except OSError as error:
+                raise RenderError(f"the page renderer is unreachable: {error}") from error
+            self._connections[loop] = (process, reader, writer, asyncio.Lock())
+        _process, reader, writer, lock = self._connections[loop]
+        request = orjson.dumps({"url": url, "seed": seed})
+        async with lock:
+            try:
+                writer.write(len(request).to_bytes(4, "big") + request)
+                head = await reader.readexactly(8)
+                body = (await reader.readexactly(int.from_bytes(head[4:], "big"))).decode()
+            except (OSError, asyncio.IncompleteReadError) as error:
+                self._drop(loop, writer)
+                raise RenderError(f"the page renderer is unreachable: {error}") from error
+            except asyncio.CancelledError:
+                self._drop(loop, writer)  # an answer half read would be the next render's
+                raise
+        if int.from_bytes(head[:4], "big") >= 500:
+            raise RenderError(f"the page renderer failed for {url}: {body[:500]}")
+        return body
+
+    def _drop(self, loop: int, writer: asyncio.StreamWriter) -> None:
+        """Forget this loop's connection: its next render opens a new one (to a
+        renderer started again, if this one died)."""
+        if self._connections.get(loop, (None, None, None, None))[2] is writer:
+            del self._connections[loop]
+        writer.close()
