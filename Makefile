@@ -13,7 +13,7 @@ export PATH := $(CURDIR)/tools/node_modules/.bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 export REFLEX_USE_SYSTEM_BUN := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-APP_SOURCES := rxconfig.py $(shell find manga_app assets -type f -not -name '*.pyc' -not -path 'assets/external/*' -not -name antd.css 2>/dev/null) reflex.lock/package.json
+APP_SOURCES := rxconfig.py $(shell find manga_app assets -type f -not -name '*.pyc' -not -path 'assets/external/*' -not -name antd.css -not -name antd_map_token.json 2>/dev/null) reflex.lock/package.json
 # Separate build folders let several builds (e.g. parallel e2e runs) coexist.
 WEB_DIR ?= .web
 export REFLEX_WEB_WORKDIR := $(WEB_DIR)
@@ -70,19 +70,19 @@ tools/firebase/node_modules/.installed: tools/firebase/package.json tools/fireba
 	cd tools/firebase && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-assets/css/antd.css: assets/antd_theme.json tools/extract_antd_css.cjs tools/node_modules/.installed
-	node tools/extract_antd_css.cjs assets/antd_theme.json $@
+assets/css/antd.css assets/antd_map_token.json &: assets/antd_theme.json tools/extract_antd_css.cjs tools/node_modules/.installed
+	node tools/extract_antd_css.cjs assets/antd_theme.json assets/css/antd.css assets/antd_map_token.json
 
 ## build: compile the frontend for $(PORT), only when a source changed
 build: $(BUILD_STAMP)
 
-$(BUILD_STAMP): $(APP_SOURCES) assets/css/antd.css $(VENV)/.installed
+$(BUILD_STAMP): $(APP_SOURCES) assets/css/antd.css assets/antd_map_token.json $(VENV)/.installed
 	rm -f $(WEB_DIR)/.built-for-port-*
 	REFLEX_API_URL=http://localhost:$(PORT) $(PY) -m reflex export --frontend-only --no-zip --loglevel warning
 	touch $@
 
 clean:
-	rm -rf .web .states assets/css/antd.css
+	rm -rf .web .states assets/css/antd.css assets/antd_map_token.json
 
 ## clean-data: forget the local database, media and demo (the next make run re-imports)
 clean-data:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -24,7 +25,9 @@ from pathlib import Path
 
 from benchmarks._site import CHROMIUM, ROOT, require_chromium, serve, served_site, tool_env
 
-PORT, BLANK_PORT = 3291, 3292
+# Overridable so several checkouts on one machine can run it side by side.
+PORT = int(os.environ.get("BENCH_LIGHTHOUSE_PORT", "3291"))
+BLANK_PORT = int(os.environ.get("BENCH_LIGHTHOUSE_BLANK_PORT", "3292"))
 WEB_DIR = ".web-bench-browse"
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")

@@ -51,6 +51,10 @@ app = rx.App(
         (5, "Overlay"): offline_app_wrap,
     },
     api_transformer=site_http_layer,
+    # No Reflex toasts: the site's notices are antd notifications
+    # (ui/notify.py). The default toast provider loaded sonner and inserted
+    # its stylesheet on every page while the page hydrated.
+    toaster=None,
 )
 register_pages(app)
 app.register_lifespan_task(warm_up)

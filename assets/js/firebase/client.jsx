@@ -269,8 +269,13 @@ export function FirebaseAuth({ config, loading, onAuthChange, onToken, onMerge, 
   handlers = { onAuthChange, onToken, onMerge, onPersistenceError, onError };
   useEffect(() => {
     window.mangaAuth = actions;
-    // Fetched while the settings make their round trip to the backend.
-    loadSdk().catch(() => {});
+    // Fetched while the settings make their round trip to the backend, from
+    // a task of its own: this effect runs in the one task that runs every
+    // effect of the page React has just hydrated, already the longest of
+    // the page load, and starting the import (the bundler's preload links
+    // for the SDK's chunks) added to it. startClient loads it anyway.
+    const soon = setTimeout(() => loadSdk().catch(() => {}), 0);
+    return () => clearTimeout(soon);
   }, []);
   useEffect(() => {
     if (starting || !config || !config.projectId) return;
