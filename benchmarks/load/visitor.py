@@ -101,7 +101,6 @@ class Visitor:
 
     async def round_trip(self, name: str, payload: dict | None, changes: str) -> float:
         seen = self._updates
-        self._arrived.clear()
         started = time.perf_counter()
         event = {"name": name, "payload": payload or {},
                  "router_data": {"pathname": self.path.split("?")[0], "asPath": self.path,
@@ -112,6 +111,9 @@ class Visitor:
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise NoReply(name)
+            # Cleared before each wait: an update of another state sets it,
+            # and waiting on it set would spin until the awaited one arrives.
+            self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), left)
             except TimeoutError:
