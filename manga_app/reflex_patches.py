@@ -8,12 +8,15 @@ these rely on; nothing else in the site patches the framework.
   the HTML (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io event
   and disconnect (`install`; the policy itself is web/socket_guard.py).
+- State in Redis: an event cancelled while its visitor's lock is being
+  granted gives the lock back (`install`, `_lock_given_back_if_cancelled`).
 - The built page: rendered pages start the app after their first frame
   (`start_after_first_paint`), the one rewrite of Reflex's build output.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import json
@@ -23,6 +26,7 @@ import reflex as rx
 import reflex.compiler.utils
 import reflex.utils.misc
 from reflex.app import App, EventNamespace
+from reflex.istate.manager.redis import StateManagerRedis
 from reflex_components_core.el.elements.metadata import Head, Link
 
 from manga_app.ui.site_styles import site_stylesheet
@@ -107,6 +111,7 @@ def install() -> None:
     _wrap(App, "_preprocess", socket_guard.before_event)
     _wrap(EventNamespace, "on_event", socket_guard.on_event)
     _wrap(EventNamespace, "on_disconnect", socket_guard.on_disconnect)
+    StateManagerRedis._try_get_lock = _lock_given_back_if_cancelled(StateManagerRedis._try_get_lock)
 
 
 def _wrap(cls: type, name: str, wrapper) -> None:
@@ -124,6 +129,46 @@ def _wrap(cls: type, name: str, wrapper) -> None:
     functools.update_wrapper(method, original)
     setattr(method, _MARK, True)
     setattr(cls, name, method)
+
+
+# ---- state in Redis --------------------------------------------------------
+# Every event takes its visitor's lock in Redis (SET NX with a 10 s expiry).
+# Reflex cancels an event still running when a newer navigation supersedes
+# its on_load chain; cancelled while its SET NX was on its way, the event
+# never learns that Redis granted the lock, nobody releases it, and the
+# visitor's next events wait for it to expire: 10 s stalls under load with
+# several workers (tests/unit/web/test_state_lock.py). The SET NX goes on
+# after a cancellation, and what it was granted is given back at once.
+
+_RELEASE_IF_OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+_GIVING_BACK: set[asyncio.Task] = set()
+
+
+def _lock_given_back_if_cancelled(try_get_lock):
+    @functools.wraps(try_get_lock)
+    async def take(self: StateManagerRedis, lock_key: bytes, lock_id: bytes):
+        asking = asyncio.ensure_future(try_get_lock(self, lock_key, lock_id))
+        try:
+            return await asyncio.shield(asking)
+        except asyncio.CancelledError:
+            asking.add_done_callback(functools.partial(_give_back, self, lock_key, lock_id))
+            raise
+
+    setattr(take, _MARK, True)
+    return take
+
+
+def _give_back(manager: StateManagerRedis, lock_key: bytes, lock_id: bytes, asking: asyncio.Future) -> None:
+    if asking.cancelled() or asking.exception() is not None or not asking.result():
+        return
+
+    async def release() -> None:
+        await manager.redis.eval(_RELEASE_IF_OURS, 1, lock_key, lock_id)
+        manager._notify_next_waiter(lock_key)  # as Reflex after its own release
+
+    task = asyncio.ensure_future(release())
+    _GIVING_BACK.add(task)
+    task.add_done_callback(_GIVING_BACK.discard)
 
 
 # ---- the built page ------------------------------------------------------
