@@ -30,7 +30,7 @@ import sqlalchemy as sa
 
 from benchmarks._site import served_site
 from benchmarks.load import cpu, processes, scenario
-from benchmarks.load.run import SATURATING
+from benchmarks.load.run import SATURATING, percentiles
 
 PORT = int(os.environ.get("BENCH_LOAD_PORT", "3297"))
 WEB_DIR = ".web-bench-load"
@@ -56,10 +56,14 @@ def private_redis(port: int) -> Iterator[str]:
 
 
 def commands(redis_url: str | None) -> dict[str, int]:
+    """Calls per Redis command, and keys that expired (a lock left to expire
+    kept its visitor's events waiting until then)."""
     if redis_url is None:
         return {}
-    stats = redis.Redis.from_url(redis_url).info("commandstats")
-    return {name.removeprefix("cmdstat_"): int(found["calls"]) for name, found in stats.items()}
+    client = redis.Redis.from_url(redis_url)
+    stats = client.info("commandstats")
+    return {name.removeprefix("cmdstat_"): int(found["calls"]) for name, found in stats.items()} | {
+        "(expired keys)": int(client.info("stats")["expired_keys"])}
 
 
 def postgres_backends(admin_url: str, database: str) -> list[int]:
@@ -74,6 +78,9 @@ async def measure(url: str, parts: dict, seconds: float, redis_url: str | None, 
     visitors = await scenario.connect_crowd(url, catalogue, SATURATING)
     await scenario.browse(visitors, catalogue, seconds=5, think_s=0, tally=scenario.Tally())  # warm up
     meter = cpu.Meter(parts)
+    meter.start()
+    await asyncio.sleep(5)  # what the parts spend with every tab connected and none active
+    idle = {name: round(spent / 5, 3) for name, spent in meter.stop().items()}
     tally = scenario.Tally()
     before = commands(redis_url)
     meter.start()
@@ -93,12 +100,13 @@ async def measure(url: str, parts: dict, seconds: float, redis_url: str | None, 
     await scenario.leave(visitors)
     used = {name: after[name] - before.get(name, 0) for name in after if after[name] > before.get(name, 0)}
     per = cpu.per_event(spent, tally.events)
+    kinds = {kind: percentiles(values) for kind, values in tally.round_trips.items()}
     return {"events": tally.events, "seconds": round(took, 1), "events_per_s": round(tally.events / took, 1),
             "errors": dict(tally.errors), "cpu_s": spent, "cpu_ms_per_event": per,
-            "busy_cores": round(sum(spent.values()) / took, 2),
+            "busy_cores": round(sum(spent.values()) / took, 2), "idle_cpu_s_per_s": idle,
             "redis_commands_per_event": {name: round(count / max(tally.events, 1), 2)
                                          for name, count in sorted(used.items(), key=lambda kv: -kv[1])},
-            "by_kind": {kind: len(values) for kind, values in tally.round_trips.items()}}
+            "by_kind": kinds}
 
 
 def main() -> None:
