@@ -139,3 +139,15 @@ def test_the_redis_lock_is_still_taken_where_the_patch_wraps_it():
     assert "self._try_get_lock(lock_key, lock_id)" in inspect.getsource(StateManagerRedis._wait_lock)
     assert "nx=True" in inspect.getsource(original)
     assert callable(StateManagerRedis._notify_next_waiter)
+
+
+def test_reflex_waits_only_on_lock_release_events_without_its_opportunistic_lock():
+    import redis.asyncio
+    from reflex.istate.manager.redis import StateManagerRedis
+
+    manager = StateManagerRedis(redis=redis.asyncio.Redis())
+    # What the patch keeps published ("Kgxe": keyspace; del, expired, evicted) is what Reflex listens for.
+    assert manager._redis_keyspace_lock_release_events == {b"del", b"expired", b"evicted"}
+    assert not manager._oplock_enabled
+    assert "self._redis_notify_keyspace_events" in inspect.getsource(inspect.unwrap(
+        StateManagerRedis._enable_keyspace_notifications))
