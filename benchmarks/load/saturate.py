@@ -91,7 +91,7 @@ async def measure(url: str, parts: dict, seconds: float, redis_url: str | None, 
     if profile:
         profile.mkdir(parents=True, exist_ok=True)
         samples = [subprocess.Popen([PY_SPY, "record", "--pid", str(pid), "--duration", str(int(seconds)),
-                                     "--rate", "200", "--format", "raw", "--idle", "--nonblocking",
+                                     "--rate", "200", "--format", "raw", "--nonblocking",
                                      "--output", str(profile / f"worker-{pid}.txt")],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for pid in workers]
         await scenario.browse(visitors, catalogue, seconds=seconds + 2, think_s=0, tally=scenario.Tally())
