@@ -191,7 +191,9 @@ def _with_every_event_states(get_required, every_event: tuple[type, ...]):
     def required(self, target_state_cls, subclasses=False, required_state_classes=None):
         found = get_required(self, target_state_cls, subclasses, required_state_classes)
         if required_state_classes is None:  # the outer call: what one read fetches
-            found.update(every_event)
+            for state_cls in every_event:
+                # with its parents and the states its changes can make dirty, as Reflex would fetch it
+                get_required(self, state_cls, False, found)
         return found
 
     setattr(required, _MARK, True)
