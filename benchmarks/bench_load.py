@@ -27,7 +27,7 @@ import redis
 import sqlalchemy as sa
 
 from benchmarks._site import served_site
-from benchmarks.load import processes, run as load
+from benchmarks.load import cpu, processes, run as load
 
 PORT = int(os.environ.get("BENCH_LOAD_PORT", "3297"))
 WEB_DIR = ".web-bench-load"
@@ -46,7 +46,8 @@ def run(results_dir: Path) -> dict:
     with served_site(PORT, WEB_DIR, **ttl) as (url, data):
         pid = processes.server_of(str(data))
         tokens = [(token, claims_of(token)) for token in (google_token() for _ in range(SIGNED_IN))]
-        one = asyncio.run(load.crowd_levels(url, pid, sizes, sign_in_tokens=tokens))
+        parts = {"workers": lambda: processes.python_workers(pid), "load generator": lambda: [os.getpid()]}
+        one = asyncio.run(load.crowd_levels(url, pid, sizes, sign_in_tokens=tokens, cpu_parts=parts))
         one["come_and_go"] = asyncio.run(load.come_and_go(url, pid, sizes))
     three = _three_workers(sizes, ttl)
     return {"figures": _figures(one, three), "sizes": sizes.__dict__, "one_worker": one,
@@ -54,7 +55,8 @@ def run(results_dir: Path) -> dict:
 
 
 def _three_workers(sizes: load.Sizes, ttl: dict) -> dict:
-    from tests.postgres import scratch_database
+    from benchmarks.load.saturate import postgres_backends
+    from tests.postgres import ADMIN_URL, scratch_database
 
     redis.Redis.from_url(REDIS_URL).flushdb()
     with scratch_database("bench_load") as admin_url:
@@ -64,7 +66,14 @@ def _three_workers(sizes: load.Sizes, ttl: dict) -> dict:
             pid = processes.server_of(str(data))
             biggest = load.Sizes(levels=(sizes.levels[-1],), browse_s=sizes.browse_s, http_s=sizes.http_s,
                                  churn=0, ttl_s=sizes.ttl_s)
-            return asyncio.run(load.crowd_levels(url, pid, biggest, sign_in_tokens=[], redis_url=REDIS_URL))
+            # redis-server is the shared one: its CPU includes whatever else uses it meanwhile.
+            redis_pid = redis.Redis.from_url(REDIS_URL).info("server")["process_id"]
+            database = sa.engine.make_url(admin_url).database
+            parts = {"workers": lambda: [p for p in processes.python_workers(pid) if p != pid],
+                     "load generator": lambda: [os.getpid()], "redis-server": lambda: [redis_pid],
+                     "postgresql": lambda: postgres_backends(ADMIN_URL, database)}
+            return asyncio.run(load.crowd_levels(url, pid, biggest, sign_in_tokens=[], redis_url=REDIS_URL,
+                                                 cpu_parts=parts))
 
 
 def _figures(one: dict, three: dict) -> list[dict]:
@@ -109,6 +118,7 @@ def _figures(one: dict, three: dict) -> list[dict]:
          "value": three["saturation"]["events_per_s"], "unit": "events/s"},
         {"figure": f"{WORKERS} workers vs 1: event throughput", "value": round(ratio, 2), "unit": "x",
          "target": f">= {TARGETS['scaling']}", "pass": ratio >= TARGETS["scaling"]},
+        *_cpu_figures(one["saturation"]["cpu_ms_per_event"], three["saturation"]["cpu_ms_per_event"]),
         {"figure": f"{WORKERS} workers, {biggest['connected']} connected / {biggest['active']} active: event p95",
          "value": biggest["p95_ms"], "unit": "ms"},
         {"figure": f"{WORKERS} workers: state in Redis per visitor", "value": biggest["redis_per_visitor_kb"], "unit": "KB",
@@ -119,3 +129,18 @@ def _figures(one: dict, three: dict) -> list[dict]:
          "pass": biggest["errors"] + biggest["arrival"]["errors"] == 0},
     ]
     return figures
+
+
+def _cpu_figures(one: dict, three: dict) -> list[dict]:
+    """CPU per saturated event of each part (/proc utime+stime), and the
+    ratio they give on two otherwise idle cores: one worker uses one core at
+    most, the load generator and redis-server one each; the measured
+    events/s depends on what else the machine runs meanwhile."""
+    figures = [{"figure": f"{label}: {part} CPU per saturated event", "value": ms, "unit": "ms"}
+               for label, found in (("1 worker", one), (f"{WORKERS} workers", three))
+               for part, ms in found.items()]
+    alone = cpu.projected_events_per_s(one, {"workers": 1, "load generator": 1})
+    together = cpu.projected_events_per_s(three, {"workers": WORKERS, "load generator": 1, "redis-server": 1,
+                                                  "postgresql": WORKERS})
+    return figures + [{"figure": f"{WORKERS} workers vs 1: from CPU per event, on 2 idle cores",
+                       "value": round(together / max(alone, 0.001), 2), "unit": "x"}]

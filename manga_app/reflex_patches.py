@@ -8,12 +8,17 @@ these rely on; nothing else in the site patches the framework.
   the HTML (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io event
   and disconnect (`install`; the policy itself is web/socket_guard.py).
+- State in Redis: an event cancelled while its visitor's lock is being
+  granted gives the lock back (`_lock_given_back_if_cancelled`); the states
+  every event reads come in the event's one read (`_with_every_event_states`);
+  only the keyspace events Reflex waits on are published (`_lock_release_events_only`).
 - The built page: rendered pages start the app after their first frame
   (`start_after_first_paint`), the one rewrite of Reflex's build output.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import json
@@ -23,6 +28,7 @@ import reflex as rx
 import reflex.compiler.utils
 import reflex.utils.misc
 from reflex.app import App, EventNamespace
+from reflex.istate.manager.redis import StateManagerRedis
 from reflex_components_core.el.elements.metadata import Head, Link
 
 from manga_app.ui.site_styles import site_stylesheet
@@ -107,6 +113,13 @@ def install() -> None:
     _wrap(App, "_preprocess", socket_guard.before_event)
     _wrap(EventNamespace, "on_event", socket_guard.on_event)
     _wrap(EventNamespace, "on_disconnect", socket_guard.on_disconnect)
+    from manga_app.accounts.auth_state import AuthState  # (the app's states import this module's users)
+
+    StateManagerRedis._try_get_lock = _lock_given_back_if_cancelled(StateManagerRedis._try_get_lock)
+    StateManagerRedis._get_required_state_classes = _with_every_event_states(
+        StateManagerRedis._get_required_state_classes, (AuthState,))
+    StateManagerRedis._enable_keyspace_notifications = _lock_release_events_only(
+        StateManagerRedis._enable_keyspace_notifications)
 
 
 def _wrap(cls: type, name: str, wrapper) -> None:
@@ -124,6 +137,83 @@ def _wrap(cls: type, name: str, wrapper) -> None:
     functools.update_wrapper(method, original)
     setattr(method, _MARK, True)
     setattr(cls, name, method)
+
+
+# ---- state in Redis --------------------------------------------------------
+# Every event takes its visitor's lock in Redis (SET NX with a 10 s expiry).
+# Reflex cancels an event still running when a newer navigation supersedes
+# its on_load chain; cancelled while its SET NX was on its way, the event
+# never learns that Redis granted the lock, nobody releases it, and the
+# visitor's next events wait for it to expire: 10 s stalls under load with
+# several workers (tests/unit/web/test_state_lock.py). The SET NX goes on
+# after a cancellation, and what it was granted is given back at once.
+
+_RELEASE_IF_OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+_GIVING_BACK: set[asyncio.Task] = set()
+
+
+def _lock_given_back_if_cancelled(try_get_lock):
+    @functools.wraps(try_get_lock)
+    async def take(self: StateManagerRedis, lock_key: bytes, lock_id: bytes):
+        asking = asyncio.ensure_future(try_get_lock(self, lock_key, lock_id))
+        try:
+            return await asyncio.shield(asking)
+        except asyncio.CancelledError:
+            asking.add_done_callback(functools.partial(_give_back, self, lock_key, lock_id))
+            raise
+
+    setattr(take, _MARK, True)
+    return take
+
+
+def _give_back(manager: StateManagerRedis, lock_key: bytes, lock_id: bytes, asking: asyncio.Future) -> None:
+    if asking.cancelled() or asking.exception() is not None or not asking.result():
+        return
+
+    async def release() -> None:
+        await manager.redis.eval(_RELEASE_IF_OURS, 1, lock_key, lock_id)
+        manager._notify_next_waiter(lock_key)  # as Reflex after its own release
+
+    task = asyncio.ensure_future(release())
+    _GIVING_BACK.add(task)
+    task.add_done_callback(_GIVING_BACK.discard)
+
+
+# Before every event the session guard (accounts/session_guard.py) reads
+# AuthState. Reflex reads from Redis only the event's own state, its parents
+# and the states its computed vars touch (one MGET), then one more MGET for
+# each other state asked for: AuthState cost a second round trip and ~11% of
+# a worker's CPU on every event. It comes with the first read instead.
+
+
+def _with_every_event_states(get_required, every_event: tuple[type, ...]):
+    @functools.wraps(get_required)
+    def required(self, target_state_cls, subclasses=False, required_state_classes=None):
+        found = get_required(self, target_state_cls, subclasses, required_state_classes)
+        if required_state_classes is None:  # the outer call: what one read fetches
+            for state_cls in every_event:
+                # with its parents and the states its changes can make dirty, as Reflex would fetch it
+                get_required(self, state_cls, False, found)
+        return found
+
+    setattr(required, _MARK, True)
+    return required
+
+
+# Reflex turns on keyspace events for string and set writes too ("K$sgxe"),
+# needed only by its opportunistic lock (off here): every worker was sent
+# and parsed a message for each lock taken as well as each lock released.
+
+
+def _lock_release_events_only(enable):
+    @functools.wraps(enable)
+    async def enable_release_events(self: StateManagerRedis) -> None:
+        if not self._oplock_enabled:
+            self._redis_notify_keyspace_events = "Kgxe"  # del, expired, evicted
+        await enable(self)
+
+    setattr(enable_release_events, _MARK, True)
+    return enable_release_events
 
 
 # ---- the built page ------------------------------------------------------

@@ -12,7 +12,7 @@ import aiohttp
 import httpx
 import redis
 
-from benchmarks.load import http, processes, scenario
+from benchmarks.load import cpu, http, processes, scenario
 from benchmarks.load.scenario import Catalogue, Tally
 
 ACTIVE = 100
@@ -62,7 +62,7 @@ def redis_bytes(redis_url: str | None) -> int:
 
 
 async def crowd_levels(url: str, server_pid: int, sizes: Sizes, *, sign_in_tokens: list,
-                       redis_url: str | None = None) -> dict:
+                       redis_url: str | None = None, cpu_parts: dict | None = None) -> dict:
     """For each level: that many visitors connected (hydrated, a title page
     open), 100 of them active; RSS per visitor; wrk per page kind meanwhile
     at the largest level; then a saturation run for event throughput."""
@@ -96,12 +96,17 @@ async def crowd_levels(url: str, server_pid: int, sizes: Sizes, *, sign_in_token
                          "redis_per_visitor_kb": round(in_redis / newcomers / 1000, 1) if redis_url else None}
     pages = await asyncio.to_thread(page_kinds, url, catalogue, sizes.http_s)
     saturation = Tally()
+    meter = cpu.Meter(cpu_parts or {})
+    meter.start()
     seconds = await scenario.browse(visitors[:SATURATING], catalogue, seconds=sizes.browse_s, think_s=0,
                                     tally=saturation)
+    spent = meter.stop()
     await scenario.leave(visitors)
     print(f"   saturated: {saturation.events / seconds:.0f} events/s", flush=True)
     return {"baseline_rss_mb": round(baseline / 1e6, 1), "levels": levels, "http": pages,
-            "saturation": {"visitors": SATURATING, **tally_figures(saturation, seconds)}}
+            "saturation": {"visitors": SATURATING, **tally_figures(saturation, seconds),
+                           # what each part spent per event: the machine is shared, events/s is noisy
+                           "cpu_ms_per_event": cpu.per_event(spent, saturation.events)}}
 
 
 def page_kinds(url: str, catalogue: Catalogue, seconds: int) -> dict:

@@ -1,5 +1,7 @@
 """One visitor's tab as the browser's state.js drives it, over a real
-socket.io websocket (python-socketio's asyncio client on aiohttp): connect
+socket.io websocket (benchmarks/load/wire.py: the Engine.IO/Socket.IO
+protocol on aiohttp's websocket, cheaper per event than python-socketio's
+client, since the load generator shares the cores with the site): connect
 with the tab's token, hydrate and load the page, navigate (on_load of the
 next route), search as they type, turn pages in the reader (progress saved
 to the history and, signed in, to the account).
@@ -16,10 +18,10 @@ import uuid
 from urllib.parse import parse_qsl
 
 import aiohttp
-import socketio
 
 from reflex.state import OnLoadInternalState, State
 
+from benchmarks.load.wire import SocketIO
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 from manga_app.heads.state import HeadState
@@ -71,23 +73,24 @@ class Visitor:
         self._changed: dict[str, int] = {}
         self._arrived = asyncio.Event()
         self._http: aiohttp.ClientSession | None = None
-        self.client: socketio.AsyncClient | None = None
+        self.client: SocketIO | None = None
 
     async def connect(self) -> None:
         connector = aiohttp.TCPConnector(local_addr=(loopback_address(self.n), 0))
         self._http = aiohttp.ClientSession(connector=connector)
-        self.client = socketio.AsyncClient(reconnection=False, http_session=self._http)
-        self.client.on("event", self._on_update, namespace=NAMESPACE)
-        await self.client.connect(
-            f"{self.base_url}/?token={self.token}", headers={"Origin": self.origin}, socketio_path="/_event",
-            namespaces=[NAMESPACE], transports=["websocket"], wait_timeout=REPLY_TIMEOUT,
-        )
+        self.client = SocketIO(self._http, NAMESPACE, self._on_event)
+        await self.client.connect(self.base_url, "/_event", {"token": self.token}, {"Origin": self.origin},
+                                  REPLY_TIMEOUT)
 
     async def close(self) -> None:
         if self.client is not None:
-            await self.client.disconnect()
+            await self.client.close()
         if self._http is not None:
             await self._http.close()
+
+    def _on_event(self, name: str, update) -> None:
+        if name == "event" and isinstance(update, dict):
+            self._on_update(update)
 
     def _on_update(self, update: dict) -> None:
         self._updates += 1
@@ -101,17 +104,19 @@ class Visitor:
 
     async def round_trip(self, name: str, payload: dict | None, changes: str) -> float:
         seen = self._updates
-        self._arrived.clear()
         started = time.perf_counter()
         event = {"name": name, "payload": payload or {},
                  "router_data": {"pathname": self.path.split("?")[0], "asPath": self.path,
                                  "query": _query(self.path)}}
-        await self.client.emit("event", event, namespace=NAMESPACE)
+        await self.client.emit("event", event)
         deadline = started + REPLY_TIMEOUT
         while self._changed.get(changes, 0) <= seen:
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise NoReply(name)
+            # Cleared before each wait: an update of another state sets it,
+            # and waiting on it set would spin until the awaited one arrives.
+            self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), left)
             except TimeoutError:

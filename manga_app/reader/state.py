@@ -266,6 +266,10 @@ class ReaderState(rx.State):
             # chapter again.
             page, offset = logic.clamp_progress(page, offset, logic.MAX_SIDE)
             reading_state.save(reading.left_at(reading_state.entries(), slug, chapter, page, offset))
+        if not (await self.get_state(AuthState))._uid:
+            # Not signed in: nothing goes to an account, and with state in
+            # Redis a chained event is one more lock, load and save.
+            return None
         return LibraryState.record_progress(slug, chapter, page, offset, int(at.timestamp() * 1000))
 
     @rx.event

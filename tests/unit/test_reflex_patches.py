@@ -125,3 +125,29 @@ def test_the_page_and_its_stylesheet_are_left_as_they_are():
 def test_an_app_start_it_cannot_rewrite_is_left_as_built_with_its_preloads():
     odd = '<script type="module">import { a } from "/assets/a.js";\na();</script>'
     assert reflex_patches.start_after_first_paint(_page(odd)) == _page(odd)
+
+
+# ---- state in Redis ---------------------------------------------------------
+
+
+def test_the_redis_lock_is_still_taken_where_the_patch_wraps_it():
+    from reflex.istate.manager.redis import StateManagerRedis
+
+    original = inspect.unwrap(StateManagerRedis._try_get_lock)
+    assert list(inspect.signature(original).parameters) == ["self", "lock_key", "lock_id"]
+    # Reflex takes the lock only through it, and wakes this worker's waiters through this.
+    assert "self._try_get_lock(lock_key, lock_id)" in inspect.getsource(StateManagerRedis._wait_lock)
+    assert "nx=True" in inspect.getsource(original)
+    assert callable(StateManagerRedis._notify_next_waiter)
+
+
+def test_reflex_waits_only_on_lock_release_events_without_its_opportunistic_lock():
+    import redis.asyncio
+    from reflex.istate.manager.redis import StateManagerRedis
+
+    manager = StateManagerRedis(redis=redis.asyncio.Redis())
+    # What the patch keeps published ("Kgxe": keyspace; del, expired, evicted) is what Reflex listens for.
+    assert manager._redis_keyspace_lock_release_events == {b"del", b"expired", b"evicted"}
+    assert not manager._oplock_enabled
+    assert "self._redis_notify_keyspace_events" in inspect.getsource(inspect.unwrap(
+        StateManagerRedis._enable_keyspace_notifications))

@@ -288,3 +288,16 @@ def test_the_library_counts_chapters_published_since_the_visitor_last_read(catal
     assert (cards["alpha"].new, cards["alpha"].latest) == ("新着3話", "最新 第3話")
     assert cards["beta"].new == ""  # never read: nothing is "new since"
     assert [card.slug for card in guest.library.history_items] == ["alpha"]
+
+
+def test_a_page_turn_goes_on_to_the_account_only_when_signed_in(catalogue, auth_emulator):
+    from manga_app.reader.state import ReaderState
+
+    path = ReaderState.get_full_name().split(".")
+    guest = Browser()
+    run(guest.sign_out())
+    # A guest's position stays in the browser: no event follows it to the account.
+    assert run(guest.root.get_substate(path).save_progress(0, "alpha", "1", 3, 0.0, NOW_MS())) is None
+    member = signed_in_browser(google_token())
+    follows_on = run(member.root.get_substate(path).save_progress(0, "alpha", "1", 3, 0.0, NOW_MS()))
+    assert follows_on.handler.fn.__name__ == "record_progress"
