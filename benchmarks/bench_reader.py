@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import statistics
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +27,7 @@ import httpx
 from benchmarks import reader_turn
 from benchmarks._site import CHROME_ARGS, CHROMIUM, ROOT, served_site
 
-PORT = 3293
+PORT = int(os.environ.get("BENCH_READER_PORT", "3293"))  # another port when several runs share a machine
 WEB_DIR = ".web-bench-reader"
 SAMPLES = 40  # the machine is noisy: medians of 9 pairs moved by 0.3, of 15 by 0.2, of 25 by 0.15
 LCP_TARGET_RATIO = 1.3
