@@ -6,7 +6,7 @@ manga_app/web/pages.py); both come from `manga_app.heads.build`."""
 import reflex as rx
 
 from manga_app.heads import build, seo
-from manga_app.core import routes
+from manga_app.core import routes, shared
 from manga_app.core.config import get_settings
 from manga_app.heads.resolve import resolve_head
 
@@ -37,14 +37,16 @@ class HeadState(rx.State):
     def apply(self, head: seo.PageHead) -> None:
         """Show `head` for the current page (also used by dynamic pages)."""
         settings = get_settings()
-        self.title = head.title
-        self.heading = head.heading or head.title
-        self.description = head.description
-        self.canonical = seo.absolute_url(settings.origin, head.path)
+        # Every visitor of a page holds the same head: one copy of each text
+        # (the JSON-LD is a few KB), core/shared.py.
+        self.title = shared.text(head.title)
+        self.heading = shared.text(head.heading or head.title)
+        self.description = shared.text(head.description)
+        self.canonical = shared.text(seo.absolute_url(settings.origin, head.path))
         self.og_type = head.og_type
-        self.og_image = seo.absolute_url(settings.origin, head.image)
+        self.og_image = shared.text(seo.absolute_url(settings.origin, head.image))
         self.robots = seo.robots_for(head, host=self.router.url.netloc, production_host=settings.production_host)
-        self.json_ld = seo.json_ld_text(head.json_ld)
+        self.json_ld = shared.text(seo.json_ld_text(head.json_ld))
         production = seo.is_production_host(self.router.url.netloc, settings.production_host)
         self.analytics_id = settings.ga_measurement_id if production else ""
 

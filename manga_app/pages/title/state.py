@@ -14,12 +14,15 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.reader import reading
-from manga_app.core import routes
+from manga_app.core import routes, shared
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.heads.resolve import load_title
 from manga_app.ui.records import ChapterRow, Chip
 from manga_app.reader.reading_state import ReadingState
 from manga_app.pages.title.logic import chapter_rows, first_url
+
+# The title pages' lists, held once for all their visitors.
+_SHARED = shared.Shared()
 
 
 @dataclass
@@ -81,16 +84,22 @@ class TitleState(rx.State):
             return
         series, units = loaded
         now = datetime.now(UTC)
-        self.slug, self.title, self.aliases = series.slug, series.title, list(series.alt_titles)
-        self.authors = list(dict.fromkeys((*series.authors, *series.artists)))
-        self.genres = [Chip(label=name, href=routes.genre_url(name)) for name in series.genres]
-        self.tags, self.summary = list(series.tags), series.summary
+
+        def share(name: str, value):
+            # Every visitor of this title holds the same lists: one copy (core/shared.py).
+            return _SHARED.one((series.slug, name), value)
+
+        self.slug, self.title = series.slug, series.title
+        self.aliases = share("aliases", list(series.alt_titles))
+        self.authors = share("authors", list(dict.fromkeys((*series.authors, *series.artists))))
+        self.genres = share("genres", [Chip(label=name, href=routes.genre_url(name)) for name in series.genres])
+        self.tags, self.summary = share("tags", list(series.tags)), series.summary
         self.status_label = STATUS_LABELS.get(series.status, "")
-        self.views = format_count(series.views)
+        self.views = shared.text(format_count(series.views))
         self.cover = series.cover_small or series.cover
-        self.cover_srcset = f"{series.cover_small} 160w, {series.cover} 320w" if series.cover_small else ""
-        self.updated = relative_time_ja(series.updated_at, now=now)
-        self.chapters = chapter_rows(units, "chapter", now)
-        self.volumes = chapter_rows(units, "volume", now)
+        self.cover_srcset = shared.text(f"{series.cover_small} 160w, {series.cover} 320w") if series.cover_small else ""
+        self.updated = shared.text(relative_time_ja(series.updated_at, now=now))
+        self.chapters = share("chapters", chapter_rows(units, "chapter", now))
+        self.volumes = share("volumes", chapter_rows(units, "volume", now))
         self.first_url = first_url(units)
         self.loaded = True

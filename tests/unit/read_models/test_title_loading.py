@@ -10,7 +10,10 @@ import sqlalchemy as sa
 
 from manga_app.core.db import shared_engine
 from manga_app.core.routes import ROUTE_TEMPLATES, PageKind
+from reflex.state import State
+
 from manga_app.heads import resolve
+from manga_app.heads.state import HeadState
 from manga_app.pages import load_events
 from manga_app.pages.title.state import TitleState
 from manga_app.ssr import states
@@ -54,3 +57,36 @@ def test_a_title_pages_request_and_then_its_event_read_the_title_once(catalogue)
     assert request[TitleState.get_full_name()]["slug" + states.FIELD_MARKER] == "alpha"
     assert event == request
     assert len([query for query in queries if re.search(r"\bFROM series\b", query)]) == 1
+
+
+async def _visitor_on(path: str, kind: PageKind) -> State:
+    """A visitor's state tree after the page's on_load, as a hydrate leaves it."""
+    root = State(_reflex_internal_init=True)
+    root.router_data = root._update_router_vars(
+        states.router_data(path, "", host="localhost", scheme="http", template=ROUTE_TEMPLATES[kind]), {})
+    pending = list(load_events(kind))
+    while pending:
+        pending.extend(await states._run(root, pending.pop(0)))
+    return root
+
+
+def test_visitors_of_one_title_page_hold_one_copy_of_its_lists_and_head(catalogue):  # noqa: F811
+    """Memory per connected visitor (issue 19): the chapter rows and the
+    JSON-LD are the same for every visitor of a title, and each tab's state
+    is held for as long as it is open."""
+
+    async def two_visitors():
+        roots = [await _visitor_on("/manga/alpha", PageKind.MANGA) for _ in range(2)]
+        return roots, [await states._resolve_delta(root.dict()) for root in roots]
+
+    (first, second), sent = asyncio.run(two_visitors())
+    title = [root.get_substate(TitleState._get_substate_path()) for root in (first, second)]
+    head = [root.get_substate(HeadState._get_substate_path()) for root in (first, second)]
+    assert [row.number for row in title[0].get_value("chapters")] == ["3", "2", "1"]
+    for name in ("chapters", "volumes", "genres", "authors", "tags", "aliases"):
+        assert title[1].get_value(name) is title[0].get_value(name), name
+    assert head[0].json_ld.startswith("{") and head[1].get_value("json_ld") is head[0].get_value("json_ld")
+    # What each visitor is sent is what they were sent before.
+    for state in (TitleState, HeadState):
+        assert sent[0][state.get_full_name()] == sent[1][state.get_full_name()]
+        assert sent[0][state.get_full_name()]["chapters_rx_state_" if state is TitleState else "json_ld_rx_state_"]
