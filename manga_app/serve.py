@@ -36,6 +36,7 @@ from manga_app.core.db import migrate
 from manga_app.core.config import get_settings
 from manga_app.web.origins import allowed_origins
 from manga_app.web.shell import static_dir
+from manga_app.web.websocket_protocol import WebSocketProtocol
 
 
 def main() -> None:
@@ -74,17 +75,20 @@ def main() -> None:
         if firebase.emulated
         else contextlib.nullcontext()
     )
+    reflex_exec.get_app_file()  # the app module is found (and the project on sys.path) before workers import it
     with auth:
         print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
         uvicorn.run(
-            reflex_exec.get_app_instance_from_file(),
+            # Reflex's app, with the event websocket handed straight to socket.io (web/event_socket.py).
+            "manga_app.web.event_socket:app",
             factory=True,
             host=args.host,
             port=args.port,
             workers=workers,
             loop="uvloop",
             http="httptools",
-            ws="websockets-sansio",
+            # websockets' sans-I/O protocol, holding less per open websocket (web/websocket_protocol.py).
+            ws=WebSocketProtocol,
             ws_per_message_deflate=False,
             # engine.io pings every tab itself.
             ws_ping_interval=None,
