@@ -6,8 +6,8 @@ these rely on; nothing else in the site patches the framework.
   the site's stylesheet linked by the site's own component, so the reader's
   first frame waits for no stylesheet but a small one of its own, inside
   the HTML (`own_stylesheet_link`).
-- Event handling: a hook before every event and on every socket.io event
-  and disconnect (`install`; the policy itself is web/socket_guard.py).
+- Event handling: a hook before every event and on every socket.io
+  connect, event and disconnect (`install`; the policy itself is web/socket_guard.py).
 - State in Redis: an event cancelled while its visitor's lock is being
   granted gives the lock back (`_lock_given_back_if_cancelled`); the states
   every event reads come in the event's one read (`_with_every_event_states`);
@@ -108,12 +108,13 @@ def own_stylesheet_link() -> None:
 def install() -> None:
     """Wrap Reflex's event entry points once per process (idempotent):
     App._preprocess (run by the event processor under the state lock, before
-    every event), EventNamespace.on_event and on_disconnect (socket.io)."""
+    every event), EventNamespace.on_connect, on_event and on_disconnect (socket.io)."""
     bounded_logs.install()
     if getattr(App._preprocess, _MARK, False):
         return
     _wrap(App, "_preprocess", socket_guard.before_event)
     _wrap(EventNamespace, "on_event", socket_guard.on_event)
+    _wrap(EventNamespace, "on_connect", socket_guard.on_connect)
     _wrap(EventNamespace, "on_disconnect", socket_guard.on_disconnect)
     from manga_app.accounts.auth_state import AuthState  # (the app's states import this module's users)
 

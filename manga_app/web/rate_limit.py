@@ -7,7 +7,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 
-@dataclass
+@dataclass(slots=True)
 class _Bucket:
     tokens: float
     stamp: float

@@ -11,6 +11,12 @@ moves them):
   flooding client costs the worker almost nothing. A connection whose events
   are dropped is told so in Japanese, once per NOTICE_INTERVAL.
 - No log line carries more than 200 characters of a payload (bounded_logs).
+- Once a connection is set up (EventNamespace.on_connect), its environ holds
+  only what is read again: socket.io keeps it for as long as the tab is open,
+  with a copy of every request header and engine.io's request body reader
+  (whose class engine.io defines anew for every request), about 3.5 KB per
+  open tab (issue 19). Reflex reads the headers and the client's address
+  from the ASGI scope, which stays.
 
 Frames over engine.io's max_http_buffer_size (Reflex's
 REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE, 1 MB by default; the reading history a
@@ -78,6 +84,19 @@ async def _tell(namespace: EventNamespace, sid: str) -> None:
         return
     update = StateUpdate(events=fix_events([notify(*TOO_MANY)], token))
     await namespace.emit(str(constants.SocketEvent.EVENT), update, to=sid)
+
+
+async def on_connect(self: EventNamespace, original, sid: str, environ: dict, *args):
+    try:
+        return await original(self, sid, environ, *args)
+    finally:
+        slim_environ(environ)
+
+
+def slim_environ(environ: dict) -> None:
+    """What engine.io's environ of a set-up websocket keeps (in place: socket.io holds this dict)."""
+    for key in [key for key in environ if key.startswith("HTTP_") or key == "wsgi.input"]:
+        del environ[key]
 
 
 def on_disconnect(self: EventNamespace, original, sid: str):

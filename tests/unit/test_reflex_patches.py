@@ -5,6 +5,7 @@ build's start module is rewritten."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import re
 
@@ -16,6 +17,7 @@ from reflex_base import constants
 from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
 
 from manga_app import reflex_patches
+from manga_app.web import socket_guard
 
 # ---- the document head ------------------------------------------------------
 
@@ -60,7 +62,8 @@ def test_the_site_stylesheet_is_linked_by_the_sites_component(monkeypatch):
 def test_the_patches_sit_where_reflex_calls_them():
     reflex_patches.install()
     reflex_patches.install()  # idempotent: one wrapper, not two
-    for cls, name in ((App, "_preprocess"), (EventNamespace, "on_event"), (EventNamespace, "on_disconnect")):
+    for cls, name in ((App, "_preprocess"), (EventNamespace, "on_connect"), (EventNamespace, "on_event"),
+                      (EventNamespace, "on_disconnect")):
         method = getattr(cls, name)
         assert getattr(method, "_manga_guarded", False), name
         assert not getattr(method.__wrapped__, "_manga_guarded", False), f"{name} wrapped twice"
@@ -75,6 +78,33 @@ def test_the_patches_sit_where_reflex_calls_them():
     assert "self._static_router_data[sid] = self._build_static_router_data(sid, environ)" in namespace_source
     assert "constants.RouteVar.CLIENT_IP: client_ip" in namespace_source
     assert "def sid_to_token" in namespace_source
+
+
+def test_a_set_up_connection_keeps_only_what_reflex_reads_again():
+    """socket.io keeps each websocket's environ while the tab is open;
+    after connect, Reflex builds a connection's router data from its ASGI
+    scope (on_event's fallback), never from the header copies."""
+    from engineio.async_drivers.asgi import translate_request
+
+    headers = [(b"host", b"localhost:3000"), (b"origin", b"http://localhost:3000"), (b"user-agent", b"Mozilla/5.0"),
+               (b"x-forwarded-for", b"203.0.113.9"), (b"cookie", b"a=b")]
+    scope = {"type": "websocket", "path": "/_event/", "query_string": b"EIO=4&transport=websocket&token=t",
+             "headers": headers, "client": ("127.0.0.1", 5000)}
+
+    async def receive():
+        return {"type": "websocket.connect"}
+
+    environ = asyncio.run(translate_request(scope, receive, None))
+    namespace = EventNamespace.__new__(EventNamespace)
+    before = namespace._build_static_router_data("sid", environ)
+    assert "wsgi.input" in environ and "HTTP_USER_AGENT" in environ
+    socket_guard.slim_environ(environ)
+    assert "wsgi.input" not in environ and not [key for key in environ if key.startswith("HTTP_")]
+    assert namespace._build_static_router_data("sid", environ) == before
+    assert before[constants.RouteVar.HEADERS]["user-agent"] == "Mozilla/5.0"
+    # Reflex reads the headers of the environ only in on_connect, before they go.
+    source = inspect.getsource(EventNamespace)
+    assert source.count('environ.get("HTTP_') == 1 and 'environ.get("HTTP_' in inspect.getsource(EventNamespace.on_connect.__wrapped__)
 
 
 # ---- the built page ---------------------------------------------------------
