@@ -9,7 +9,10 @@ those layers does anything to a websocket: the middleware pass non-HTTP
 scopes through, the site's layer sends them on to Reflex, and the routers
 only find the socket.io mount. What Reflex's own context middleware does for
 every request (attach its contexts) is done here too. HTTP and lifespan go
-through the whole stack as before."""
+through the whole stack as before.
+
+engine.io's queue of packets for each socket is a SocketQueue (web/
+socket_queue.py) rather than an asyncio.Queue: 3 KB less per open tab."""
 
 from __future__ import annotations
 
@@ -18,6 +21,8 @@ from reflex_base import constants, otel
 from reflex_base.config import get_config
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from manga_app.web.socket_queue import SocketQueue
 
 
 def event_path() -> str:
@@ -60,4 +65,7 @@ def app() -> ASGIApp:
 
     # What uvicorn imported before: the app module's `app`, which builds the ASGI app when called.
     reflex_app = import_from_string(get_app_instance())
-    return with_direct_event_socket(reflex_app, reflex_app())
+    asgi_app = reflex_app()
+    if reflex_app.sio is not None:
+        reflex_app.sio.eio.create_queue = SocketQueue  # engine.io asks its server for each socket's queue
+    return with_direct_event_socket(reflex_app, asgi_app)

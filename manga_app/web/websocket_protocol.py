@@ -4,14 +4,21 @@ less for each open websocket (issue 19).
 uvicorn keeps the handshake's parsed request and its response (their header
 objects, about 3 KB) on the connection for as long as it is open; once the
 handshake is answered neither is read again (the ASGI scope keeps its own
-copy of the request headers)."""
+copy of the request headers). Its queue of messages from the browser is a
+SocketQueue (web/socket_queue.py), not an asyncio.Queue and its four deques."""
 
 from __future__ import annotations
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from manga_app.web.socket_queue import SocketQueue
+
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = SocketQueue()  # type: ignore[assignment]
+
     async def send(self, message) -> None:
         await super().send(message)
         if self.handshake_complete and self.response is not None:
