@@ -2,9 +2,10 @@
 less for each open websocket (issue 19).
 
 uvicorn keeps the handshake's parsed request and its response (their header
-objects, about 3 KB) on the connection for as long as it is open; once the
-handshake is answered neither is read again (the ASGI scope keeps its own
-copy of the request headers). Its queue of messages from the browser is a
+objects, about 3 KB; websockets' parser holds on to the request too) on the
+connection for as long as it is open; once the handshake is answered neither
+is read again (the ASGI scope keeps its own copy of the request headers).
+Its queue of messages from the browser is a
 SocketQueue (web/socket_queue.py), not an asyncio.Queue and its four deques."""
 
 from __future__ import annotations
@@ -22,4 +23,7 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
     async def send(self, message) -> None:
         await super().send(message)
         if self.handshake_complete and self.response is not None:
+            if self.request is not None:
+                # websockets' parser keeps the request it parsed for as long as the socket is open.
+                self.request.headers.clear()
             self.request = self.response = None
