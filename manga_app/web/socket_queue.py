@@ -8,7 +8,9 @@ and its join Event's waiters), 760 bytes each: 6 KB per open tab. This one
 allocates a list only while it holds something or someone waits.
 
 Unbounded (neither uvicorn nor engine.io gives a maxsize, so `put` never
-waits); `get`, `join`, `task_done` as asyncio.Queue's. Pure asyncio."""
+waits); `get`, `join`, `task_done` as asyncio.Queue's. SocketEvent is
+asyncio.Event likewise (uvicorn's "writable" flag of each websocket), its
+list of waiters allocated only while someone waits. Pure asyncio."""
 
 from __future__ import annotations
 
@@ -101,3 +103,40 @@ class SocketQueue:
                 self._getters.remove(getter)
             if not self._getters:
                 self._getters = None
+
+
+class SocketEvent:
+    __slots__ = ("_value", "_waiters")
+
+    def __init__(self) -> None:
+        self._value = False
+        self._waiters: list[asyncio.Future] | None = None
+
+    def is_set(self) -> bool:
+        return self._value
+
+    def set(self) -> None:
+        if not self._value:
+            self._value = True
+            for waiter in self._waiters or ():
+                if not waiter.done():
+                    waiter.set_result(True)
+
+    def clear(self) -> None:
+        self._value = False
+
+    async def wait(self) -> bool:
+        if self._value:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+            return True
+        finally:
+            if self._waiters is not None:
+                self._waiters.remove(waiter)
+                if not self._waiters:
+                    self._waiters = None

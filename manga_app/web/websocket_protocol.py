@@ -6,19 +6,22 @@ objects, about 3 KB; websockets' parser holds on to the request too) on the
 connection for as long as it is open; once the handshake is answered neither
 is read again (the ASGI scope keeps its own copy of the request headers).
 Its queue of messages from the browser is a
-SocketQueue (web/socket_queue.py), not an asyncio.Queue and its four deques."""
+SocketQueue (web/socket_queue.py), not an asyncio.Queue and its four deques,
+and its "writable" flag a SocketEvent."""
 
 from __future__ import annotations
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from manga_app.web.socket_queue import SocketQueue
+from manga_app.web.socket_queue import SocketEvent, SocketQueue
 
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.queue = SocketQueue()  # type: ignore[assignment]
+        self.writable = SocketEvent()  # type: ignore[assignment]
+        self.writable.set()
 
     async def send(self, message) -> None:
         await super().send(message)

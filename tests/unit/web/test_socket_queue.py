@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from manga_app.web.socket_queue import SocketQueue
+from manga_app.web.socket_queue import SocketEvent, SocketQueue
 
 QUEUES = [asyncio.Queue, SocketQueue]
 
@@ -91,3 +91,24 @@ def test_an_idle_queue_holds_a_few_dozen_bytes_not_four_deques():
     idle = SocketQueue()
     assert sys.getsizeof(idle) < 100
     assert all(getattr(idle, name) is None for name in ("_items", "_getters", "_joiners"))
+
+
+@pytest.mark.parametrize("make", [asyncio.Event, SocketEvent])
+def test_an_event_lets_waiters_through_once_set_until_cleared(make):
+    """uvicorn waits for its websocket to be writable before every send."""
+
+    async def scenario(make):
+        event = make()
+        waiters = [asyncio.ensure_future(event.wait()) for _ in range(2)]
+        await asyncio.sleep(0)
+        blocked = not any(waiter.done() for waiter in waiters)
+        event.set()
+        woken = await asyncio.gather(*waiters)
+        set_now = await asyncio.wait_for(event.wait(), 1)
+        event.clear()
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(event.wait(), 0.01)
+        event.set()
+        return blocked, woken, set_now, event.is_set()
+
+    assert run(scenario, make) == (True, [True, True], True, True)
