@@ -1,5 +1,5 @@
 """What the site checks at Reflex's event entry points (manga_app/
-reflex_patches.py installs these hooks; its test fails if a Reflex upgrade
+reflex_patches/ installs these hooks; its test fails if a Reflex upgrade
 moves them):
 
 - Before every event: the signed-in session must still be this

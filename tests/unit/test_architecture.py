@@ -21,7 +21,7 @@ Tree = dict[str, str]
 
 MAX_LINES = 300
 # The app's wiring: the only modules at the top of the package.
-WIRING = {"manga_app/__init__.py", "manga_app/manga_app.py", "manga_app/serve.py", "manga_app/reflex_patches.py"}
+WIRING = {"manga_app/__init__.py", "manga_app/manga_app.py", "manga_app/serve.py"}
 # Pure modules: plain Python, unit-tested without a server or a database.
 PURE = (
     "manga_app/core/*.py",

@@ -1,4 +1,4 @@
-"""manga_app/reflex_patches.py: every change the site makes to Reflex still
+"""manga_app/reflex_patches/: every change the site makes to Reflex still
 reaches what it relies on (these fail when a Reflex upgrade moves it), and
 each does what it is for. tests/e2e/test_hydration.py checks that the real
 build's start module is rewritten."""

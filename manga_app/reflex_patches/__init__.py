@@ -1,0 +1,79 @@
+"""Every change this site makes to Reflex itself, in one place.
+tests/unit/test_reflex_patches.py fails when a Reflex upgrade moves what
+these rely on; nothing else in the site patches the framework. One module
+per part: document_head, redis_lock, built_page; the event hooks here.
+
+- The document head: no color-mode script (`leave_out_color_mode_script`);
+  the site's stylesheet linked by the site's own component, so the reader's
+  first frame waits for no stylesheet but a small one of its own, inside
+  the HTML (`own_stylesheet_link`).
+- Event handling: a hook before every event and on every socket.io
+  connect, event and disconnect (`install`; the policy itself is web/socket_guard.py).
+- State in Redis: an event cancelled while its visitor's lock is being
+  granted gives the lock back (`lock_given_back_if_cancelled`); the states
+  every event reads come in the event's one read (`with_every_event_states`);
+  only the keyspace events Reflex waits on are published (`lock_release_events_only`).
+- The built page: rendered pages start the app, and fetch the images they
+  preload at low priority, after their first frame
+  (`start_after_first_paint`), the one rewrite of Reflex's build output.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+from reflex.app import App, EventNamespace
+from reflex.istate.manager.redis import StateManagerRedis
+
+from manga_app.reflex_patches.built_page import PAINT_GATE, start_after_first_paint
+from manga_app.reflex_patches.document_head import leave_out_color_mode_script, own_stylesheet_link
+from manga_app.reflex_patches.marks import MARK
+from manga_app.reflex_patches.redis_lock import (
+    lock_given_back_if_cancelled,
+    lock_release_events_only,
+    with_every_event_states,
+)
+from manga_app.web import bounded_logs, socket_guard
+
+__all__ = ["PAINT_GATE", "install", "leave_out_color_mode_script", "own_stylesheet_link", "start_after_first_paint"]
+
+
+# ---- event handling ------------------------------------------------------
+
+
+def install() -> None:
+    """Wrap Reflex's event entry points once per process (idempotent):
+    App._preprocess (run by the event processor under the state lock, before
+    every event), EventNamespace.on_connect, on_event and on_disconnect (socket.io)."""
+    bounded_logs.install()
+    if getattr(App._preprocess, MARK, False):
+        return
+    _wrap(App, "_preprocess", socket_guard.before_event)
+    _wrap(EventNamespace, "on_event", socket_guard.on_event)
+    _wrap(EventNamespace, "on_connect", socket_guard.on_connect)
+    _wrap(EventNamespace, "on_disconnect", socket_guard.on_disconnect)
+    from manga_app.accounts.auth_state import AuthState  # (the app's states import this module's users)
+
+    StateManagerRedis._try_get_lock = lock_given_back_if_cancelled(StateManagerRedis._try_get_lock)
+    StateManagerRedis._get_required_state_classes = with_every_event_states(
+        StateManagerRedis._get_required_state_classes, (AuthState,))
+    StateManagerRedis._enable_keyspace_notifications = lock_release_events_only(
+        StateManagerRedis._enable_keyspace_notifications)
+
+
+def _wrap(cls: type, name: str, wrapper) -> None:
+    original = getattr(cls, name)
+    if inspect.iscoroutinefunction(original):  # socket.io awaits only coroutine functions
+
+        async def method(self, *args, **kwargs):
+            return await wrapper(self, original, *args, **kwargs)
+
+    else:
+
+        def method(self, *args, **kwargs):
+            return wrapper(self, original, *args, **kwargs)
+
+    functools.update_wrapper(method, original)
+    setattr(method, MARK, True)
+    setattr(cls, name, method)
