@@ -70,6 +70,11 @@ function Reader(props) {
   );
   const [page, setPage] = useState(start.page);
   const [overlay, setOverlay] = useState(true);
+  // The overlay is drawn once the app runs (its controls need it), not in the
+  // first frame: its Japanese text was most of the first frame's layout, and
+  // that frame is the one that paints the page image (issue 15, reader LCP).
+  const [started, setStarted] = useState(false);
+  useEffect(() => setStarted(true), []);
   const [sheetOpen, setSheetOpen] = useState(false);
   // Resuming down the strip: the pages above get their images only once the
   // resumed position holds. The router resets the window to the top for a
@@ -256,6 +261,7 @@ function Reader(props) {
         )}
       </div>
       <Overlay
+        ready={started}
         visible={overlay || sheetOpen}
         heading={heading}
         seriesTitle={seriesTitle}
