@@ -8,7 +8,7 @@ Usage: python -m manga_app.serve [--port N]
 
 Why not granian, Reflex's default: each of its websockets holds about
 150 KB of native buffers (tungstenite's default 128 KiB read and write
-buffers, not configurable through granian), against about 20 KB for
+buffers, not configurable through granian), against a few KB for
 uvicorn's; a site holds one websocket per open tab (issue 19, benchmarks/
 bench_load.py). Per-message deflate is off for the same reason: a zlib
 context per tab costs more than the small JSON deltas it would save.
