@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import os
 import time
 import uuid
 
@@ -22,27 +21,18 @@ import pytest
 import redis
 import redis.asyncio
 from reflex.istate.manager.redis import StateManagerRedis
+
+from tests.unit.web.scratch_redis import REDIS_URL, redis_client  # noqa: F401 (a fixture)
 from reflex.istate.manager.token import BaseStateToken
 
 from manga_app import reflex_patches
 from manga_app.accounts.auth_state import AuthState
 from manga_app.pages.title.state import TitleState
 
-REDIS_URL = os.environ.get("MANGA_TEST_REDIS_URL_STATE", "redis://127.0.0.1:6379/9")
 ATTEMPTS = 40
 # How long a left-behind lock is given to go before the test calls it left:
 # far below the lock's own 10 s expiry, far above a round trip to Redis.
 GRACE_S = 3.0
-
-
-@pytest.fixture
-def redis_client() -> redis.Redis:
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        client.ping()
-    except redis.ConnectionError as exc:
-        pytest.fail(f"Redis unreachable at {REDIS_URL} ({exc})")
-    return client
 
 
 async def _cancelled_events(tokens: list[BaseStateToken]) -> None:

@@ -23,12 +23,13 @@ import pytest
 import redis
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
+
+from tests.unit.web.scratch_redis import REDIS_URL, redis_client  # noqa: F401 (a fixture)
 from reflex.istate.manager.token import BaseStateToken
 
 from manga_app.pages.title.state import TitleState
 
 ROOT = Path(__file__).resolve().parents[3]
-REDIS_URL = os.environ.get("MANGA_TEST_REDIS_URL_STATE", "redis://127.0.0.1:6379/9")
 # A generous bound for a one-second TTL to pass on a loaded machine: a wait, not a speed figure.
 PATIENCE = 60.0
 
@@ -101,16 +102,6 @@ def test_a_visitor_who_stops_is_forgotten_after_the_ttl_and_their_memory_freed()
         await manager.close()
 
     asyncio.run(scenario())
-
-
-@pytest.fixture
-def redis_client() -> redis.Redis:
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        client.ping()
-    except redis.ConnectionError as exc:
-        pytest.fail(f"Redis unreachable at {REDIS_URL} ({exc})")
-    return client
 
 
 def test_in_redis_a_visitor_state_carries_the_ttl_and_is_gone_after_it(redis_client: redis.Redis):
