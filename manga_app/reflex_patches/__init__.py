@@ -13,8 +13,7 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   granted gives the lock back (`lock_given_back_if_cancelled`); the states
   every event reads come in the event's one read (`with_every_event_states`);
   only the keyspace events Reflex waits on are published (`lock_release_events_only`).
-- The built page: rendered pages start the app, and fetch the images they
-  preload at low priority, after their first frame
+- The built page: rendered pages start the app after their first frame
   (`start_after_first_paint`), the one rewrite of Reflex's build output.
 """
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html as html_text
 import json
 import re
 
@@ -13,15 +12,8 @@ import re
 # would share the connection and the main thread with a page that is
 # already all there in the HTML. Without this, Lighthouse mobile fell from
 # 97-99 to 81-89 (LCP 2.8-3.1 s).
-#
-# Images the page preloads at low priority (the reader's second page, which
-# React hoists into the head) wait for its high-priority images: asked for
-# with the HTML, the second page's 150 KB shared the link with the first
-# page's 50 KB (150 ms, 1.6 Mbit/s: first page on screen at 960 ms, 660 ms
-# once they wait), and its response came in beside the first page's.
 
 _MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/?>')
-_LOW_IMAGE_PRELOAD = re.compile(r'<link rel="preload" as="image" href="([^"]+)" fetchPriority="low"/?>')
 # React Router's inline module that starts the app, and its static imports.
 _APP_START = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOTALL)
 _STATIC_IMPORT = re.compile(r'^import (?:\* as (\w+) from )?("[^"\\]+");[ \t]*$', re.MULTILINE)
@@ -37,15 +29,11 @@ _ANY_STATIC_IMPORT = re.compile(r"^\s*import\s*[^(\s]", re.MULTILINE)
 # after LARGEST_PAINT_WAIT_MS, the frame after the one they arrived in. At
 # once in a hidden tab, which paints none.
 LARGEST_PAINT_WAIT_MS = 250
-_FIRST_IMAGES = '[...document.querySelectorAll("img[fetchpriority=high]")]'
-_LOADED = (
-    "Promise.all(images.map((image) => image.complete || new Promise((done) => {"
-    ' image.addEventListener("load", done); image.addEventListener("error", done); })))'
-)
 PAINT_GATE = (
     'new Promise((go) => { if (document.visibilityState === "hidden") return go();'
-    f" const images = {_FIRST_IMAGES};"
-    f" {_LOADED}.then(() => {{"
+    ' const images = [...document.querySelectorAll("img[fetchpriority=high]")];'
+    " Promise.all(images.map((image) => image.complete || new Promise((done) => {"
+    ' image.addEventListener("load", done); image.addEventListener("error", done); }))).then(() => {'
     " const reported = images.length > 0"
     ' && (PerformanceObserver.supportedEntryTypes || []).includes("largest-contentful-paint");'
     f" requestAnimationFrame(() => setTimeout(go, reported ? {LARGEST_PAINT_WAIT_MS} : 0));"
@@ -55,18 +43,11 @@ PAINT_GATE = (
 )
 
 
-def _script_json(values: list[str]) -> str:
-    """Attribute values (HTML-escaped) as a JSON array inside a <script>."""
-    return json.dumps([html_text.unescape(value) for value in values]).replace("</", "<\\/")
-
-
-def _gated_start(body: str, preloads: list[str], images: list[str]) -> str | None:
+def _gated_start(body: str, preloads: list[str]) -> str | None:
     """The app's start module, waiting for PAINT_GATE before it loads
     anything: its static imports become awaited dynamic ones (same order),
-    and the module preloads left out of the head are added at that moment;
-    the low-priority image preloads left out of the head are added once the
-    high-priority images have loaded. None when the module has an import
-    this does not know how to rewrite."""
+    and the module preloads left out of the head are added at that moment.
+    None when the module has an import this does not know how to rewrite."""
 
     def dynamic(found: re.Match) -> str:
         alias, source = found.group(1), found.group(2)
@@ -76,21 +57,8 @@ def _gated_start(body: str, preloads: list[str], images: list[str]) -> str | Non
     if _ANY_STATIC_IMPORT.search(rewritten):
         return None
     hrefs = json.dumps(preloads)
-    # Asked for once the high-priority ones have loaded, ahead of the gate's
-    # frame: on a slow link they come right after the first page, before
-    # the app's scripts (a turn 3 s after opening found the second page
-    # still loading when it was asked for with the scripts: 650 ms to draw).
-    later_images = (
-        f"{{ const images = {_FIRST_IMAGES}; {_LOADED}.then(() => {{"
-        f" for (const href of {_script_json(images)}) {{ const link = document.createElement(\"link\");"
-        ' link.rel = "preload"; link.as = "image"; link.fetchPriority = "low"; link.href = href;'
-        " document.head.appendChild(link); } }); }\n"
-        if images
-        else ""
-    )
     return (
-        later_images
-        + f"await ({PAINT_GATE});\n"
+        f"await ({PAINT_GATE});\n"
         f"for (const href of {hrefs}) {{ const link = document.createElement(\"link\"); "
         "link.rel = \"modulepreload\"; link.href = href; document.head.appendChild(link); }\n"
         + rewritten
@@ -98,16 +66,14 @@ def _gated_start(body: str, preloads: list[str], images: list[str]) -> str | Non
 
 
 def start_after_first_paint(html: str) -> str:
-    """The page with the app's JavaScript, and the images it preloads at
-    low priority, neither fetched nor run before its first frame: the page
-    shows sooner on a slow phone; the app starts one frame later. A start
-    module this does not know is left as built (and the test named above
-    fails)."""
+    """The page with the app's JavaScript neither fetched nor run before its
+    first frame: the page shows sooner on a slow phone; the app starts one
+    frame later. A start module this does not know is left as built (and
+    the test named above fails)."""
     preloads = _MODULE_PRELOAD.findall(html)
-    images = _LOW_IMAGE_PRELOAD.findall(html)
     start = _APP_START.search(html)
-    gated = None if start is None else _gated_start(start.group(2), preloads, images)
+    gated = None if start is None else _gated_start(start.group(2), preloads)
     if gated is None:
         return html
     html = html[: start.start(2)] + gated + html[start.end(2) :]
-    return _LOW_IMAGE_PRELOAD.sub("", _MODULE_PRELOAD.sub("", html))
+    return _MODULE_PRELOAD.sub("", html)

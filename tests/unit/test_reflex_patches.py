@@ -147,23 +147,6 @@ def test_the_app_starts_after_the_gate_with_the_same_imports_in_the_same_order()
     ]
 
 
-def test_images_preloaded_at_low_priority_are_asked_for_when_the_gate_opens():
-    # The reader's second page, as React hoists it into the head; its first
-    # page (high priority) stays where the preload scanner finds it at once.
-    first = '<link rel="preload" as="image" href="/media/a-1.jpg" fetchPriority="high"/>'
-    second = '<link rel="preload" as="image" href="/media/a-2.jpg?v=1&amp;q=2" fetchPriority="low"/>'
-    html = reflex_patches.start_after_first_paint(_page().replace(CHARSET, CHARSET + first + second))
-    assert first in _head(html) and "a-2.jpg" not in _head(html)
-    module = re.search(r"<script[^>]*>(.*?)</script>", html, re.DOTALL).group(1)
-    lines = [line.strip() for line in module.splitlines() if line.strip()]
-    # Once the page's high-priority images have loaded, ahead of the gate.
-    assert lines[0].startswith('{ const images = [...document.querySelectorAll("img[fetchpriority=high]")];')
-    assert '["/media/a-2.jpg?v=1&q=2"]' in lines[0]
-    assert 'link.rel = "preload"; link.as = "image"; link.fetchPriority = "low"' in lines[0]
-    assert lines[1] == f"await ({reflex_patches.PAINT_GATE});"
-    assert lines[3] == 'await import("/assets/manifest-1.js");'
-
-
 def test_the_page_and_its_stylesheet_are_left_as_they_are():
     html = reflex_patches.start_after_first_paint(_page())
     assert STYLES in _head(html) and "<body><h1>page</h1><script" in html
