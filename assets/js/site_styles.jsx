@@ -7,8 +7,9 @@
 // page shows, so nothing moves when it applies. (Linked from the first
 // HTML with a media that does not match, its 130 KB were fetched beside
 // the first page's image and slowed it down.)
-import React, { useSyncExternalStore } from "react";
+import React from "react";
 import { useMatches } from "react-router";
+import { useHydrated } from "./hydrated.js";
 
 // The reader's own rules are written into the server's HTML, not linked: a
 // linked stylesheet held the first frame until its response came in beside
@@ -21,14 +22,12 @@ import { useMatches } from "react-router";
 // applied before the app draws a reader of its own.
 const ownRules = import.meta.env.SSR ? (await import("../css/reader_first_paint.css?inline")).default : "";
 
-const noSubscription = () => () => {};
-
 // `href`: the site's stylesheet. `ownParam`: the route parameter of the
 // route with a stylesheet of its own.
 export function SiteStylesheet({ href, ownParam }) {
   const own = useMatches().some((match) => match.params && ownParam in match.params);
   // False on the server and while hydrating its HTML, true from then on.
-  const started = useSyncExternalStore(noSubscription, () => true, () => false);
+  const started = useHydrated();
   return (
     <>
       {own && !started ? (

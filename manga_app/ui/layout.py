@@ -57,7 +57,13 @@ def site_header() -> rx.Component:
                 antd.search_input(
                     placeholder="タイトル・作者・よみがなで検索",
                     allow_clear=True,
-                    enter_button="検索",
+                    # A button of our own with an icon: antd's own (from a
+                    # string) holds a hidden loading icon whose animation
+                    # sets state while the hydration commits, which made
+                    # React run every effect of the page in that one task.
+                    enter_button=antd.button(
+                        "検索", type="primary", icon=rx.icon("search", size=16, aria_hidden="true")
+                    ),
                     max_length=MAX_QUERY_LENGTH,
                     name="q",
                     on_search=SearchBoxState.submit,

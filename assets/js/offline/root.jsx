@@ -24,11 +24,8 @@ function subscribe(callback) {
   };
 }
 
-const noSubscription = () => () => {};
 // False while rendering on the server and hydrating, true after.
-export function useInBrowser() {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
-}
+export { useHydrated as useInBrowser } from "../hydrated.js";
 
 // Online while rendering on the server and hydrating (the HTML is the same
 // for everyone); the browser's own answer after that.

@@ -35,15 +35,19 @@ async function saveAll(paths, saver) {
 
 // The index as React reads it: one object while localStorage holds the same
 // text, empty on the server and while hydrating (so the markup matches).
-let indexText = null;
-let indexItems = {};
+// Nothing kept reads as the server's own object: a snapshot that differs
+// from the server's while hydrating makes React re-render every row at once,
+// synchronously, in the task that commits the hydration.
 const NOTHING_KEPT = {};
+let indexText = null;
+let indexItems = NOTHING_KEPT;
 
 function indexSnapshot() {
   const text = localStorage.getItem(INDEX_KEY);
   if (text !== indexText) {
     indexText = text;
-    indexItems = readIndex();
+    const items = readIndex();
+    indexItems = Object.keys(items).length ? items : NOTHING_KEPT;
   }
   return indexItems;
 }

@@ -1,6 +1,6 @@
 // Small React hooks of the reader: saving and reporting the position,
 // telling the app the end is near. (Loading the pages: loading.js.)
-import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { rememberFirstPage, writePosition } from "./positions.js";
 import { keepOfflineReport } from "../offline/store.js";
 
@@ -85,12 +85,9 @@ export function useProgressReporter(storeKey, onProgress, saver = false) {
   return report;
 }
 
-const noSubscription = () => () => {};
 // False while rendering on the server and while hydrating its HTML; true for
-// every render after that (React re-renders once hydration is done).
-export function useInBrowser() {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
-}
+// every render after that.
+export { useHydrated as useInBrowser } from "../hydrated.js";
 
 // The reports of one opening of a chapter that do not wait for the visitor
 // to move: the first (the server's history learns which position this

@@ -14,7 +14,7 @@ class SearchInput(AntdComponent):
     placeholder: rx.Var[str]
     default_value: rx.Var[str]
     allow_clear: rx.Var[bool]
-    enter_button: rx.Var[bool | str]
+    enter_button: rx.Var[bool | str | rx.Component]
     size: rx.Var[Literal["small", "middle", "large"]]
     name: rx.Var[str]
     max_length: rx.Var[int]
