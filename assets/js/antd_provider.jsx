@@ -13,7 +13,7 @@
 // Notifications are the exception: they never show at first paint and are
 // left out of the stylesheet, so their holder keeps antd's runtime styles,
 // generated when the first one shows.
-import React, { useEffect } from "react";
+import React, { useEffect, useRef, useState } from "react";
 import { ConfigProvider, notification as antdNotification } from "antd";
 import jaJP from "antd/locale/ja_JP";
 import themeConfig from "../antd_theme.json";
@@ -37,21 +37,36 @@ const NOTIFICATION_THEME = { cssVar: themeConfig.cssVar, zeroRuntime: false };
 
 // Exposes antd's notification API to Python event handlers, which call
 // window.mangaNotify(kind, message, description) through rx.call_script.
+// The holder, with its own theme (a second token computation and runtime
+// styles), mounts with the first notice: most page loads show none, and it
+// was a third of antd's main-thread work while a page hydrated.
 function NotificationBridge({ maxCount }) {
+  const [notices, setNotices] = useState([]);
+  useEffect(() => {
+    window.mangaNotify = (kind, message, description) => {
+      setNotices((shown) => [...shown, { kind, message, description }]);
+    };
+    return () => {
+      delete window.mangaNotify;
+    };
+  }, []);
+  return notices.length ? <Notifications maxCount={maxCount} notices={notices} /> : null;
+}
+
+// Shows each notice once, in order, as it is added to `notices`.
+function Notifications({ maxCount, notices }) {
   const [notification, holder] = antdNotification.useNotification({
     duration: NOTIFICATION_DURATION_SECONDS,
     maxCount,
     placement: "bottom",
   });
+  const shown = useRef(0);
   useEffect(() => {
-    window.mangaNotify = (kind, message, description) => {
-      const show = notification[kind] || notification.info;
-      show({ message, description });
-    };
-    return () => {
-      delete window.mangaNotify;
-    };
-  }, [notification]);
+    for (const { kind, message, description } of notices.slice(shown.current)) {
+      (notification[kind] || notification.info)({ message, description });
+    }
+    shown.current = notices.length;
+  }, [notices, notification]);
   return <ConfigProvider theme={NOTIFICATION_THEME}>{holder}</ConfigProvider>;
 }
 
