@@ -1,18 +1,21 @@
-// The antd root for every page: theme (primary colour, font size, compact
-// algorithm), Japanese locale and the notification defaults of the spec.
-// The same theme JSON feeds the build-time static CSS extraction, so the
-// class hashes computed here match the stylesheet that is already painted.
+// antd on the site: its theme (primary colour, font size, compact
+// algorithm) and Japanese locale around each antd component, and the
+// notifications of the spec. The same theme JSON feeds the build-time static
+// CSS extraction, so the class hashes computed here match the stylesheet
+// that is already painted.
 //
-// zeroRuntime: the page's antd components (buttons, search boxes, results)
-// are all styled by that stylesheet (tools/extract_antd_css.cjs), so antd
-// generates none of their styles in the browser. It used to build each
-// component's style objects and serialise and hash them while the page
-// hydrated, only to find the stylesheet already had them: about half of
-// antd's style work on the main thread during load. (The theme's CSS
-// variables are still written at runtime: antd has no switch for them.)
-// Notifications are the exception: they never show at first paint and are
-// left out of the stylesheet, so their holder keeps antd's runtime styles,
-// generated when the first one shows.
+// The theme is not a root around the whole app: a ConfigProvider computes
+// its token (flattening and hashing every value) and writes its CSS
+// variables when it mounts, which cost every page load a long task while
+// it hydrated. Content pages draw no antd component (the header's search
+// box is plain elements), so only the pages that do (the 404 result, the
+// reader's error panel) and the first notice pay for it.
+//
+// zeroRuntime: the antd components the pages draw are styled by that
+// stylesheet (tools/extract_antd_css.cjs), so antd generates none of their
+// styles in the browser. Notifications are the exception: they never show
+// at first paint and are left out of the stylesheet, so their holder keeps
+// antd's runtime styles, generated when the first one shows.
 import React, { useEffect, useRef, useState } from "react";
 import { ConfigProvider, notification as antdNotification } from "antd";
 import jaJP from "antd/locale/ja_JP";
@@ -26,20 +29,24 @@ export const NOTIFICATION_DURATION_SECONDS = 4.5;
 
 const derivedAtBuild = () => ({ ...mapToken });
 
-export function buildTheme() {
-  return { token: themeConfig.token, cssVar: themeConfig.cssVar, algorithm: derivedAtBuild };
-}
+const BASE_THEME = { token: themeConfig.token, cssVar: themeConfig.cssVar, algorithm: derivedAtBuild };
+const THEME = { ...BASE_THEME, zeroRuntime: true };
+const NOTIFICATION_THEME = { ...BASE_THEME, zeroRuntime: false };
 
-const THEME = { ...buildTheme(), zeroRuntime: true };
-// Same token and CSS variable scope (a nested theme without the key would get
-// a new one); only the runtime styles differ.
-const NOTIFICATION_THEME = { cssVar: themeConfig.cssVar, zeroRuntime: false };
+// Around each antd component the pages draw (manga_app/ui/antd/theme.py).
+export function AntdTheme({ children }) {
+  return (
+    // autoInsertSpace would write "検 索": wrong for Japanese labels.
+    <ConfigProvider theme={THEME} locale={jaJP} button={{ autoInsertSpace: false }}>
+      {children}
+    </ConfigProvider>
+  );
+}
 
 // Exposes antd's notification API to Python event handlers, which call
 // window.mangaNotify(kind, message, description) through rx.call_script.
-// The holder, with its own theme (a second token computation and runtime
-// styles), mounts with the first notice: most page loads show none, and it
-// was a third of antd's main-thread work while a page hydrated.
+// The holder, with its theme (a token computation and runtime styles),
+// mounts with the first notice: most page loads show none.
 function NotificationBridge({ maxCount }) {
   const [notices, setNotices] = useState([]);
   useEffect(() => {
@@ -67,15 +74,19 @@ function Notifications({ maxCount, notices }) {
     }
     shown.current = notices.length;
   }, [notices, notification]);
-  return <ConfigProvider theme={NOTIFICATION_THEME}>{holder}</ConfigProvider>;
+  return (
+    <ConfigProvider theme={NOTIFICATION_THEME} locale={jaJP}>
+      {holder}
+    </ConfigProvider>
+  );
 }
 
+// An app wrap: the notifications, for every page.
 export function AntdProvider({ children, notificationMaxCount = 3 }) {
   return (
-    // autoInsertSpace would write "検 索": wrong for Japanese labels.
-    <ConfigProvider theme={THEME} locale={jaJP} button={{ autoInsertSpace: false }}>
+    <>
       <NotificationBridge maxCount={notificationMaxCount} />
       {children}
-    </ConfigProvider>
+    </>
   );
 }

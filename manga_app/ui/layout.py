@@ -4,7 +4,6 @@ reader layout (no site chrome, a minimal top bar)."""
 import reflex as rx
 
 from manga_app.core import routes
-from manga_app.ui import antd
 from manga_app.ui.account.sign_in import sign_in_area
 from manga_app.ui.analytics import page_view_reporter
 from manga_app.heads.tags import head_links
@@ -49,32 +48,42 @@ def _sign_in_area() -> rx.Component:
     return sign_in_area()
 
 
+def _header_search() -> rx.Component:
+    # Plain elements, not antd's Input.Search: the box is on every page, and
+    # antd's (its theme's token, its CSS variables, its component hooks and a
+    # hidden loading icon) was most of antd's main-thread work while a page
+    # hydrated. Uncontrolled: what a visitor types before the app starts
+    # stays, and without JavaScript the form still searches.
+    return rx.el.form(
+        rx.el.input(
+            type="search",
+            name="q",
+            placeholder="タイトル・作者・よみがなで検索",
+            aria_label="作品を検索",
+            max_length=MAX_QUERY_LENGTH,
+            auto_complete="off",
+            enter_key_hint="search",
+            class_name="header-search-input",
+        ),
+        rx.el.button(
+            rx.icon("search", size=16, aria_hidden="true"),
+            "検索",
+            type="submit",
+            class_name="header-search-button",
+        ),
+        action=routes.SEARCH,
+        method="get",
+        role="search",
+        class_name="header-search",
+        on_submit=SearchBoxState.submit,
+    )
+
+
 def site_header() -> rx.Component:
     return rx.el.header(
         rx.el.div(
             _logo(),
-            rx.el.form(
-                antd.search_input(
-                    placeholder="タイトル・作者・よみがなで検索",
-                    allow_clear=True,
-                    # A button of our own with an icon: antd's own (from a
-                    # string) holds a hidden loading icon whose animation
-                    # sets state while the hydration commits, which made
-                    # React run every effect of the page in that one task.
-                    enter_button=antd.button(
-                        "検索", type="primary", icon=rx.icon("search", size=16, aria_hidden="true")
-                    ),
-                    max_length=MAX_QUERY_LENGTH,
-                    name="q",
-                    on_search=SearchBoxState.submit,
-                ),
-                # Without JavaScript the form still searches.
-                action=routes.SEARCH,
-                method="get",
-                role="search",
-                class_name="header-search",
-                on_submit=rx.prevent_default,
-            ),
+            _header_search(),
             rx.el.nav(
                 link("ジャンル", href=routes.GENRES, class_name="header-link"),
                 _sign_in_area(),

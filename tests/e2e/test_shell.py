@@ -143,14 +143,15 @@ def test_antd_styles_are_present_before_any_javascript_runs(browser, base_url: s
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
-        page.goto(base_url + "/")
+        page.goto(base_url + "/no-such-page")
         # Without JavaScript every antd style comes from the static antd.css:
-        # the primary button's white label, the input's bordered box.
-        search_button = page.locator("header .ant-input-search-btn").first
-        expect(search_button).to_be_visible()
-        assert search_button.evaluate("e => getComputedStyle(e).color") == "rgb(255, 255, 255)"
-        assert search_button.evaluate("e => getComputedStyle(e).cursor") == "pointer"
-        box = page.locator("header .ant-input-affix-wrapper").first
+        # the not-found result, centred, its title at the theme's size.
+        title = page.locator("main .ant-result-title")
+        expect(title).to_be_visible()
+        assert title.evaluate("e => getComputedStyle(e).textAlign") == "center"
+        assert title.evaluate("e => getComputedStyle(e).fontSize") == "24px"
+        # The header's search box is the site's own, styled by site.css.
+        box = page.locator("header .header-search-input")
         assert box.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
         assert box.evaluate("e => getComputedStyle(e).borderTopWidth") == "1px"
         font = page.locator("body").evaluate("e => getComputedStyle(e).fontFamily")

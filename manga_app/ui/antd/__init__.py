@@ -2,8 +2,7 @@
 
 from manga_app.ui.antd.base import ANTD_PACKAGE
 from manga_app.ui.antd.button import button
-from manga_app.ui.antd.input import search_input
 from manga_app.ui.antd.provider import antd_provider
 from manga_app.ui.antd.result import result
 
-__all__ = ["ANTD_PACKAGE", "antd_provider", "button", "result", "search_input"]
+__all__ = ["ANTD_PACKAGE", "antd_provider", "button", "result"]

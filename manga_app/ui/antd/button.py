@@ -5,6 +5,7 @@ from typing import Literal
 import reflex as rx
 
 from manga_app.ui.antd.base import AntdComponent
+from manga_app.ui.antd.theme import themed
 
 
 class Button(AntdComponent):
@@ -22,4 +23,6 @@ class Button(AntdComponent):
     icon: rx.Var[rx.Component]
 
 
-button = Button.create
+def button(*children, **props) -> rx.Component:
+    """Button in the site's theme."""
+    return themed(Button.create(*children, **props))

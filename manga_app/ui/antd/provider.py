@@ -1,4 +1,4 @@
-"""The antd root (theme, ja_JP locale, notifications) from assets/js."""
+"""The notifications of every page (antd's, in the site's theme) from assets/js."""
 
 import reflex as rx
 
@@ -6,7 +6,7 @@ from manga_app.ui.antd.base import ANTD_PACKAGE
 
 
 class AntdProvider(rx.Component):
-    """ConfigProvider + App; the JS lives in assets/js/antd_provider.jsx."""
+    """An app wrap; the JS lives in assets/js/antd_provider.jsx."""
 
     library = rx.asset("js/antd_provider.jsx").importable_path
     tag = "AntdProvider"

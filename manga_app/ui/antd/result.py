@@ -5,6 +5,7 @@ from typing import Literal
 import reflex as rx
 
 from manga_app.ui.antd.base import AntdComponent
+from manga_app.ui.antd.theme import themed
 
 
 class Result(AntdComponent):
@@ -16,4 +17,6 @@ class Result(AntdComponent):
     extra: rx.Var[rx.Component]
 
 
-result = Result.create
+def result(*children, **props) -> rx.Component:
+    """Result in the site's theme."""
+    return themed(Result.create(*children, **props))

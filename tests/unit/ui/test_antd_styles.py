@@ -20,7 +20,7 @@ def _wrapped_components() -> set[str]:
         cls = classes.pop()
         classes.extend(cls.__subclasses__())
         if cls is not AntdComponent and cls.library == AntdComponent.library:
-            found.add(cls.tag.split(".")[0])  # Input.Search is drawn with Input's styles
+            found.add(cls.tag.split(".")[0])
     return found
 
 
