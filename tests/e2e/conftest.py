@@ -198,8 +198,10 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 def wait_for_hydration(page: Page) -> None:
-    """The app has started (its modules ran) and the page's on_load has run
-    (HeadState applied)."""
+    """The app has started: its modules ran and React has taken the page
+    over (window.__reflex is set by an effect of its root). Not that the
+    page's on_load has run: the canonical link is in the first HTML, and
+    the app may not even be connected yet."""
     page.wait_for_function(
         "() => window.__reflex !== undefined && document.querySelector('link[rel=canonical]') !== null"
     )

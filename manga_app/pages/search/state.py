@@ -53,21 +53,30 @@ class SearchState(rx.State):
     loaded: bool = False
     _params: Query = Query()
     _pending: bool = False
-    # The URL (path and query) the visitor last typed on, until the next load.
+    # The path the visitor typed or searched on while its page's on_load was
+    # still to come, until that load (see `_note_typed`).
     _typed_on: str = ""
 
-    def _url(self) -> str:
-        return f"{self.router.url.path}?{self.router.url.query}"
+    def _note_typed(self) -> None:
+        """The box and its form are in the server-rendered page, and the app
+        sends what was typed (or submitted) as it connects: those events can
+        reach the backend before the page's on_load, which runs after the
+        hydrate (is_hydrated is False from the hydrate, or a navigation, to
+        the end of its on_load). Words that reach it then are the page's own.
+        Not the URL they were sent from: the first search replaces it."""
+        if not self.is_hydrated:
+            self._typed_on = self.router.url.path
 
     @rx.event
     async def load(self):
         snapshot, _ = await current_index()
         known = frozenset(genre.name for genre in snapshot.genres)
         params = parse_search_params(self.router.url.query or "", known_genres=known)
-        typed_here, self._typed_on = self._typed_on == self._url() and params.q != self.query, ""
+        typed_here = self._typed_on == self.router.url.path and params.q != self.query
+        self._typed_on = ""
         if typed_here:
-            # The box is in the server-rendered page: the visitor typed into it
-            # before the app had loaded the page. Their words win over the URL's.
+            # The visitor typed or searched before the app had loaded the page:
+            # their words win over the URL's.
             self._params = params
             return await self._search_typed()
         if params.q != self.query:
@@ -80,7 +89,7 @@ class SearchState(rx.State):
     async def type_query(self, value: str):
         """as-you-type: search now, or once the throttle interval is over."""
         self.query = clean_query(value)
-        self._typed_on = self._url()
+        self._note_typed()
         if not _throttle_for(self.router.session.client_token).allow():
             if not self._pending:
                 self._pending = True
@@ -107,6 +116,7 @@ class SearchState(rx.State):
     @rx.event
     async def submit(self, form: dict):
         self.query = clean_query(str(form.get("q", "")))
+        self._note_typed()
         return await self._search_typed()
 
     async def _search_typed(self):
