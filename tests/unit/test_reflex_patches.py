@@ -13,6 +13,7 @@ import reflex.compiler.utils
 import reflex.utils.misc
 import socketio
 from reflex.app import App, EventNamespace
+from reflex.istate.manager.memory import StateManagerMemory
 from reflex_base import constants
 from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
 
@@ -78,6 +79,11 @@ def test_the_patches_sit_where_reflex_calls_them():
     assert "self._static_router_data[sid] = self._build_static_router_data(sid, environ)" in namespace_source
     assert "constants.RouteVar.CLIENT_IP: client_ip" in namespace_source
     assert "def sid_to_token" in namespace_source
+    # The in-memory state expiry drops each state through _purge_token (kept while its tab is open),
+    # its states keyed by the tab's token, which is what the namespace records per socket.
+    assert StateManagerMemory._purge_token.__wrapped__ is not None
+    assert "self._purge_token(token)" in inspect.getsource(StateManagerMemory._purge_expired_tokens)
+    assert "def token_to_socket" not in namespace_source and "self._token_manager.token_to_socket" in namespace_source
 
 
 def test_a_set_up_connection_keeps_only_what_reflex_reads_again():

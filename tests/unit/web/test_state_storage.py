@@ -1,7 +1,9 @@
 """Where a visitor's state lives and when it goes: in the worker's memory
 without Redis (never pickles on disk), in Redis with a TTL when
 REFLEX_REDIS_URL is set; in both, a visitor who stops sending events is
-forgotten after the TTL and what their state held is freed.
+forgotten after the TTL and what their state held is freed. In memory, a
+visitor whose tab stays open keeps their state however long they are idle,
+and loses it one TTL after the tab closes.
 
 The managers are Reflex's own, built from this project's rxconfig.py; the
 state tree is the app's (a title page open), and Redis is the machine's
@@ -26,8 +28,11 @@ from reflex.istate.manager.redis import StateManagerRedis
 
 from tests.unit.web.scratch_redis import REDIS_URL, redis_client  # noqa: F401 (a fixture)
 from reflex.istate.manager.token import BaseStateToken
+from reflex.utils.token_manager import LocalTokenManager
 
+from manga_app import reflex_patches
 from manga_app.pages.title.state import TitleState
+from manga_app.web import state_lifetime
 
 ROOT = Path(__file__).resolve().parents[3]
 # A generous bound for a one-second TTL to pass on a loaded machine: a wait, not a speed figure.
@@ -99,6 +104,37 @@ def test_a_visitor_who_stops_is_forgotten_after_the_ttl_and_their_memory_freed()
         assert staying.cache_key in manager.states
         # Coming back after the TTL: a fresh state, nothing of the old visit.
         assert await _title_of(manager, leaving) == ""
+        await manager.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_visitor_whose_tab_stays_open_keeps_their_state_however_long_they_are_idle():
+    reflex_patches.install()
+
+    async def scenario():
+        manager = StateManagerMemory(token_expiration=1)
+        tabs = LocalTokenManager()  # Reflex's record of the worker's open tabs
+        state_lifetime.watch(tabs)
+        idle, gone = _token(), _token()
+        await tabs.link_token_to_sid(idle.ident, "sid-idle")
+        await _open_title(manager, idle)
+        await _open_title(manager, gone)
+        # Neither sends anything; only the one whose tab closed is forgotten.
+        deadline = time.monotonic() + PATIENCE
+        while gone.cache_key in manager.states:
+            assert time.monotonic() < deadline, f"the closed tab's state outlived its TTL by {PATIENCE:.0f}s"
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1.5)  # idle for longer than the TTL
+        assert idle.cache_key in manager.states
+        assert await _title_of(manager, idle) == "進撃の巨人"
+        # The tab closes (socket_guard's disconnect hook, then Reflex's): one TTL later its state goes.
+        state_lifetime.closed(manager, idle.ident)
+        await tabs.disconnect_token(idle.ident, "sid-idle")
+        deadline = time.monotonic() + PATIENCE
+        while idle.cache_key in manager.states:
+            assert time.monotonic() < deadline, f"the state outlived its closed tab by {PATIENCE:.0f}s"
+            await asyncio.sleep(0.2)
         await manager.close()
 
     asyncio.run(scenario())
