@@ -9,6 +9,7 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   the HTML (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io
   connect, event and disconnect (`install`; the policy itself is web/socket_guard.py).
+- Every state's sets of changes held only while not empty (`dirty_sets`).
 - State in memory: kept while its tab is connected, dropped one TTL after
   (`kept_while_open`, web/state_lifetime.py).
 - State in Redis: an event cancelled while its visitor's lock is being
@@ -28,6 +29,7 @@ from reflex.app import App, EventNamespace
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
 
+from manga_app.reflex_patches import dirty_sets
 from manga_app.reflex_patches.built_page import PAINT_GATE, start_after_first_paint
 from manga_app.reflex_patches.document_head import leave_out_color_mode_script, own_stylesheet_link
 from manga_app.reflex_patches.marks import MARK
@@ -49,6 +51,7 @@ def install() -> None:
     App._preprocess (run by the event processor under the state lock, before
     every event), EventNamespace.on_connect, on_event and on_disconnect (socket.io)."""
     bounded_logs.install()
+    dirty_sets.install()
     if getattr(App._preprocess, MARK, False):
         return
     _wrap(App, "_preprocess", socket_guard.before_event)
