@@ -90,7 +90,7 @@ async def _tell(namespace: EventNamespace, sid: str) -> None:
 
 
 async def on_connect(self: EventNamespace, original, sid: str, environ: dict, *args):
-    state_lifetime.watch(self._token_manager)
+    state_lifetime.watch(self._token_manager, self.app.state_manager)
     try:
         return await original(self, sid, environ, *args)
     finally:

@@ -157,3 +157,30 @@ def test_in_redis_a_visitor_state_carries_the_ttl_and_is_gone_after_it(redis_cli
     assert keys, "nothing of the visitor was written to Redis"
     assert all(0 < redis_client.pttl(key) <= 1000 for key in keys)
     _wait_until(lambda: not redis_client.keys(f"{token.ident}*"), "the visitor's keys expired")
+
+
+def test_in_redis_the_state_of_an_open_tab_is_kept_however_long_it_is_idle(redis_client: redis.Redis):
+    idle, gone = _token(), _token()
+
+    async def visit():
+        import redis.asyncio
+
+        manager = StateManagerRedis(redis=redis.asyncio.Redis.from_url(REDIS_URL), token_expiration=2)
+        tabs = LocalTokenManager()
+        await tabs.link_token_to_sid(idle.ident, "sid-idle")
+        await _open_title(manager, idle)
+        await _open_title(manager, gone)
+        state_lifetime.watch(tabs, manager)
+        deadline = time.monotonic() + PATIENCE
+        while redis_client.keys(f"{gone.ident}*"):
+            assert time.monotonic() < deadline, "the closed tab's keys expired"
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(3)  # idle for longer than the TTL
+        kept = bool(redis_client.keys(f"{idle.ident}*"))
+        title = await _title_of(manager, idle)
+        if state_lifetime._refreshing is not None:
+            state_lifetime._refreshing.cancel()
+        await manager.close()
+        return kept, title
+
+    assert asyncio.run(visit()) == (True, "進撃の巨人")
