@@ -1,7 +1,8 @@
 """Memory per connected visitor, and where it goes (issue 19).
 
-The site served as bench_load serves it (one worker, state in memory, a
-long state TTL so no visitor's state expires during the probe); N visitors
+The site served as bench_load serves it (one worker, state in memory; an
+open tab's state never expires, and a long TTL keeps the warm-up's too,
+so no freed state's memory is reused); N visitors
 of benchmarks/load (connected, hydrated, a title page open) arrive, `steps`
 times; each time, the worker's RSS delta per newcomer. With --trace, the
 worker runs tracemalloc from just before the visitors arrive and the probe

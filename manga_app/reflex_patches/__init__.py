@@ -9,6 +9,9 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   the HTML (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io
   connect, event and disconnect (`install`; the policy itself is web/socket_guard.py).
+- Every state's sets of changes held only while not empty (`dirty_sets`).
+- State in memory: kept while its tab is connected, dropped one TTL after
+  (`kept_while_open`, web/state_lifetime.py).
 - State in Redis: an event cancelled while its visitor's lock is being
   granted gives the lock back (`lock_given_back_if_cancelled`); the states
   every event reads come in the event's one read (`with_every_event_states`);
@@ -23,8 +26,10 @@ import functools
 import inspect
 
 from reflex.app import App, EventNamespace
+from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
 
+from manga_app.reflex_patches import dirty_sets
 from manga_app.reflex_patches.built_page import PAINT_GATE, start_after_first_paint
 from manga_app.reflex_patches.document_head import leave_out_color_mode_script, own_stylesheet_link
 from manga_app.reflex_patches.marks import MARK
@@ -33,7 +38,7 @@ from manga_app.reflex_patches.redis_lock import (
     lock_release_events_only,
     with_every_event_states,
 )
-from manga_app.web import bounded_logs, socket_guard
+from manga_app.web import bounded_logs, socket_guard, state_lifetime
 
 __all__ = ["PAINT_GATE", "install", "leave_out_color_mode_script", "own_stylesheet_link", "start_after_first_paint"]
 
@@ -46,6 +51,7 @@ def install() -> None:
     App._preprocess (run by the event processor under the state lock, before
     every event), EventNamespace.on_connect, on_event and on_disconnect (socket.io)."""
     bounded_logs.install()
+    dirty_sets.install()
     if getattr(App._preprocess, MARK, False):
         return
     _wrap(App, "_preprocess", socket_guard.before_event)
@@ -54,6 +60,7 @@ def install() -> None:
     _wrap(EventNamespace, "on_disconnect", socket_guard.on_disconnect)
     from manga_app.accounts.auth_state import AuthState  # (the app's states import this module's users)
 
+    StateManagerMemory._purge_token = state_lifetime.kept_while_open(StateManagerMemory._purge_token)
     StateManagerRedis._try_get_lock = lock_given_back_if_cancelled(StateManagerRedis._try_get_lock)
     StateManagerRedis._get_required_state_classes = with_every_event_states(
         StateManagerRedis._get_required_state_classes, (AuthState,))

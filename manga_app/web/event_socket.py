@@ -12,16 +12,20 @@ every request (attach its contexts) is done here too. HTTP and lifespan go
 through the whole stack as before.
 
 engine.io's queue of packets for each socket is a SocketQueue (web/
-socket_queue.py) rather than an asyncio.Queue: 3 KB less per open tab."""
+socket_queue.py) rather than an asyncio.Queue: 3 KB less per open tab; its
+socket a LeanSocket (web/engineio_socket.py), with one task besides the one
+serving it where engine.io keeps four."""
 
 from __future__ import annotations
 
+import engineio.async_socket
 from reflex.app import App
 from reflex_base import constants, otel
 from reflex_base.config import get_config
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from manga_app.web.engineio_socket import LeanSocket
 from manga_app.web.socket_queue import SocketQueue
 
 
@@ -68,4 +72,5 @@ def app() -> ASGIApp:
     asgi_app = reflex_app()
     if reflex_app.sio is not None:
         reflex_app.sio.eio.create_queue = SocketQueue  # engine.io asks its server for each socket's queue
+        engineio.async_socket.AsyncSocket = LeanSocket  # engine.io's server makes each socket from its module's class
     return with_direct_event_socket(reflex_app, asgi_app)

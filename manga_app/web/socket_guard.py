@@ -11,6 +11,8 @@ moves them):
   flooding client costs the worker almost nothing. A connection whose events
   are dropped is told so in Japanese, once per NOTICE_INTERVAL.
 - No log line carries more than 200 characters of a payload (bounded_logs).
+- A visitor's state lives while their tab is connected, then one TTL
+  (state_lifetime: connect tells it the open tabs, disconnect starts the TTL).
 - Once a connection is set up (EventNamespace.on_connect), its environ holds
   only what is read again: socket.io keeps it for as long as the tab is open,
   with a copy of every request header and engine.io's request body reader
@@ -36,6 +38,7 @@ from reflex_base.event import fix_events
 
 from manga_app.ui.notify import notify
 from manga_app.accounts.session_guard import hold_session
+from manga_app.web import state_lifetime
 from manga_app.web.rate_limit import Notices, RateLimiter
 
 logger = logging.getLogger(__name__)
@@ -87,6 +90,7 @@ async def _tell(namespace: EventNamespace, sid: str) -> None:
 
 
 async def on_connect(self: EventNamespace, original, sid: str, environ: dict, *args):
+    state_lifetime.watch(self._token_manager, self.app.state_manager)
     try:
         return await original(self, sid, environ, *args)
     finally:
@@ -102,4 +106,6 @@ def slim_environ(environ: dict) -> None:
 def on_disconnect(self: EventNamespace, original, sid: str):
     PER_CONNECTION.forget(sid)
     NOTICES.forget(sid)
+    if (token := self.sid_to_token.get(sid)) is not None:
+        state_lifetime.closed(self.app.state_manager, token)
     return original(self, sid)

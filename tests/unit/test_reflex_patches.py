@@ -13,6 +13,7 @@ import reflex.compiler.utils
 import reflex.utils.misc
 import socketio
 from reflex.app import App, EventNamespace
+from reflex.istate.manager.memory import StateManagerMemory
 from reflex_base import constants
 from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
 
@@ -78,6 +79,11 @@ def test_the_patches_sit_where_reflex_calls_them():
     assert "self._static_router_data[sid] = self._build_static_router_data(sid, environ)" in namespace_source
     assert "constants.RouteVar.CLIENT_IP: client_ip" in namespace_source
     assert "def sid_to_token" in namespace_source
+    # The in-memory state expiry drops each state through _purge_token (kept while its tab is open),
+    # its states keyed by the tab's token, which is what the namespace records per socket.
+    assert StateManagerMemory._purge_token.__wrapped__ is not None
+    assert "self._purge_token(token)" in inspect.getsource(StateManagerMemory._purge_expired_tokens)
+    assert "def token_to_socket" not in namespace_source and "self._token_manager.token_to_socket" in namespace_source
 
 
 def test_a_set_up_connection_keeps_only_what_reflex_reads_again():
@@ -181,3 +187,46 @@ def test_reflex_waits_only_on_lock_release_events_without_its_opportunistic_lock
     assert not manager._oplock_enabled
     assert "self._redis_notify_keyspace_events" in inspect.getsource(inspect.unwrap(
         StateManagerRedis._enable_keyspace_notifications))
+
+
+# ---- the states' sets of changes -------------------------------------------
+
+
+def _visit(root) -> dict:
+    """One event's changes on a visitor's state tree: the delta sent to the browser, then cleaned."""
+    from manga_app.pages.title.state import TitleState
+
+    title = root._get_state_from_cache(TitleState)
+    title.slug, title.title = "shingeki", "進撃の巨人"
+    title.title = "進撃の巨人 (新装版)"
+    delta = asyncio.run(root._get_resolved_delta())
+    root._clean()
+    return delta
+
+
+def test_a_visitors_states_hold_no_empty_sets_between_events_and_changes_still_reach_the_browser():
+    import gc
+    import tracemalloc
+
+    from reflex.state import State
+
+    from manga_app.pages.title.state import TitleState
+
+    reflex_patches.install()
+    root = State(_reflex_internal_init=True)
+    delta = _visit(root)
+    changed = delta[TitleState.get_full_name()]
+    assert changed["title_rx_state_"] == "進撃の巨人 (新装版)" and changed["slug_rx_state_"] == "shingeki"
+    assert TitleState.get_full_name() not in asyncio.run(root._get_resolved_delta()), "sent once, then clean"
+    assert _visit(root)[TitleState.get_full_name()]["title_rx_state_"] == "進撃の巨人 (新装版)"
+
+    # What 100 visitors' state trees hold between events (19 states each; two empty sets per state were 8 KB).
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    roots = [State(_reflex_internal_init=True) for _ in range(100)]
+    for root in roots:
+        _visit(root)
+    gc.collect()
+    per_visitor = (tracemalloc.get_traced_memory()[0] - before) / len(roots)
+    tracemalloc.stop()
+    assert per_visitor < 6_000, f"{per_visitor:.0f} bytes per visitor's state tree"

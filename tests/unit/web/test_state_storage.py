@@ -1,7 +1,9 @@
 """Where a visitor's state lives and when it goes: in the worker's memory
 without Redis (never pickles on disk), in Redis with a TTL when
 REFLEX_REDIS_URL is set; in both, a visitor who stops sending events is
-forgotten after the TTL and what their state held is freed.
+forgotten after the TTL and what their state held is freed. In memory, a
+visitor whose tab stays open keeps their state however long they are idle,
+and loses it one TTL after the tab closes.
 
 The managers are Reflex's own, built from this project's rxconfig.py; the
 state tree is the app's (a title page open), and Redis is the machine's
@@ -26,8 +28,11 @@ from reflex.istate.manager.redis import StateManagerRedis
 
 from tests.unit.web.scratch_redis import REDIS_URL, redis_client  # noqa: F401 (a fixture)
 from reflex.istate.manager.token import BaseStateToken
+from reflex.utils.token_manager import LocalTokenManager
 
+from manga_app import reflex_patches
 from manga_app.pages.title.state import TitleState
+from manga_app.web import state_lifetime
 
 ROOT = Path(__file__).resolve().parents[3]
 # A generous bound for a one-second TTL to pass on a loaded machine: a wait, not a speed figure.
@@ -104,6 +109,37 @@ def test_a_visitor_who_stops_is_forgotten_after_the_ttl_and_their_memory_freed()
     asyncio.run(scenario())
 
 
+def test_a_visitor_whose_tab_stays_open_keeps_their_state_however_long_they_are_idle():
+    reflex_patches.install()
+
+    async def scenario():
+        manager = StateManagerMemory(token_expiration=1)
+        tabs = LocalTokenManager()  # Reflex's record of the worker's open tabs
+        state_lifetime.watch(tabs)
+        idle, gone = _token(), _token()
+        await tabs.link_token_to_sid(idle.ident, "sid-idle")
+        await _open_title(manager, idle)
+        await _open_title(manager, gone)
+        # Neither sends anything; only the one whose tab closed is forgotten.
+        deadline = time.monotonic() + PATIENCE
+        while gone.cache_key in manager.states:
+            assert time.monotonic() < deadline, f"the closed tab's state outlived its TTL by {PATIENCE:.0f}s"
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1.5)  # idle for longer than the TTL
+        assert idle.cache_key in manager.states
+        assert await _title_of(manager, idle) == "進撃の巨人"
+        # The tab closes (socket_guard's disconnect hook, then Reflex's): one TTL later its state goes.
+        state_lifetime.closed(manager, idle.ident)
+        await tabs.disconnect_token(idle.ident, "sid-idle")
+        deadline = time.monotonic() + PATIENCE
+        while idle.cache_key in manager.states:
+            assert time.monotonic() < deadline, f"the state outlived its closed tab by {PATIENCE:.0f}s"
+            await asyncio.sleep(0.2)
+        await manager.close()
+
+    asyncio.run(scenario())
+
+
 def test_in_redis_a_visitor_state_carries_the_ttl_and_is_gone_after_it(redis_client: redis.Redis):
     token = _token()
 
@@ -121,3 +157,30 @@ def test_in_redis_a_visitor_state_carries_the_ttl_and_is_gone_after_it(redis_cli
     assert keys, "nothing of the visitor was written to Redis"
     assert all(0 < redis_client.pttl(key) <= 1000 for key in keys)
     _wait_until(lambda: not redis_client.keys(f"{token.ident}*"), "the visitor's keys expired")
+
+
+def test_in_redis_the_state_of_an_open_tab_is_kept_however_long_it_is_idle(redis_client: redis.Redis):
+    idle, gone = _token(), _token()
+
+    async def visit():
+        import redis.asyncio
+
+        manager = StateManagerRedis(redis=redis.asyncio.Redis.from_url(REDIS_URL), token_expiration=2)
+        tabs = LocalTokenManager()
+        await tabs.link_token_to_sid(idle.ident, "sid-idle")
+        await _open_title(manager, idle)
+        await _open_title(manager, gone)
+        state_lifetime.watch(tabs, manager)
+        deadline = time.monotonic() + PATIENCE
+        while redis_client.keys(f"{gone.ident}*"):
+            assert time.monotonic() < deadline, "the closed tab's keys expired"
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(3)  # idle for longer than the TTL
+        kept = bool(redis_client.keys(f"{idle.ident}*"))
+        title = await _title_of(manager, idle)
+        if state_lifetime._refreshing is not None:
+            state_lifetime._refreshing.cancel()
+        await manager.close()
+        return kept, title
+
+    assert asyncio.run(visit()) == (True, "進撃の巨人")

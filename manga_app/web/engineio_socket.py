@@ -1,0 +1,115 @@
+"""engine.io's socket for one open tab, with fewer tasks waiting for it
+(issue 19).
+
+python-engineio (4.15) keeps, for each open websocket, besides the task
+that serves it: a task reading the next frame (so it can be waited for with
+a timeout), a task waiting for the next packet to send inside the writer
+task (asyncio.wait_for wraps it in one), and a task sleeping until the next
+ping: four tasks and their coroutines, futures and timers, about 3 KB per
+open tab that does nothing. Here the frames are read in the task that
+serves the socket and the packets waited for in the writer task, each
+under `asyncio.timeout` (a timer, no task), and the ping is a timer
+callback that queues the PING packet. What goes over the
+wire, and when, is engine.io's: the same packets, the same ping interval,
+the same timeouts that close a socket whose tab is gone.
+
+A socket that starts on long-polling and upgrades (Reflex's frontend opens
+websockets directly) is served by engine.io's own handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from engineio import exceptions, packet
+from engineio.async_socket import AsyncSocket
+
+
+class LeanSocket(AsyncSocket):
+    _ping_timer: asyncio.TimerHandle | None = None
+
+    async def poll(self):
+        """engine.io's, waiting for the first packet under a timer instead of in a task of its own."""
+        try:
+            async with asyncio.timeout(self.server.ping_interval + self.server.ping_timeout):
+                packets = [await self.queue.get()]
+            self.queue.task_done()
+        except (TimeoutError, asyncio.CancelledError):
+            raise exceptions.QueueEmpty() from None
+        if packets == [None]:
+            return []
+        while True:
+            try:
+                pkt = self.queue.get_nowait()
+                self.queue.task_done()
+                if pkt is None:
+                    self.queue.put_nowait(None)
+                    break
+                packets.append(pkt)
+            except asyncio.QueueEmpty:
+                break
+        return packets
+
+    def schedule_ping(self):
+        # as engine.io's: only once the previous ping was answered
+        if self.last_ping:
+            self.last_ping = None
+            self._ping_timer = asyncio.get_running_loop().call_later(self.server.ping_interval, self._ping)
+
+    def _ping(self) -> None:
+        self._ping_timer = None
+        if not self.closing and not self.closed:
+            self.last_ping = time.time()
+            self.queue.put_nowait(packet.Packet(packet.PING))
+
+    async def close(self, wait=True, abort=False, reason=None):
+        if self._ping_timer is not None:
+            self._ping_timer.cancel()
+            self._ping_timer = None
+        await super().close(wait=wait, abort=abort, reason=reason)
+
+    async def _websocket_handler(self, ws):
+        if self.connected:  # an upgrade from long-polling
+            return await super()._websocket_handler(ws)
+        self.connected = True
+        self.upgraded = True
+        limit = self.server.max_http_buffer_size
+
+        async def writer():
+            while True:
+                try:
+                    packets = await self.poll()
+                except exceptions.QueueEmpty:
+                    break
+                if not packets:  # the connection is closing
+                    break
+                try:
+                    for pkt in packets:
+                        await ws.send(pkt.encode())
+                except Exception:  # noqa: BLE001 - as engine.io: a failed send ends the writer
+                    break
+            await ws.close()
+
+        writer_task = asyncio.ensure_future(writer())
+        while True:
+            try:
+                async with asyncio.timeout(self.server.ping_interval + self.server.ping_timeout):
+                    data = await ws.wait()
+            except BaseException:  # noqa: BLE001 - as engine.io: timed out, cancelled or failed, the socket ends
+                break
+            if data is None:  # closed by the client
+                break
+            if len(data) > limit:
+                break  # as engine.io: a packet over max_http_buffer_size ends the socket
+            try:
+                await self.receive(packet.Packet(encoded_packet=data))
+            except exceptions.UnknownPacketError:
+                pass
+            except exceptions.SocketIsClosedError:
+                break
+            except Exception:  # noqa: BLE001 - as engine.io: logged, the socket goes on
+                self.server.logger.exception("Unknown receive error")
+        await self.queue.put(None)  # the writer sends what is queued, then ends
+        await writer_task
+        await self.close(wait=False, abort=True, reason=self.server.reason.TRANSPORT_CLOSE)

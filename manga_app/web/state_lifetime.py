@@ -1,0 +1,98 @@
+"""A visitor's state lives as long as their tab is connected, then one TTL
+(issue 19). manga_app/reflex_patches/ installs this in Reflex's in-memory
+state manager; socket_guard's connect and disconnect hooks call it.
+
+Reflex drops a state REFLEX_REDIS_TOKEN_EXPIRATION seconds (30 minutes)
+after its last event, in memory as in Redis, whether or not its tab is
+still open. A visitor who left a page open longer than that and then did
+something was answered by a fresh state under the page they still saw (as
+the code reads; not reproduced in a browser): signed out on the server, so
+their reading position was no longer saved to their account, and, as a
+guest, with no follows on the server (it holds what the browser sent at
+hydration), so following one series replaced the browser's list of follows
+with that one series.
+
+Here the expiry passes over a state whose tab is connected (engine.io's
+pings close the socket of a tab that is gone, so only open tabs keep
+theirs), and its TTL starts again when the tab closes: a reload within it
+still finds the state. In Redis, where each state's key carries the TTL,
+every worker gives the keys of its open tabs' states their TTL again every
+third of it (`refresh_open_tabs`). A connected visitor costs its state's
+memory for as long as the tab is open, which is what the memory budget per
+visitor counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+
+from reflex.istate.manager import StateManager
+from reflex.istate.manager.memory import StateManagerMemory
+from reflex.istate.manager.redis import StateManagerRedis
+from reflex.istate.manager.token import StateToken
+from reflex.state import BaseState, State
+from reflex.utils.token_manager import TokenManager
+
+logger = logging.getLogger(__name__)
+
+# The worker's open tabs, as Reflex records them (token -> socket).
+_tabs: TokenManager | None = None
+_refreshing: asyncio.Task | None = None
+
+
+def watch(tabs: TokenManager, manager: StateManager | None = None) -> None:
+    """Read which tabs are open from `tabs` (the event namespace's token
+    manager); with state in Redis, keep their states' keys alive."""
+    global _tabs, _refreshing
+    _tabs = tabs
+    if isinstance(manager, StateManagerRedis) and (_refreshing is None or _refreshing.done()):
+        _refreshing = asyncio.get_running_loop().create_task(refresh_open_tabs(manager, tabs))
+
+
+def is_open(token: str) -> bool:
+    return _tabs is not None and token in _tabs.token_to_socket
+
+
+def kept_while_open(purge_token):
+    """StateManagerMemory._purge_token, passing over the state of an open tab."""
+
+    @functools.wraps(purge_token)
+    def purge_unless_open(self: StateManagerMemory, token: StateToken) -> None:
+        if is_open(token.ident):
+            # Looked at again one TTL from now; `closed` restarts the TTL when the tab closes.
+            self._token_expires_at[token.cache_key] = (time.time() + self.token_expiration, token)
+            return
+        purge_token(self, token)
+
+    return purge_unless_open
+
+
+def closed(manager: StateManager, token: str) -> None:
+    """The tab of `token` closed: its state is dropped one TTL from now, unless it comes back."""
+    if isinstance(manager, StateManagerMemory) and (tracked := manager._token_expires_at.get(token)) is not None:
+        manager._track_token(tracked[1])
+
+
+def _state_names(cls: type[BaseState] = State) -> list[str]:
+    return [cls.get_full_name(), *(name for sub in cls.get_substates() for name in _state_names(sub))]
+
+
+async def refresh_open_tabs(manager: StateManagerRedis, tabs: TokenManager) -> None:
+    """Every third of the TTL, the Redis keys of the states of this worker's
+    open tabs get the whole TTL again (keys that do not exist stay so)."""
+    names = _state_names()
+    while True:
+        await asyncio.sleep(max(1.0, manager.token_expiration / 3))
+        own = [token for token, record in list(tabs.token_to_socket.items()) if record.instance_id == tabs.instance_id]
+        try:
+            for start in range(0, len(own), 500):
+                pipeline = manager.redis.pipeline(transaction=False)
+                for token in own[start:start + 500]:
+                    for name in names:
+                        pipeline.expire(f"{token}_{name}", manager.token_expiration)
+                await pipeline.execute()
+        except Exception:  # noqa: BLE001 - Redis away for a moment: try again next time
+            logger.exception("Could not refresh the TTL of the open tabs' states")
