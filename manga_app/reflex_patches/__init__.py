@@ -6,7 +6,9 @@ per part: document_head, redis_lock, built_page; the event hooks here.
 - The document head: no color-mode script (`leave_out_color_mode_script`);
   the site's stylesheet linked by the site's own component, so the reader's
   first frame waits for no stylesheet but a small one of its own, inside
-  the HTML (`own_stylesheet_link`).
+  the HTML, and React Router's scroll restoration by the site's own
+  component, whose script on the reader runs once the page is parsed
+  (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io
   connect, event and disconnect (`install`; the policy itself is web/socket_guard.py).
 - Every state's sets of changes held only while not empty (`dirty_sets`).

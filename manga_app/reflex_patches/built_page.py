@@ -14,8 +14,10 @@ import re
 # 97-99 to 81-89 (LCP 2.8-3.1 s).
 
 _MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)"/?>')
-# React Router's inline module that starts the app, and its static imports.
-_APP_START = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOTALL)
+# Inline modules (React Router's that starts the app is the one naming the
+# route modules; the reader's scroll restoration is another), and imports.
+_MODULE = re.compile(r'(<script type="module"[^>]*>)(.*?)(</script>)', re.DOTALL)
+_APP_START_MARK = "window.__reactRouterRouteModules"
 _STATIC_IMPORT = re.compile(r'^import (?:\* as (\w+) from )?("[^"\\]+");[ \t]*$', re.MULTILINE)
 _ANY_STATIC_IMPORT = re.compile(r"^\s*import\s*[^(\s]", re.MULTILINE)
 # What the app waits for: the page's high-priority images (the reader's
@@ -71,7 +73,7 @@ def start_after_first_paint(html: str) -> str:
     frame later. A start module this does not know is left as built (and
     the test named above fails)."""
     preloads = _MODULE_PRELOAD.findall(html)
-    start = _APP_START.search(html)
+    start = next((found for found in _MODULE.finditer(html) if _APP_START_MARK in found.group(2)), None)
     gated = None if start is None else _gated_start(start.group(2), preloads)
     if gated is None:
         return html

@@ -7,9 +7,11 @@ import functools
 import reflex as rx
 import reflex.compiler.utils
 import reflex.utils.misc
+from reflex_components_core.base.document import ScrollRestoration
 from reflex_components_core.el.elements.metadata import Head, Link
 
 from manga_app.reflex_patches.marks import MARK
+from manga_app.ui.scroll_restoration import site_scroll_restoration
 from manga_app.ui.site_styles import site_stylesheet
 
 
@@ -41,7 +43,9 @@ def leave_out_color_mode_script() -> None:
 # component instead (ui/site_styles.py): the same link on every
 # page but the reader's, which draws with its own small stylesheet (in its
 # HTML) and links the site's once the app has started. Reflex has no setting
-# for it.
+# for it. In the body, React Router's scroll restoration is the site's own
+# component too (ui/scroll_restoration.py): on the reader its inline script
+# runs once the page is parsed rather than before the first frame.
 
 _GLOBAL_STYLES = "reflexGlobalStyles"
 
@@ -64,6 +68,11 @@ def _own_stylesheet(create_document_root):
             for child in head.children
             if child is stylesheet or not any(child is link for link in links)
         ]
+        for body in root.children:
+            if body is not head:
+                body.children = [
+                    site_scroll_restoration() if isinstance(child, ScrollRestoration) else child for child in body.children
+                ]
         return root
 
     setattr(create, MARK, True)

@@ -57,6 +57,21 @@ def test_the_site_stylesheet_is_linked_by_the_sites_component(monkeypatch):
     assert "$/styles/__reflex_global_styles.css?url" in imports and "$/public/js/site_styles.jsx" in imports
 
 
+def test_scroll_restoration_is_the_sites_component(monkeypatch):
+    built_in = reflex.compiler.utils.create_document_root
+    monkeypatch.setattr(reflex.compiler.utils, "create_document_root", getattr(built_in, "__wrapped__", built_in))
+    # Reflex's own document body has React Router's, whose script holds the parser.
+    code = _document_code()
+    assert "'name': 'ScrollRestoration'" in code and "SiteScrollRestoration" not in code
+    reflex_patches.own_stylesheet_link()
+    code = _document_code()
+    # The site's, told the reader's route parameter, in the same place.
+    assert "'name': 'ScrollRestoration'" not in code
+    assert "{'name': 'SiteScrollRestoration', 'props': ['ownParam:\"reader_path\"'], 'children': []}, {'name': 'Scripts'" in code
+    imports = reflex.compiler.utils.create_document_root(head_components=[], html_lang="ja")._get_all_imports()
+    assert "$/public/js/scroll_restoration.jsx" in imports
+
+
 # ---- event handling ---------------------------------------------------------
 
 
@@ -156,6 +171,14 @@ def test_the_app_starts_after_the_gate_with_the_same_imports_in_the_same_order()
 def test_the_page_and_its_stylesheet_are_left_as_they_are():
     html = reflex_patches.start_after_first_paint(_page())
     assert STYLES in _head(html) and "<body><h1>page</h1><script" in html
+
+
+def test_only_the_app_start_waits_for_the_gate():
+    # The reader's scroll restoration is an inline module too, before it.
+    scroll = '<script type="module">((key) => sessionStorage.getItem(key))("positions")</script>'
+    html = reflex_patches.start_after_first_paint(_page(scroll + APP_START))
+    assert scroll in html and html.count(reflex_patches.PAINT_GATE) == 1
+    assert html.index(scroll) < html.index(reflex_patches.PAINT_GATE) < html.index('import("/assets/entry.client-3.js")')
 
 
 def test_an_app_start_it_cannot_rewrite_is_left_as_built_with_its_preloads():

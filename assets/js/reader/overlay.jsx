@@ -20,14 +20,13 @@ function ChapterLink({ url, label, children, className }) {
 }
 
 export function Overlay({
-  ready, visible, heading, seriesTitle, seriesUrl, chapterUrl, chapters, prevUrl, prevLabel, nextUrl, nextLabel,
+  visible, heading, seriesTitle, seriesUrl, chapterUrl, chapters, prevUrl, prevLabel, nextUrl, nextLabel,
   page, pageLabel, total, sliderRtl, onSlide, onOpenSettings, onReveal, onHold, seriesSlug, saver,
 }) {
   const navigate = useNavigate();
   return (
     <div
       className="reader-overlay"
-      data-ready={ready ? "true" : "false"}
       data-visible={visible ? "true" : "false"}
       // A keyboard visitor tabbing into a hidden overlay gets it back.
       onFocus={() => {

@@ -70,9 +70,11 @@ function Reader(props) {
   );
   const [page, setPage] = useState(start.page);
   const [overlay, setOverlay] = useState(true);
-  // The overlay is drawn once the app runs (its controls need it), not in the
-  // first frame: its Japanese text was most of the first frame's layout, and
-  // that frame is the one that paints the page image (issue 15, reader LCP).
+  // The overlay is made once the app runs (its controls need it), not by the
+  // server: its Japanese text was most of the first frame's layout, and that
+  // frame is the one that paints the page image (issue 15, reader LCP); even
+  // hidden, its form controls cost the browser's form scan at
+  // DOMContentLoaded (about 8 ms of main thread before the page was drawn).
   const [started, setStarted] = useState(false);
   useEffect(() => setStarted(true), []);
   const [sheetOpen, setSheetOpen] = useState(false);
@@ -260,29 +262,30 @@ function Reader(props) {
           />
         )}
       </div>
-      <Overlay
-        ready={started}
-        visible={overlay || sheetOpen}
-        heading={heading}
-        seriesTitle={seriesTitle}
-        seriesUrl={seriesUrl}
-        chapterUrl={chapterUrl}
-        chapters={chapters}
-        prevUrl={prevUrl}
-        prevLabel={prevLabel}
-        nextUrl={nextUrl}
-        nextLabel={nextLabel}
-        page={Math.min(page, total - 1)}
-        pageLabel={mode === "paged" && unitIndex < units.length ? unitLabel(units[unitIndex]) : `${Math.min(page + 1, total)}`}
-        total={total}
-        sliderRtl={mode === "paged" && direction === "rtl"}
-        onSlide={(index) => showPage(index)}
-        onOpenSettings={() => setSheetOpen(true)}
-        onReveal={() => setOverlay(true)}
-        onHold={setOverlayHeld}
-        seriesSlug={seriesSlug}
-        saver={!!settings.saver}
-      />
+      {started ? (
+        <Overlay
+          visible={overlay || sheetOpen}
+          heading={heading}
+          seriesTitle={seriesTitle}
+          seriesUrl={seriesUrl}
+          chapterUrl={chapterUrl}
+          chapters={chapters}
+          prevUrl={prevUrl}
+          prevLabel={prevLabel}
+          nextUrl={nextUrl}
+          nextLabel={nextLabel}
+          page={Math.min(page, total - 1)}
+          pageLabel={mode === "paged" && unitIndex < units.length ? unitLabel(units[unitIndex]) : `${Math.min(page + 1, total)}`}
+          total={total}
+          sliderRtl={mode === "paged" && direction === "rtl"}
+          onSlide={(index) => showPage(index)}
+          onOpenSettings={() => setSheetOpen(true)}
+          onReveal={() => setOverlay(true)}
+          onHold={setOverlayHeld}
+          seriesSlug={seriesSlug}
+          saver={!!settings.saver}
+        />
+      ) : null}
       {zoom > 1 ? (
         <button type="button" className="reader-zoom-reset" onClick={zoomer.reset}>
           {Math.round(zoom * 100)}% ・ 全体表示
