@@ -144,8 +144,9 @@ def test_bad_search_parameters_give_a_sane_page(base_url: str, page: Page, query
     expect(page.locator(".result-count")).to_have_text(re.compile(r"^\d+件$"))
     expect(page.locator("h1")).to_be_visible()
     assert len(page.locator("h1").inner_text()) < 120
-    # Hydration warnings of the shared shell are not this page's failures.
-    assert [error for error in errors if "418" not in error] == []
+    # No error at all, hydration mismatches (React #418) included: the server
+    # and the browser read the same odd query the same way.
+    assert errors == []
 
 
 def test_a_10000_character_query_typed_or_pasted_is_cut_not_refused(base_url: str, page: Page) -> None:
@@ -156,7 +157,8 @@ def test_a_10000_character_query_typed_or_pasted_is_cut_not_refused(base_url: st
     box.fill("ぬけ" * 5_000)
     expect(page.locator(".result-count")).to_have_text("0件")
     expect(page.locator("h1")).to_have_text("「" + "ぬけ" * 50 + "」の検索結果")
-    assert len(query_of(page)["q"][0]) == 100
+    # The URL follows the results in a later event, so wait for it rather than read it once.
+    page.wait_for_function("() => (new URLSearchParams(location.search).get('q') || '').length === 100")
 
 
 def test_a_page_past_the_end_shows_the_last_page_with_a_note(base_url: str, page: Page) -> None:
