@@ -20,7 +20,7 @@ import { pathToFileURL } from "node:url";
 
 const [webDir, socketPath] = process.argv.slice(2).map((arg) => path.resolve(arg));
 const require = createRequire(path.join(webDir, "package.json"));
-const { createRequestHandler } = await import(pathToFileURL(require.resolve("react-router")).href);
+const { createRequestHandler, ServerRouter } = await import(pathToFileURL(require.resolve("react-router")).href);
 const build = await import(pathToFileURL(path.join(webDir, "build/server/index.js")).href);
 
 // The build says `ssr: false` and lists the routes it prerendered. A page
@@ -32,7 +32,35 @@ class EveryPath extends Array {
     return true;
   }
 }
-const handle = createRequestHandler({ ...build, prerender: new EveryPath("/") }, "production");
+// React Router's default entry streams a page's shell first and completes
+// its suspended parts with inline scripts (React's $RC, and a
+// requestAnimationFrame to time their reveal), a stream for a browser
+// waiting on a slow server. A page rendered here is sent whole, so it waits
+// for everything, as that entry does for crawlers and static generation:
+// the parts are in place in the HTML, with no scripts to move them there
+// before the page's first frame.
+const { createElement } = await import(pathToFileURL(require.resolve("react")).href);
+const { renderToReadableStream } = await import(pathToFileURL(require.resolve("react-dom/server")).href);
+
+// A part that never finishes is given up after this long (as React
+// Router's entry does), so one page cannot hold the renderer's queue.
+const RENDER_TIMEOUT_MS = 6000;
+
+async function wholePage(request, status, headers, routerContext) {
+  const body = await renderToReadableStream(createElement(ServerRouter, { context: routerContext, url: request.url }), {
+    signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
+    onError(error) {
+      status = 500; // the server then sends the app's shell, uncached (ssr/pages.py)
+      console.error(error);
+    },
+  });
+  await body.allReady.catch(() => {});
+  headers.set("Content-Type", "text/html");
+  return new Response(body, { headers, status });
+}
+
+const entry = { ...build.entry, module: { ...build.entry.module, default: wholePage } };
+const handle = createRequestHandler({ ...build, entry, prerender: new EveryPath("/") }, "production");
 const seedPageState = globalThis.__mangaSeedPageState;
 if (typeof seedPageState !== "function") {
   throw new Error("the server build has no page-state seed: is PageState an app wrap?");
