@@ -8,7 +8,7 @@
 // HTML with a media that does not match, its 130 KB were fetched beside
 // the first page's image and slowed it down.)
 import React from "react";
-import { useLocation, useMatches } from "react-router";
+import { useLocation } from "react-router";
 import { useHydrated } from "./hydrated.js";
 
 // The reader's own rules are written into the server's HTML, not linked: a
@@ -22,18 +22,13 @@ import { useHydrated } from "./hydrated.js";
 // applied before the app draws a reader of its own.
 const ownRules = import.meta.env.SSR ? (await import("../css/reader_first_paint.css?inline")).default : "";
 
-// The spec's layout rule: a path with "-ch-" and digits is read in the reader.
-const CHAPTER_MARKER = /-ch-\d/;
-
-// `href`: the site's stylesheet. `ownParam`: the route parameter of the
-// route with a stylesheet of its own.
-export function SiteStylesheet({ href, ownParam }) {
-  // The reader's route is also the catch-all (every unknown path is its
-  // parameter): only a path with the spec's chapter marker is a reader page.
+// `href`: the site's stylesheet. `readerPath`: the reader's path rule
+// (manga_app/core/routes.py), a RegExp source.
+export function SiteStylesheet({ href, readerPath }) {
+  // The reader's route is also the catch-all (Reflex cannot express the
+  // reader's path): only a path the reader's rule accepts is a reader page.
   // Any other (the 404 page) gets the site's stylesheet in its first HTML.
-  const { pathname } = useLocation();
-  const matches = useMatches();
-  const own = CHAPTER_MARKER.test(pathname) && matches.some((match) => match.params && ownParam in match.params);
+  const own = new RegExp(readerPath).test(useLocation().pathname);
   // False on the server and while hydrating its HTML, true from then on.
   const started = useHydrated();
   return (

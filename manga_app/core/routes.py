@@ -60,6 +60,16 @@ MAX_PATH_LENGTH = 512
 _READER_PATH = re.compile(
     rf"^/(?P<slug>{_SERIES_SLUG})-ch-(?P<number>{_NUMBER})(?:-(?P<chapter_slug>{_SLUG}))?/?$"
 )
+
+
+def reader_path_pattern() -> str:
+    """The reader's path rule as a JavaScript RegExp source, for the parts of
+    the page that the browser decides by it (assets/js/site_styles.jsx,
+    assets/js/scroll_restoration.jsx): one rule, written here."""
+    within_length = rf"(?=[\s\S]{{0,{MAX_PATH_LENGTH}}}$)"
+    return "^" + within_length + _READER_PATH.pattern.removeprefix("^").replace("(?P<", "(?<")
+
+
 # Volumes and chapters are both read at `/{slug}-ch-{n}...`, and both are
 # known everywhere else (manifests, reading history, view counts) by one
 # number per series: a chapter by its own number, a volume by VOLUME_KEY

@@ -14,9 +14,9 @@ class SiteScrollRestoration(rx.Component):
     library = rx.asset("js/scroll_restoration.jsx").importable_path
     tag = "SiteScrollRestoration"
 
-    # The route parameter of the reader's route ("/[reader_path]").
-    own_param: rx.Var[str]
+    # The reader's path rule (a RegExp source).
+    reader_path: rx.Var[str]
 
 
 def site_scroll_restoration() -> rx.Component:
-    return SiteScrollRestoration.create(own_param=routes.ROUTE_TEMPLATES[routes.PageKind.READER].strip("/[]"))
+    return SiteScrollRestoration.create(reader_path=routes.reader_path_pattern())

@@ -14,9 +14,9 @@ class SiteStylesheet(rx.Component):
     tag = "SiteStylesheet"
 
     href: rx.Var[str]
-    # The route parameter of the reader's route ("/[reader_path]").
-    own_param: rx.Var[str]
+    # The reader's path rule (a RegExp source): its pages draw with their own rules.
+    reader_path: rx.Var[str]
 
 
 def site_stylesheet(href: rx.Var) -> rx.Component:
-    return SiteStylesheet.create(href=href, own_param=routes.ROUTE_TEMPLATES[routes.PageKind.READER].strip("/[]"))
+    return SiteStylesheet.create(href=href, reader_path=routes.reader_path_pattern())

@@ -24,9 +24,6 @@ function subscribe(callback) {
   };
 }
 
-// False while rendering on the server and hydrating, true after.
-export { useHydrated as useInBrowser } from "../hydrated.js";
-
 // Online while rendering on the server and hydrating (the HTML is the same
 // for everyone); the browser's own answer after that.
 export function useOnline() {

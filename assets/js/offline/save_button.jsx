@@ -8,7 +8,8 @@ import React, { useEffect, useState, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
 import { INDEX_KEY, entryFor, nextUnread, readIndex, readMarks, saverFromCookie } from "./store.js";
 import { CHANGED_EVENT, SaveError, keepChapter, offlineSupported, removeChapters, touch } from "./save.js";
-import { useInBrowser, useOnline } from "./root.jsx";
+import { useHydrated } from "../hydrated.js";
+import { useOnline } from "./root.jsx";
 
 const COUNTS = [1, 3, 5, 10];
 
@@ -111,7 +112,7 @@ function NextUnread({ chapters, read = [], saver, slug = "", disabled = false })
 export function SeriesOfflineSave({ chapters = [], read = [], slug = "" }) {
   const online = useOnline();
   // The same markup on the server and while hydrating: only `disabled` changes.
-  const usable = useInBrowser() && online && offlineSupported();
+  const usable = useHydrated() && online && offlineSupported();
   return (
     <div className="offline-save offline-save-series" data-testid="offline-save">
       <NextUnread chapters={chapters} read={read} slug={slug} saver={() => saverFromCookie(document.cookie)} disabled={!usable} />
@@ -124,7 +125,7 @@ export function SeriesOfflineSave({ chapters = [], read = [], slug = "" }) {
 // same width whatever it says, so nothing moves when the app starts.
 export function ChapterOfflineSave({ url = "", label = "" }) {
   const online = useOnline();
-  const usable = useInBrowser() && offlineSupported();
+  const usable = useHydrated() && offlineSupported();
   const entry = entryFor(useIndex(), url);
   const saved = !!(entry && entry.saved);
   const [busy, run] = useSaving();
@@ -153,7 +154,7 @@ export function ChapterOfflineSave({ url = "", label = "" }) {
 export function ReaderOfflineSave({ chapters = [], chapterUrl = "", saver = false, slug = "" }) {
   const { pathname } = useLocation();
   const online = useOnline();
-  const usable = useInBrowser() && offlineSupported();
+  const usable = useHydrated() && offlineSupported();
   const saved = !!entryFor(useIndex(), pathname)?.saved;
   const [busy, run] = useSaving();
   const here = chapters.findIndex((chapter) => chapter.url === chapterUrl);

@@ -7,7 +7,7 @@ import {
   DEFAULT_LIMIT_MB, LIMIT_KEY, formatBytes, parseLimit, readIndex, readLimitMb, totalBytes,
 } from "./store.js";
 import { CHANGED_EVENT, removeChapters, trim } from "./save.js";
-import { useInBrowser } from "./root.jsx";
+import { useHydrated } from "../hydrated.js";
 
 function byRecent(items) {
   return Object.values(items).sort((a, b) => (b.readAt || 0) - (a.readAt || 0));
@@ -120,5 +120,5 @@ function List() {
 }
 
 export function OfflineShelf() {
-  return useInBrowser() ? <List /> : <p className="shelf-empty shelf-muted">読み込み中…</p>;
+  return useHydrated() ? <List /> : <p className="shelf-empty shelf-muted">読み込み中…</p>;
 }

@@ -6,7 +6,8 @@
 // with them) are links. Nothing is drawn online, nor on the server.
 import React, { useEffect } from "react";
 import { entryFor, lastShelf, readIndex, readShelves, withShelf, writeShelves } from "./store.js";
-import { useInBrowser, useOnline } from "./root.jsx";
+import { useHydrated } from "../hydrated.js";
+import { useOnline } from "./root.jsx";
 
 function browserHistory() {
   try {
@@ -35,7 +36,7 @@ const OWNER_KEY = "manga_library_owner";
 // and drew their `cards`: remembered for offline (forgotten on sign-out).
 // Offline: true.
 function useShelf(kind, cards, owner, known) {
-  const inBrowser = useInBrowser();
+  const inBrowser = useHydrated();
   const online = useOnline();
   useEffect(() => {
     if (!inBrowser || !online || !known) return;

@@ -85,10 +85,6 @@ export function useProgressReporter(storeKey, onProgress, saver = false) {
   return report;
 }
 
-// False while rendering on the server and while hydrating its HTML; true for
-// every render after that.
-export { useHydrated as useInBrowser } from "../hydrated.js";
-
 // The reports of one opening of a chapter that do not wait for the visitor
 // to move: the first (the server's history learns which position this
 // opening really started from; this browser may know a newer one), and a

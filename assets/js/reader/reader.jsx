@@ -12,7 +12,8 @@ import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSta
 import { useLocation } from "react-router";
 import { buildUnits, lastShown, loadOrder, pairingOffset, unitLabel, unitOfPage } from "./layout.js";
 import { useReaderKeys } from "./controls.js";
-import { useInBrowser, useNearEnd, useOpeningReports, useProgressReporter } from "./hooks.js";
+import { useHydrated } from "../hydrated.js";
+import { useNearEnd, useOpeningReports, useProgressReporter } from "./hooks.js";
 import { useFirstLoaded, useLoadQueue } from "./loading.js";
 import { useReaderTouch, useTaps } from "./touch.js";
 import { useZoom } from "./zooming.js";
@@ -55,7 +56,7 @@ function Reader(props) {
   } = props;
   // Back from a chapter's first page opens the one before at its end.
   const location = useLocation();
-  const inBrowser = useInBrowser();
+  const inBrowser = useHydrated();
   const total = pages.length;
   const storeKey = seriesSlug && chapterNumber ? `${seriesSlug}/${chapterNumber}` : "";
   // Where this opening starts, decided once: this browser's position in the

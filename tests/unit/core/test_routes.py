@@ -3,7 +3,9 @@ the reader-path parser, chapter numbers and the URL builders."""
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 from decimal import Decimal
 from urllib.parse import parse_qsl, urlsplit
 
@@ -21,6 +23,7 @@ from manga_app.core.routes import (
     parse_reader_path,
     search_url,
 )
+from manga_app.ssr.renderer import node_binary
 
 HORROR = "ホラー"
 HORROR_ENCODED = "%E3%83%9B%E3%83%A9%E3%83%BC"
@@ -483,3 +486,21 @@ def test_a_volume_is_read_at_the_chapter_pattern_with_the_vol_slug_and_its_own_k
     assert routes.parse_reader_path("/abc-ch-3-volcano")["number"] == "3"
     assert routes.parse_reader_path("/abc-ch-1000003") is None
     assert (routes.unit_label(volume_key), routes.unit_label("12"), routes.unit_label("10.5")) == ("第3巻", "第12話", "第10.5話")
+
+
+# --- The same rule in the browser ---------------------------------------------
+# The page's stylesheet and scroll restoration are chosen in the browser by
+# the reader's rule (routes.reader_path_pattern), as a JavaScript RegExp.
+
+
+def test_the_browser_reads_a_pathname_as_a_reader_page_exactly_when_the_server_does():
+    rows = [(case[1], case[2]) for case in READER_LAYOUT_CASES]
+    rows += [(param.values[0], False) for param in HOSTILE_PATHS]
+    rows += [("/abc-ch-3-vol", True), ("/no-such-page", False), ("/abc-ch-1-" + "c" * 600, False)]
+    pathnames = [urlsplit(path).path for path, _ in rows]
+    script = ("const [source, paths] = JSON.parse(process.argv[1]);"
+              "process.stdout.write(JSON.stringify(paths.map((path) => new RegExp(source).test(path))));")
+    answer = subprocess.run([node_binary(), "-e", script, json.dumps([routes.reader_path_pattern(), pathnames])],
+                            capture_output=True, text=True, check=True, timeout=30)
+    assert json.loads(answer.stdout) == [uses_reader_layout(path) for path in pathnames]
+    assert [expected for _, expected in rows] == [uses_reader_layout(path) for path, _ in rows]
