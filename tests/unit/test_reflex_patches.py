@@ -49,9 +49,9 @@ def test_the_site_stylesheet_is_linked_by_the_sites_component(monkeypatch):
     reflex_patches.own_stylesheet_link()
     reflex_patches.own_stylesheet_link()  # idempotent
     code = _document_code()
-    # The site's component links it, told the reader's route parameter.
+    # The site's component links it, told the reader's path rule.
     assert code.count("reflexGlobalStyles") == 1
-    assert "'name': 'SiteStylesheet', 'props': ['href:reflexGlobalStyles', 'ownParam:\"reader_path\"']" in code
+    assert "'name': 'SiteStylesheet', 'props': ['href:reflexGlobalStyles', 'readerPath:" in code
     assert "utf-8" in code and "Links" in code and "Scripts" in code
     imports = reflex.compiler.utils.create_document_root(head_components=[], html_lang="ja")._get_all_imports()
     assert "$/styles/__reflex_global_styles.css?url" in imports and "$/public/js/site_styles.jsx" in imports
@@ -65,9 +65,10 @@ def test_scroll_restoration_is_the_sites_component(monkeypatch):
     assert "'name': 'ScrollRestoration'" in code and "SiteScrollRestoration" not in code
     reflex_patches.own_stylesheet_link()
     code = _document_code()
-    # The site's, told the reader's route parameter, in the same place.
+    # The site's, told the reader's path rule, in the same place.
     assert "'name': 'ScrollRestoration'" not in code
-    assert "{'name': 'SiteScrollRestoration', 'props': ['ownParam:\"reader_path\"'], 'children': []}, {'name': 'Scripts'" in code
+    found = code.find("{'name': 'SiteScrollRestoration', 'props': ['readerPath:")
+    assert found >= 0 and code.find("'children': []}, {'name': 'Scripts'", found) > found
     imports = reflex.compiler.utils.create_document_root(head_components=[], html_lang="ja")._get_all_imports()
     assert "$/public/js/scroll_restoration.jsx" in imports
 
@@ -198,6 +199,18 @@ def test_the_redis_lock_is_still_taken_where_the_patch_wraps_it():
     assert "self._try_get_lock(lock_key, lock_id)" in inspect.getsource(StateManagerRedis._wait_lock)
     assert "nx=True" in inspect.getsource(original)
     assert callable(StateManagerRedis._notify_next_waiter)
+
+
+def test_a_lock_s_waiters_are_still_registered_where_the_patch_looks_at_them():
+    from reflex.istate.manager.redis import StateManagerRedis
+
+    waits = inspect.getsource(StateManagerRedis._wait_lock)
+    # Every wait goes through _lock_waiter (where the look-again task starts),
+    # and sleeps on the event _notify_next_waiter sets, for the lock's expiry at most.
+    assert "self._lock_waiter(lock_key) as lock_released_event" in waits
+    assert "lock_released_event.wait()" in waits
+    assert "self._lock_waiters" in inspect.getsource(inspect.unwrap(StateManagerRedis._lock_waiter))
+    assert "event.set()" in inspect.getsource(StateManagerRedis._notify_next_waiter)
 
 
 def test_reflex_waits_only_on_lock_release_events_without_its_opportunistic_lock():
