@@ -17,7 +17,9 @@ per part: document_head, redis_lock, built_page; the event hooks here.
 - State in Redis: an event cancelled while its visitor's lock is being
   granted gives the lock back (`lock_given_back_if_cancelled`); the states
   every event reads come in the event's one read (`with_every_event_states`);
-  only the keyspace events Reflex waits on are published (`lock_release_events_only`).
+  only the keyspace events Reflex waits on are published (`lock_release_events_only`);
+  a waiter whose lock's release was never announced to it looks again within
+  a quarter second, not at the lock's expiry (`waiters_looked_at_again`).
 - The built page: rendered pages start the app after their first frame
   (`start_after_first_paint`), the one rewrite of Reflex's build output.
 """
@@ -38,6 +40,7 @@ from manga_app.reflex_patches.marks import MARK
 from manga_app.reflex_patches.redis_lock import (
     lock_given_back_if_cancelled,
     lock_release_events_only,
+    waiters_looked_at_again,
     with_every_event_states,
 )
 from manga_app.web import bounded_logs, socket_guard, state_lifetime
@@ -68,6 +71,7 @@ def install() -> None:
         StateManagerRedis._get_required_state_classes, (AuthState,))
     StateManagerRedis._enable_keyspace_notifications = lock_release_events_only(
         StateManagerRedis._enable_keyspace_notifications)
+    StateManagerRedis._lock_waiter = waiters_looked_at_again(StateManagerRedis._lock_waiter)
 
 
 def _wrap(cls: type, name: str, wrapper) -> None:
