@@ -118,6 +118,9 @@ def _figures(one: dict, three: dict) -> list[dict]:
          "value": three["saturation"]["events_per_s"], "unit": "events/s"},
         {"figure": f"{WORKERS} workers vs 1: event throughput", "value": round(ratio, 2), "unit": "x",
          "target": f">= {TARGETS['scaling']}", "pass": ratio >= TARGETS["scaling"]},
+        *({"figure": f"{label}, saturated: events never answered", "value": found["saturation"]["errors"],
+           "target": "0", "pass": found["saturation"]["errors"] == 0}
+          for label, found in (("1 worker", one), (f"{WORKERS} workers", three))),
         *_cpu_figures(one["saturation"]["cpu_ms_per_event"], three["saturation"]["cpu_ms_per_event"]),
         {"figure": f"{WORKERS} workers, {biggest['connected']} connected / {biggest['active']} active: event p95",
          "value": biggest["p95_ms"], "unit": "ms"},

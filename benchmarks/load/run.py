@@ -50,7 +50,8 @@ def percentiles(values: list[float]) -> dict:
 
 
 def tally_figures(tally: Tally, seconds: float) -> dict:
-    return {**percentiles(tally.all()), "events_per_s": round(tally.events / seconds, 1),
+    per_s = tally.events_per_s if tally.events_per_s is not None else tally.events / seconds
+    return {**percentiles(tally.all()), "events_per_s": round(per_s, 1),
             "errors": sum(tally.errors.values()), "error_kinds": dict(tally.errors),
             "by_kind": {kind: percentiles(values) for kind, values in sorted(tally.round_trips.items())}}
 
@@ -106,7 +107,7 @@ async def crowd_levels(url: str, server_pid: int, sizes: Sizes, *, sign_in_token
                                     tally=saturation)
     spent = meter.stop()
     await scenario.leave(visitors)
-    print(f"   saturated: {saturation.events / seconds:.0f} events/s", flush=True)
+    print(f"   saturated: {saturation.events_per_s:.0f} events/s", flush=True)
     return {"baseline_rss_mb": round(baseline / 1e6, 1), "levels": levels, "http": pages,
             "saturation": {"visitors": SATURATING, **tally_figures(saturation, seconds),
                            # what each part spent per event: the machine is shared, events/s is noisy

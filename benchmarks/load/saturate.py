@@ -101,7 +101,7 @@ async def measure(url: str, parts: dict, seconds: float, redis_url: str | None, 
     used = {name: after[name] - before.get(name, 0) for name in after if after[name] > before.get(name, 0)}
     per = cpu.per_event(spent, tally.events)
     kinds = {kind: percentiles(values) for kind, values in tally.round_trips.items()}
-    return {"events": tally.events, "seconds": round(took, 1), "events_per_s": round(tally.events / took, 1),
+    return {"events": tally.events, "seconds": round(took, 1), "events_per_s": round(tally.events_per_s, 1),
             "errors": dict(tally.errors), "cpu_s": spent, "cpu_ms_per_event": per,
             "busy_cores": round(sum(spent.values()) / took, 2), "idle_cpu_s_per_s": idle,
             "redis_commands_per_event": {name: round(count / max(tally.events, 1), 2)

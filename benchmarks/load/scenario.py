@@ -52,6 +52,14 @@ class Tally:
     round_trips: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     events: int = 0
+    # Events answered within a browse's `seconds`, and those seconds: its
+    # throughput. (Divided by the whole run, one reply that never came would
+    # count the 10 s the run then waits for it as time without events.)
+    in_window: tuple[int, float] | None = None
+
+    @property
+    def events_per_s(self) -> float | None:
+        return self.in_window[0] / self.in_window[1] if self.in_window else None
 
     def record(self, kind: str, seconds: float) -> None:
         self.round_trips[kind].append(seconds)
@@ -137,7 +145,15 @@ async def browse(visitors: list[Visitor], catalogue: Catalogue, *, seconds: floa
 
     started = time.perf_counter()
     deadline = started + seconds
+    counted = tally.events
+
+    async def window_closes() -> None:
+        await asyncio.sleep(seconds)
+        tally.in_window = (tally.events - counted, seconds)
+
+    closing = asyncio.ensure_future(window_closes())
     await asyncio.gather(*(one(visitor) for visitor in visitors))
+    await closing
     return time.perf_counter() - started
 
 
