@@ -6,6 +6,7 @@ from manga_app.accounts.settings import check_firebase_at_startup
 from manga_app.ui import antd
 from manga_app.ui.account.root import firebase_app_wrap
 from manga_app.ui.server_states import page_state_wrap
+from manga_app.ui.visitor import visitor_id_wrap
 from manga_app.core.config import content_key, get_settings
 from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
@@ -46,6 +47,8 @@ app = rx.App(
         (45, "FirebaseAuth"): firebase_app_wrap,
         # The states the server rendered the page with (manga_app/ssr).
         (40, "PageState"): page_state_wrap,
+        # This browser's visitor id, made before the app's first event (the view count).
+        (35, "VisitorId"): visitor_id_wrap,
         # Reflex's overlay (its connection notices are in English) gives way to
         # the service worker, the Japanese notices, reading done offline (assets/js/offline).
         (5, "Overlay"): offline_app_wrap,

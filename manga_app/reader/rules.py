@@ -20,6 +20,14 @@ SETTINGS_COOKIE = "manga_reader_layout"
 # the server draws that page. Small: it goes with every request to the site.
 FIRST_PAGE_COOKIE = "manga_reader_first"
 _FIRST_PAGE_HINT = re.compile(r"([01]):([a-z0-9]+(?:-[a-z0-9]+)*/\d{1,7}(?:\.\d{1,2})?):(\d{1,5})")
+# This browser's random id, who "a visitor" is for the chapter view count
+# when not signed in. Made by the browser before the app connects
+# (assets/js/visitor.js), so the app's first event already carries it; the
+# server makes one only for a client that came without. Browsers keep a
+# cookie 400 days at most.
+VISITOR_COOKIE = "manga_visitor"
+VISITOR_COOKIE_SECONDS = 400 * 24 * 3600
+_VISITOR_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 @dataclass(frozen=True)
@@ -60,3 +68,9 @@ def series_default_direction(series_direction: str, webtoon: bool) -> str:
     """Paged reading direction when the visitor chose none for the series:
     manga right-to-left; left-to-right books and webtoons left-to-right."""
     return "rtl" if series_direction == "rtl" and not webtoon else "ltr"
+
+
+def visitor_id(cookie: str) -> str:
+    """The browser's visitor id from its cookie, or "" when there is none
+    or it is not one this site makes (random URL-safe base64)."""
+    return cookie if _VISITOR_ID.fullmatch(cookie) else ""

@@ -31,8 +31,6 @@ from manga_app.reader.reading_state import ReadingState
 
 # Pages of the next chapter warmed in the browser cache near the end.
 NEXT_CHAPTER_WARM_PAGES = 2
-# The browser's random visitor id lives this long (browsers cap at 400 days).
-VISITOR_COOKIE_SECONDS = 400 * 24 * 3600
 
 
 class ReaderState(rx.State):
@@ -76,15 +74,17 @@ class ReaderState(rx.State):
     # reader's own layout; the per-series directions (too many for a cookie)
     # stay in localStorage, under the key that once held every setting.
     settings_cookie: str = rx.Cookie(
-        "", name=rules.SETTINGS_COOKIE, max_age=VISITOR_COOKIE_SECONDS, same_site="lax"
+        "", name=rules.SETTINGS_COOKIE, max_age=rules.VISITOR_COOKIE_SECONDS, same_site="lax"
     )
     settings_json: str = rx.LocalStorage("", name=rules.SETTINGS_STORAGE_KEY, sync=True)
     # Written by the reader itself (rules.FIRST_PAGE_COOKIE): where the
     # chapter read last reopens, which the server can draw.
     first_page_cookie: str = rx.Cookie("", name=rules.FIRST_PAGE_COOKIE)
-    # A random id for this browser: who "a visitor" is when not signed in.
-    # Stored only as a keyed hash on the server (chapter_views).
-    visitor_id: str = rx.Cookie("", name="manga_visitor", max_age=VISITOR_COOKIE_SECONDS, same_site="lax")
+    # A random id for this browser (rules.VISITOR_COOKIE): who "a visitor"
+    # is when not signed in. Stored only as a keyed hash on the server (chapter_views).
+    visitor_id: str = rx.Cookie(
+        "", name=rules.VISITOR_COOKIE, max_age=rules.VISITOR_COOKIE_SECONDS, same_site="lax"
+    )
 
     _cover: str = ""
     _chapter_title: str = ""
@@ -214,7 +214,8 @@ class ReaderState(rx.State):
         async with self:
             if self.view_id != view_id:
                 return
-            if not self.visitor_id:
+            if not rules.visitor_id(self.visitor_id):
+                # A client that came without the id its page makes, or with one it made up.
                 self.visitor_id = secrets.token_urlsafe(18)
             reading_state = await self.get_state(ReadingState)
             self._record(reading_state, self.resume_page, self.resume_offset, datetime.now(UTC))
