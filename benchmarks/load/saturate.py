@@ -27,6 +27,7 @@ from pathlib import Path
 import psycopg
 import redis
 import sqlalchemy as sa
+import uvloop
 
 from benchmarks._site import served_site
 from benchmarks.load import cpu, processes, scenario
@@ -138,7 +139,7 @@ def main() -> None:
             parts |= {"redis-server": lambda: [redis_pid],
                       "postgresql": lambda: postgres_backends(ADMIN_URL, database)}
             counts |= {"redis-server": 1, "postgresql": 3}
-        found = asyncio.run(measure(url, parts, args.seconds, redis_url, args.profile, workers))
+        found = uvloop.run(measure(url, parts, args.seconds, redis_url, args.profile, workers))
     found["projected_events_per_s_2_idle_cores"] = cpu.projected_events_per_s(found["cpu_ms_per_event"], counts)
     found["workers"] = args.workers
     with open("/proc/loadavg") as load:
