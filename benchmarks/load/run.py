@@ -17,7 +17,7 @@ from benchmarks.load.scenario import Catalogue, Tally
 
 ACTIVE = 100
 THINK_S = 1.0  # an active visitor's pause between actions (0.5-1.5 s)
-SATURATING = 60  # visitors sending their next event as soon as the last is answered
+SATURATING = 120  # visitors sending their next event as soon as the last is answered (within the rate limit)
 HTTP_CONNECTIONS = 100
 
 
