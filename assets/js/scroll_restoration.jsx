@@ -8,10 +8,10 @@
 // frame that draws the first page. Other pages keep it where it was, so a
 // reloaded page does not show its top before it jumps.
 import React from "react";
-import { ScrollRestoration, useLocation } from "react-router";
+import { ScrollRestoration } from "react-router";
+import { useReaderPage } from "./reader_page.js";
 
 // `readerPath`: the reader's path rule (manga_app/core/routes.py), a RegExp source.
 export function SiteScrollRestoration({ readerPath }) {
-  const reader = new RegExp(readerPath).test(useLocation().pathname);
-  return reader ? <ScrollRestoration type="module" /> : <ScrollRestoration />;
+  return useReaderPage(readerPath) ? <ScrollRestoration type="module" /> : <ScrollRestoration />;
 }

@@ -8,8 +8,8 @@
 // HTML with a media that does not match, its 130 KB were fetched beside
 // the first page's image and slowed it down.)
 import React from "react";
-import { useLocation } from "react-router";
 import { useHydrated } from "./hydrated.js";
+import { useReaderPage } from "./reader_page.js";
 
 // The reader's own rules are written into the server's HTML, not linked: a
 // linked stylesheet held the first frame until its response came in beside
@@ -25,10 +25,9 @@ const ownRules = import.meta.env.SSR ? (await import("../css/reader_first_paint.
 // `href`: the site's stylesheet. `readerPath`: the reader's path rule
 // (manga_app/core/routes.py), a RegExp source.
 export function SiteStylesheet({ href, readerPath }) {
-  // The reader's route is also the catch-all (Reflex cannot express the
-  // reader's path): only a path the reader's rule accepts is a reader page.
-  // Any other (the 404 page) gets the site's stylesheet in its first HTML.
-  const own = new RegExp(readerPath).test(useLocation().pathname);
+  // Any page but the reader's (the 404 page included) gets the site's
+  // stylesheet in its first HTML.
+  const own = useReaderPage(readerPath);
   // False on the server and while hydrating its HTML, true from then on.
   const started = useHydrated();
   return (
