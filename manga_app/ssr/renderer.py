@@ -27,6 +27,10 @@ class RenderError(RuntimeError):
     """The renderer could not render a page."""
 
 
+class RendererGone(RenderError):
+    """The renderer process died while a page was asked of it."""
+
+
 def node_binary() -> str:
     local = _ROOT / "tools/node_modules/.bin/node"
     found = str(local) if local.exists() else shutil.which("node")
@@ -64,6 +68,14 @@ def stop(process: subprocess.Popen) -> None:
             process.kill()
 
 
+def _exits_within(process: subprocess.Popen, seconds: float) -> bool:
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
 class RendererClient:
     """Renders a page URL with a state seed, through this process's renderer."""
 
@@ -88,7 +100,16 @@ class RendererClient:
         return self._process is not None and self._process.poll() is None
 
     async def render(self, url: str, seed: str) -> str:
-        """The page's HTML; RenderError when it cannot be rendered."""
+        """The page's HTML; RenderError when it cannot be rendered. A renderer
+        that died is started again, and the page asked of the new one: a
+        process killed a moment ago may not read as exited yet, so the first
+        request after it would otherwise be served unrendered."""
+        try:
+            return await self._render_once(url, seed)
+        except RendererGone:
+            return await self._render_once(url, seed)
+
+    async def _render_once(self, url: str, seed: str) -> str:
         if not self._running():
             await asyncio.to_thread(self.start)
         loop, process = id(asyncio.get_running_loop()), self._process
@@ -98,7 +119,8 @@ class RendererClient:
             try:
                 reader, writer = await asyncio.open_unix_connection(str(self._socket))
             except OSError as error:
-                raise RenderError(f"the page renderer is unreachable: {error}") from error
+                gone = await asyncio.to_thread(_exits_within, process, 1.0)
+                raise (RendererGone if gone else RenderError)(f"the page renderer is unreachable: {error}") from error
             self._connections[loop] = (process, reader, writer, asyncio.Lock())
         _process, reader, writer, lock = self._connections[loop]
         request = orjson.dumps({"url": url, "seed": seed})
@@ -109,7 +131,8 @@ class RendererClient:
                 body = (await reader.readexactly(int.from_bytes(head[4:], "big"))).decode()
             except (OSError, asyncio.IncompleteReadError) as error:
                 self._drop(loop, writer)
-                raise RenderError(f"the page renderer is unreachable: {error}") from error
+                gone = await asyncio.to_thread(_exits_within, _process, 1.0)
+                raise (RendererGone if gone else RenderError)(f"the page renderer is unreachable: {error}") from error
             except asyncio.CancelledError:
                 self._drop(loop, writer)  # an answer half read would be the next render's
                 raise
