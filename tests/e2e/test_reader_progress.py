@@ -274,6 +274,23 @@ def _wait_views(server_env, slug: str, number: str, expected: int) -> None:
     assert chapter_views(server_env, slug, number) == expected
 
 
+def _reload_reader(page: Page) -> None:
+    page.reload()
+    wait_for_hydration(page)
+    expect(page.locator(".reader-root img.reader-page").first).to_be_visible()
+
+
+def _another_visitor_makes_it(browser: Browser, server_env, slug: str, number: str, url: str, expected: int) -> None:
+    """Another browser is another visitor: by the time its opening counts,
+    every earlier one has long been decided, and the count is `expected`."""
+    other = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
+    try:
+        open_chapter(other.new_page(), url)
+        _wait_views(server_env, slug, number, expected)
+    finally:
+        other.close()
+
+
 def test_a_view_counts_once_per_visitor_and_day_whatever_the_tabs_reloads_and_storage(
     base_url: str, server_env, browser: Browser, page: Page
 ) -> None:
@@ -284,23 +301,12 @@ def test_a_view_counts_once_per_visitor_and_day_whatever_the_tabs_reloads_and_st
     open_chapter(page, url)
     _wait_views(server_env, slug, number, before + 1)
     # A reload, a second tab, cleared storage: the same visitor.
-    page.reload()
-    wait_for_hydration(page)
-    expect(page.locator(".reader-root img.reader-page").first).to_be_visible()
+    _reload_reader(page)
     second_tab = page.context.new_page()
     open_chapter(second_tab, url)
     page.evaluate("() => { localStorage.clear(); sessionStorage.clear() }")
-    page.reload()
-    wait_for_hydration(page)
-    expect(page.locator(".reader-root img.reader-page").first).to_be_visible()
-    # Another browser is another visitor; by the time it counts, every
-    # earlier opening has long been decided.
-    other = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
-    try:
-        open_chapter(other.new_page(), url)
-        _wait_views(server_env, slug, number, before + 2)
-    finally:
-        other.close()
+    _reload_reader(page)
+    _another_visitor_makes_it(browser, server_env, slug, number, url, before + 2)
     # The next day (the marks of today made yesterday's), the visitor counts again.
     today = datetime.now(UTC).astimezone(JST).date()
     with db(server_env) as connection:
@@ -309,8 +315,7 @@ def test_a_view_counts_once_per_visitor_and_day_whatever_the_tabs_reloads_and_st
             "where series.slug = ? and chapter.number_hundredths = ?)",
             ((today - timedelta(days=1)).isoformat(), slug, round(float(number) * 100)),
         )
-    page.reload()
-    wait_for_hydration(page)
+    _reload_reader(page)
     _wait_views(server_env, slug, number, before + 3)
 
 
@@ -345,16 +350,8 @@ def test_a_reload_before_the_servers_answers_arrive_counts_once(base_url: str, s
         page.route_web_socket(re.compile(r"/_event/"), held_back)
         open_chapter(page, url)
         _wait_views(server_env, slug, number, before + 1)
-        page.reload()
-        wait_for_hydration(page)
-        expect(page.locator(".reader-root img.reader-page").first).to_be_visible()
-        # Another visitor: by the time it counts, the reload has been decided.
-        other = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
-        try:
-            open_chapter(other.new_page(), url)
-            _wait_views(server_env, slug, number, before + 2)
-        finally:
-            other.close()
+        _reload_reader(page)
+        _another_visitor_makes_it(browser, server_env, slug, number, url, before + 2)
     finally:
         context.close()
 
