@@ -76,6 +76,13 @@ def _exits_within(process: subprocess.Popen, seconds: float) -> bool:
     return True
 
 
+async def _unreachable(process: subprocess.Popen, error: Exception) -> RenderError:
+    """What a failed connection to `process` means: RendererGone when the
+    process exits within a second (a new renderer can be asked), else RenderError."""
+    gone = await asyncio.to_thread(_exits_within, process, 1.0)
+    return (RendererGone if gone else RenderError)(f"the page renderer is unreachable: {error}")
+
+
 class RendererClient:
     """Renders a page URL with a state seed, through this process's renderer."""
 
@@ -119,10 +126,9 @@ class RendererClient:
             try:
                 reader, writer = await asyncio.open_unix_connection(str(self._socket))
             except OSError as error:
-                gone = await asyncio.to_thread(_exits_within, process, 1.0)
-                raise (RendererGone if gone else RenderError)(f"the page renderer is unreachable: {error}") from error
+                raise await _unreachable(process, error) from error
             self._connections[loop] = (process, reader, writer, asyncio.Lock())
-        _process, reader, writer, lock = self._connections[loop]
+        connected_to, reader, writer, lock = self._connections[loop]
         request = orjson.dumps({"url": url, "seed": seed})
         async with lock:
             try:
@@ -131,8 +137,7 @@ class RendererClient:
                 body = (await reader.readexactly(int.from_bytes(head[4:], "big"))).decode()
             except (OSError, asyncio.IncompleteReadError) as error:
                 self._drop(loop, writer)
-                gone = await asyncio.to_thread(_exits_within, _process, 1.0)
-                raise (RendererGone if gone else RenderError)(f"the page renderer is unreachable: {error}") from error
+                raise await _unreachable(connected_to, error) from error
             except asyncio.CancelledError:
                 self._drop(loop, writer)  # an answer half read would be the next render's
                 raise
