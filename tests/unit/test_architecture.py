@@ -226,6 +226,39 @@ def only_the_archive_module_opens_archives(tree: Tree) -> list[str]:
     return found
 
 
+# Every page is declared (core/pages.py) and its view joined to the
+# declaration with `ui.page.page`; the registry alone adds pages to the app,
+# at their declared routes, so no page is reachable undeclared.
+PAGE_REGISTRY = "manga_app/pages/__init__.py"
+PAGE_VIEWS = ("manga_app/pages/*/view.py", "manga_app/reader/view.py")
+UNDECLARED_VIEWS = ("manga_app/pages/not_found/view.py",)  # the 404 page: no route of its own
+
+
+def only_the_page_registry_adds_pages(tree: Tree) -> list[str]:
+    return [
+        f"{path}:{node.lineno} adds a page: declare it in core/pages.py and decorate its view with ui.page.page"
+        for path, source in tree.items()
+        if path.startswith("manga_app/") and path != PAGE_REGISTRY
+        and any(is_within(item.module, ("reflex",)) for item in file_imports(tree, path))
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_page"
+    ]
+
+
+def _declared_with_page(function: ast.FunctionDef) -> bool:
+    return any(isinstance(item, ast.Call) and ast.unparse(item.func).split(".")[-1] == "page" for item in function.decorator_list)
+
+
+def every_page_view_is_declared(tree: Tree) -> list[str]:
+    return [
+        f"{path}:{node.lineno} view() is not declared with @page(PageKind...)"
+        for path, source in tree.items()
+        if matches(path, PAGE_VIEWS) and path not in UNDECLARED_VIEWS
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef) and node.name == "view" and not _declared_with_page(node)
+    ]
+
+
 RULES: dict[str, Callable[[Tree], list[str]]] = {
     "pure": pure_modules_import_no_framework,
     "backend": backend_never_imports_the_ui_or_the_web,
@@ -235,6 +268,8 @@ RULES: dict[str, Callable[[Tree], list[str]]] = {
     "top": only_wiring_at_the_top,
     "packages": every_package_says_what_it_owns,
     "archives": only_the_archive_module_opens_archives,
+    "registry": only_the_page_registry_adds_pages,
+    "declared": every_page_view_is_declared,
 }
 
 # A tree that keeps every rule: the base of the broken trees below.
@@ -247,6 +282,7 @@ GOOD: Tree = {
     "manga_app/pages/home/__init__.py": '"""Home."""\n',
     "manga_app/pages/home/state.py": "import reflex as rx\n\nclass HomeState(rx.State):\n    pass\n",
     "manga_app/pages/home/logic.py": "from manga_app.core import routes\n",
+    "manga_app/pages/home/view.py": "from manga_app.ui.page import page\n\n@page(PageKind.HOME)\ndef view():\n    pass\n",
     "manga_app/catalogue/__init__.py": '"""Catalogue."""\n',
     "manga_app/catalogue/archives.py": "import zipfile\n",
     "manga_app/catalogue/scanner.py": "import os\n",
@@ -262,6 +298,8 @@ BROKEN: dict[str, tuple[str, str]] = {
     "top": ("manga_app/helpers.py", "import re\n"),
     "packages": ("manga_app/core/__init__.py", "import re\n"),
     "archives": ("manga_app/catalogue/media.py", "import zipfile\n"),
+    "registry": ("manga_app/manga_app.py", "import reflex as rx\n\napp = rx.App()\napp.add_page(ranking, route='/ranking')\n"),
+    "declared": ("manga_app/pages/home/view.py", "import reflex as rx\n\ndef view():\n    pass\n"),
 }
 # The other way for the two-sided rules.
 BROKEN_TOO: dict[str, tuple[str, str]] = {
