@@ -58,7 +58,8 @@ class Page:
 class PageKind(enum.Enum):
     """The pages, in the footer's order. Each member's value is its declaration."""
 
-    HOME = Page("/", Head("", SITE_DESCRIPTION, json_ld=JsonLd.WEBSITE), in_sitemap=True, kept_offline=True, nav_label="トップ")
+    HOME = Page("/", Head("", SITE_DESCRIPTION, json_ld=JsonLd.WEBSITE), in_sitemap=True, kept_offline=True,
+                nav_label="トップ")
     GENRES = Page(
         "/genres",
         Head("ジャンル一覧", "ジャンルから漫画を探す。作品数つきの全ジャンル一覧です。"),
@@ -72,21 +73,13 @@ class PageKind(enum.Enum):
     # single-segment dynamic route and the server refuses (404) every path
     # that does not parse as a chapter path (routes.match).
     READER = Page("/[reader_path]")
-    LIBRARY = Page(
-        "/library",
-        Head("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", indexable=False),
-        kept_offline=True,
-        nav_label="ライブラリ",
-        shelves=True,
-    )
-    HISTORY = Page(
-        "/history",
-        Head("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", indexable=False),
-        kept_offline=True,
-        nav_label="閲覧履歴",
-        shelves=True,
-    )
-    OFFLINE = Page("/offline", Head("保存した話", "オフラインで読むために保存した話の一覧です。", indexable=False), kept_offline=True)
+    # The visitor's own pages: never indexed, kept for offline use.
+    LIBRARY = Page("/library", Head("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", indexable=False),
+                   kept_offline=True, nav_label="ライブラリ", shelves=True)
+    HISTORY = Page("/history", Head("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", indexable=False),
+                   kept_offline=True, nav_label="閲覧履歴", shelves=True)
+    OFFLINE = Page("/offline", Head("保存した話", "オフラインで読むために保存した話の一覧です。", indexable=False),
+                   kept_offline=True)
 
     @property
     def page(self) -> Page:
