@@ -13,7 +13,7 @@ import reflex as rx
 from manga_app.offline.reports import finished, into_history, parse_reports
 from manga_app.reader import reading
 from manga_app.accounts import service
-from manga_app.heads.resolve import load_chapter
+from manga_app.read_models.title_cache import load_chapter
 from manga_app.accounts.auth_state import AuthState
 from manga_app.ui.notify import notify
 from manga_app.reader.reading_state import ReadingState

@@ -22,7 +22,7 @@ import reflex as rx
 from manga_app.reader import view_counts, rules, reading
 from manga_app.core import routes
 from manga_app.read_models.titles import ChapterContext
-from manga_app.heads.resolve import load_chapter
+from manga_app.read_models.title_cache import load_chapter
 from manga_app.reader import logic
 from manga_app.reader.manifest import chapter_pages, fetch_manifest_pages
 from manga_app.accounts.auth_state import AuthState

@@ -16,7 +16,7 @@ import reflex as rx
 from manga_app.reader import reading
 from manga_app.core import routes, shared
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
-from manga_app.heads.resolve import load_title
+from manga_app.read_models.title_cache import load_title
 from manga_app.ui.records import ChapterRow, Chip
 from manga_app.reader.reading_state import ReadingState
 from manga_app.pages.title.logic import chapter_rows, first_url

@@ -12,7 +12,7 @@ from manga_app.core.db import shared_engine
 from manga_app.core.routes import ROUTE_TEMPLATES, PageKind
 from reflex.state import State
 
-from manga_app.heads import resolve
+from manga_app.read_models import title_cache
 from manga_app.heads.state import HeadState
 from manga_app.pages import load_events
 from manga_app.pages.title.state import TitleState
@@ -27,21 +27,21 @@ def _queries() -> list[str]:
 
 def test_a_title_read_by_its_page_and_its_reader_pages_is_queried_once(catalogue):  # noqa: F811
     queries = _queries()
-    series, chapters = resolve.load_title("alpha")
+    series, chapters = title_cache.load_title("alpha")
     assert (series.slug, [chapter.number for chapter in chapters]) == ("alpha", ["1", "2", "3"])
     first = len(queries)
     assert first > 0
-    assert resolve.load_title("alpha") == (series, chapters)
-    context = resolve.load_chapter({"slug": "alpha", "number": "2", "chapter_slug": ""})
+    assert title_cache.load_title("alpha") == (series, chapters)
+    context = title_cache.load_chapter({"slug": "alpha", "number": "2", "chapter_slug": ""})
     assert (context.chapter.number, context.previous.number, context.next.number) == ("2", "1", "3")
     assert len(queries) == first
 
 
 def test_an_unknown_title_is_asked_again_every_time_it_may_have_been_imported(catalogue):  # noqa: F811
     queries = _queries()
-    assert resolve.load_title("nope") is None
+    assert title_cache.load_title("nope") is None
     asked = len(queries)
-    assert resolve.load_title("nope") is None
+    assert title_cache.load_title("nope") is None
     assert len(queries) == 2 * asked
 
 
