@@ -21,11 +21,18 @@ BUILD_STAMP := $(WEB_DIR)/.built-for-port-$(PORT)
 DEMO_DIR := data/demo
 DEMO_STAMP := data/.demo-imported
 
-.PHONY: run test bench import setup build demo clean clean-data system-packages
+.PHONY: run dev test bench import setup build demo clean clean-data system-packages
 
 ## run: set everything up and serve the production build with the demo catalogue on $(PORT)
 run: setup build demo
 	$(PY) -m manga_app.serve --port $(PORT)
+
+## dev: the site with hot reload (Reflex's dev mode: Vite on $(PORT), the backend on $(PORT)+1). A saved
+## edit under manga_app/ or assets/ shows in the open page; pages are drawn in the browser, not on the
+## server (`make run` serves the server's first HTML). Its own build folder, so `make run` keeps its build.
+DEV_WEB_DIR ?= .web-dev
+dev: setup assets/css/antd.css assets/antd_map_token.json demo
+	REFLEX_WEB_WORKDIR=$(DEV_WEB_DIR) $(PY) -m reflex run --env dev --frontend-port $(PORT) --backend-port $$(($(PORT) + 1))
 
 ## test: set everything up and run every test (unit, then end-to-end in Chromium)
 test: setup

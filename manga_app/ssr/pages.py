@@ -60,7 +60,12 @@ def _renderer() -> RendererClient:
 
 async def warm_up() -> None:
     """A lifespan task: start this worker's renderer before the first visitor
-    (a failure is logged, and the first page request tries again)."""
+    (a failure is logged, and the first page request tries again). Under
+    `make dev` there is no production build: Vite draws every page in the
+    browser, and no renderer is started."""
+    if not (static_dir() / "index.html").is_file():
+        log.info("No production build in %s: pages are drawn in the browser only (make dev)", static_dir())
+        return
     try:
         await asyncio.to_thread(_renderer().start)
     except RenderError:
