@@ -265,11 +265,11 @@ def every_page_view_is_declared(tree: Tree) -> list[str]:
 # states, one page renderer beside the HTTP layer); a listed edge that no
 # longer exists fails too, so the list only shrinks.
 KNOWN_BACK_EDGES = {
-    ("accounts", "ui"): "auth_state and library_state show notices (ui.notify)",
-    ("accounts", "reader"): "library_state reads the reading history (reader.reading, reading_state)",
-    ("accounts", "opds"): "opds_key_state builds the OPDS address (opds.urls)",
-    ("ssr", "web"): "the renderer reads the HTTP layer's shell and page answers",
-    ("reflex_patches", "web"): "the patches install the HTTP layer's socket guard",
+    ("accounts", "ui"): "the account states show notices (ui.notify); shelves build cards (ui.records)",
+    ("accounts", "reader"): "the reading-history format (reader.reading) and ReadingState, read by accounts",
+    ("accounts", "opds"): "opds_key_state builds the OPDS addresses (opds.urls)",
+    ("ssr", "web"): "the renderer reads the HTTP layer's shell and CSP (web.shell, web.csp)",
+    ("reflex_patches", "web"): "the patches install the HTTP layer's log, socket and state-lifetime guards",
 }
 
 
