@@ -7,6 +7,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from manga_app.core import routes
+from manga_app.core.text import xml_safe
 
 # ComicInfo's Manga element: right-to-left series tell apps to turn pages that way.
 MANGA_RTL, MANGA_YES = "YesAndRightToLeft", "Yes"
@@ -42,6 +43,6 @@ def comicinfo_xml(series, unit, *, pages: int, web: str = "") -> bytes:
     ]
     for name, value in fields:
         if value:
-            ET.SubElement(root, name).text = value
+            ET.SubElement(root, name).text = xml_safe(value)
     ET.indent(root, space=" ")
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
