@@ -91,6 +91,10 @@ class ReaderState(rx.State):
     _next_number: str = ""
     # The next chapter's decrypted pages, fetched near the end of this one.
     _prefetched: dict[str, list[dict]] = {}
+    # The opening whose bookkeeping is due: set when its pages went out, taken
+    # by _bookkeeping. record_opening is an event (load chains it), so a
+    # client may send it too: one it made up finds nothing due.
+    _opening_due: int = -1
 
     def _settings(self) -> dict:
         return logic.combine_settings(self.settings_cookie, self.settings_json)
@@ -152,6 +156,7 @@ class ReaderState(rx.State):
         shown = await self._show_pages(pages)
         self.loaded_path = path
         if shown:
+            self._opening_due = self.view_id
             yield ReaderState.record_opening(self.view_id)
 
     @rx.event(background=True)
@@ -169,6 +174,8 @@ class ReaderState(rx.State):
                 return
             shown = await self._show_pages(pages)
         if shown:
+            async with self:
+                self._opening_due = view_id
             await self._bookkeeping(view_id)
 
     def _take_prefetched(self, slug: str, number: str) -> list[dict] | None:
@@ -197,7 +204,7 @@ class ReaderState(rx.State):
             return False
         reading_state = await self.get_state(ReadingState)
         self.resume_page, self.resume_offset, self.resume_at = logic.resume_position(
-            reading_state.entries(), self.series_slug, self.chapter_number, len(pages)
+            reading_state._entries(), self.series_slug, self.chapter_number, len(pages)
         )
         resume_at = self.resume_at
         hint = rules.first_page_hint({rules.FIRST_PAGE_COOKIE: self.first_page_cookie})
@@ -212,8 +219,9 @@ class ReaderState(rx.State):
         """After the pages went out: the chapter joins the history, and the
         view is counted (once per visitor and day, decided by the database)."""
         async with self:
-            if self.view_id != view_id:
+            if self.view_id != view_id or self._opening_due != view_id or self.status != "ready":
                 return
+            self._opening_due = -1
             if not rules.visitor_id(self.visitor_id):
                 # A client that came without the id its page makes, or with one it made up.
                 self.visitor_id = secrets.token_urlsafe(18)
@@ -241,7 +249,7 @@ class ReaderState(rx.State):
     def _record(self, reading_state: ReadingState, page: int, offset: float, at: datetime) -> None:
         entry = self._entry(self.chapter_number, self._chapter_title, page, offset, at)
         # Read once its last page (or the end card, reported as the last page) was reached.
-        reading_state.save(reading.record(reading_state.entries(), entry, finished=page + 1 >= len(self.pages)))
+        reading_state._save(reading.record(reading_state._entries(), entry, finished=page + 1 >= len(self.pages)))
 
     @rx.event
     async def save_progress(self, view_id: int, slug: str, chapter: str, page: int, offset: float, read_at: int):
@@ -266,7 +274,7 @@ class ReaderState(rx.State):
             # position is kept, but it does not become the series' latest
             # chapter again.
             page, offset = logic.clamp_progress(page, offset, logic.MAX_SIDE)
-            reading_state.save(reading.left_at(reading_state.entries(), slug, chapter, page, offset))
+            reading_state._save(reading.left_at(reading_state._entries(), slug, chapter, page, offset))
         if not (await self.get_state(AuthState))._uid:
             # Not signed in: nothing goes to an account, and with state in
             # Redis a chained event is one more lock, load and save.
