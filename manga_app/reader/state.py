@@ -6,10 +6,9 @@ Only what this visitor sees is held here; the interactive reading itself
 (paging, keys, taps, preloading, the per-chapter positions kept in the
 browser) runs in the browser (assets/js/reader/).
 
-`load` computes only what the page shows, from the path and the reader's
-cookies, so the server renders the reader with it (manga_app/ssr); what an
-opening does (history, the view count, the visitor's id) is the live app's
-`record_opening`."""
+`load` computes only what the page shows, from the path and cookies, so the server
+renders the reader with it (manga_app/ssr); what an opening does (history, the view
+count, the visitor's id) is the live app's `record_opening`."""
 
 from __future__ import annotations
 
@@ -38,9 +37,8 @@ class ReaderState(rx.State):
 
     # "loading", "ready" or "error" (the manifest could not be read).
     status: str = "loading"
-    # One per opening of a chapter. A reload hydrates the browser with the
-    # previous opening's state for a moment; its reports are told apart, and
-    # a chapter left before its pages arrived is never shown or counted.
+    # One per opening of a chapter. A reload hydrates the browser with the previous opening's state
+    # for a moment; its reports are told apart, and a chapter left before its pages arrived is never shown or counted.
     view_id: int = 0
     # The path this state was loaded for (the reader draws only its own).
     loaded_path: str = ""
@@ -91,9 +89,7 @@ class ReaderState(rx.State):
     _next_number: str = ""
     # The next chapter's decrypted pages, fetched near the end of this one.
     _prefetched: dict[str, list[dict]] = {}
-    # The opening whose bookkeeping is due: set when its pages went out, taken
-    # by _bookkeeping. record_opening is an event (load chains it), so a
-    # client may send it too: one it made up finds nothing due.
+    # The opening whose pages went out, due for _bookkeeping (a client's own record_opening finds none).
     _opening_due: int = -1
 
     def _settings(self) -> dict:
@@ -156,7 +152,6 @@ class ReaderState(rx.State):
         shown = await self._show_pages(pages)
         self.loaded_path = path
         if shown:
-            self._opening_due = self.view_id
             yield ReaderState.record_opening(self.view_id)
 
     @rx.event(background=True)
@@ -174,8 +169,6 @@ class ReaderState(rx.State):
                 return
             shown = await self._show_pages(pages)
         if shown:
-            async with self:
-                self._opening_due = view_id
             await self._bookkeeping(view_id)
 
     def _take_prefetched(self, slug: str, number: str) -> list[dict] | None:
@@ -211,7 +204,7 @@ class ReaderState(rx.State):
         if resume_at == 0 and hint.key == f"{self.series_slug}/{self.chapter_number}" and hint.page < len(pages):
             # No history here: the page this browser last left the chapter at.
             self.resume_page = hint.page
-        self.pages, self.status = pages, "ready"
+        self.pages, self.status, self._opening_due = pages, "ready", self.view_id
         self.spread_offset = logic.spread_offset_of(pages)
         return True
 
