@@ -5,6 +5,7 @@ account is unchanged."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -24,7 +25,7 @@ from manga_app.accounts.verify import admin_app
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST
-from .hostile_client import AUTH, LIBRARY, READER, READING, Tab, account_exists, follows
+from .hostile_client import AUTH, LIBRARY, OPDS_KEY, READER, READING, Tab, account_exists, follows
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = "読み込み中です"
@@ -194,6 +195,37 @@ def test_the_readers_backend_helpers_are_not_events_and_a_made_up_opening_record
     assert tab.delta(READING).get("history_json_rx_state_") in ("", None, "[]"), tab.delta(READING)
     assert not tab.delta(READER).get("visitor_id_rx_state_")  # nothing was counted either
     tab.close()
+
+
+def _key_url(tab: Tab) -> str:
+    return tab.delta(OPDS_KEY).get("url_rx_state_") or ""
+
+
+def test_a_personal_opds_url_leaves_the_tab_with_its_session(base_url, victim):
+    tab, token, uid = victim
+    tab.send(f"{OPDS_KEY}.create")
+    url = tab.wait_for(lambda: _key_url(tab))
+    assert "/opds/k/" in url
+    # The tab's token replayed on another connection: its first update has no URL.
+    tab.close()
+    replay = Tab(base_url, token=tab.token)
+    replay.hydrate()
+    assert url not in json.dumps(replay.updates) and _key_url(replay) == ""
+    replay.close()
+    # The same tab signs in again, shows a fresh key, signs out; a guest then signs in on it.
+    again = Tab(base_url, token=tab.token)
+    again.hydrate()
+    sign_in(again, token)
+    again.wait_for(lambda: signed_in_as(again, uid))
+    again.send(f"{OPDS_KEY}.create")
+    second = again.wait_for(lambda: _key_url(again) if _key_url(again) not in ("", url) else None)
+    seen = len(again.updates)
+    again.send(f"{AUTH}.on_auth_change", user=None, token="")
+    guest = anonymous_token()
+    sign_in(again, guest)
+    again.wait_for(lambda: signed_in_as(again, claims_of(guest)["user_id"]))
+    assert second not in json.dumps(again.updates[seen:]) and _key_url(again) == ""
+    again.close()
 
 
 # --- floods and frames ---------------------------------------------------------
