@@ -66,6 +66,8 @@ class AuthState(rx.State):
     # The connection that proved it, and when its token expires (epoch s).
     _sid: str = ""
     _expires: float = 0.0
+    # Whose personal OPDS URL this tab was shown (OpdsKeyState.url; session_guard forgets it).
+    _opds_url_of: str = ""
 
     @rx.var
     def signed_in(self) -> bool:

@@ -97,7 +97,7 @@ class LibraryState(rx.State):
             notes += await self._merge_guest(uid, history, snapshot)
         rows = await asyncio.to_thread(service.history, uid)
         self.owner, self.follows_json, self._synced_uid = uid, "", uid
-        mirrored = reading.dump_history(mirror.mirror(rows, history.entries(), _looks(snapshot)))
+        mirrored = reading.dump_history(mirror.mirror(rows, history._entries(), _looks(snapshot)))
         if mirrored != history.history_json:  # an unchanged store is not sent again
             history.history_json = mirrored
         return notes
@@ -109,7 +109,7 @@ class LibraryState(rx.State):
         except payloads.StoreTooLarge:
             return [notify("error", TOO_LARGE, "閲覧履歴を同期できませんでした。")]
         rows = await asyncio.to_thread(service.history, uid)
-        news = mirror.unsent(_known(history.entries(), snapshot), rows)
+        news = mirror.unsent(_known(history._entries(), snapshot), rows)
         if news:
             latest, marks = payloads.positions_from_history(news, now=datetime.now(UTC))
             await asyncio.to_thread(service.merge_browser_data, uid, latest=latest, marks=marks)
@@ -122,7 +122,7 @@ class LibraryState(rx.State):
             follows = payloads.parse_follows(self.follows_json)
         except payloads.StoreTooLarge:
             return [notify("error", TOO_LARGE, "このブラウザのフォローと閲覧履歴は引き継げませんでした。")]
-        latest, marks = payloads.positions_from_history(_known(history.entries(), snapshot), now=datetime.now(UTC))
+        latest, marks = payloads.positions_from_history(_known(history._entries(), snapshot), now=datetime.now(UTC))
         follows = [slug for slug in follows if slug in snapshot.by_slug]
         refused = await asyncio.to_thread(service.merge_browser_data, uid, follows=follows, latest=latest, marks=marks)
         if refused:
@@ -144,7 +144,7 @@ class LibraryState(rx.State):
         in this session)."""
         if self._synced_uid and self.owner == self._synced_uid:
             await self._push(self._synced_uid, history, await held_catalogue().snapshot())
-        history.save([])
+        history._save([])
         self.follows_json, self.owner, self._synced_uid = "", "", ""
 
     @rx.event
@@ -175,7 +175,7 @@ class LibraryState(rx.State):
         if not views:
             return
         snapshot = await held_catalogue().snapshot()
-        entries = _known(history.entries(), snapshot)
+        entries = _known(history._entries(), snapshot)
         now = datetime.now(UTC)
         self.history_items = shelves.history_cards(entries, now=now)
         items = [snapshot.by_slug[slug] for slug in self.followed if slug in snapshot.by_slug]
@@ -222,13 +222,13 @@ class LibraryState(rx.State):
         if auth.loading:
             return notify(*WAIT)
         slug = payloads.valid_slug(slug)
-        entries = history.entries()
+        entries = history._entries()
         if slug is None:
             return notify("error", NOT_REMOVED, "この作品は見つかりませんでした。")
         removed = await asyncio.to_thread(service.forget, auth._uid, slug, now=datetime.now(UTC)) if auth._uid else 0
         if not removed and reading.entry_for(entries, slug) is None:
             return notify("error", NOT_REMOVED, "この作品は閲覧履歴にありません。")
-        history.save(reading.remove(entries, slug))
+        history._save(reading.remove(entries, slug))
         await self._refresh(auth._uid, history, views=self._on_shelf_page())
         return notify("success", "閲覧履歴から削除しました")
 
@@ -239,7 +239,7 @@ class LibraryState(rx.State):
             return notify(*WAIT)
         if auth._uid:
             await asyncio.to_thread(service.forget, auth._uid, None, now=datetime.now(UTC))
-        history.save([])
+        history._save([])
         await self._refresh(auth._uid, history, views=self._on_shelf_page())
         return notify("success", "閲覧履歴をすべて削除しました")
 

@@ -1,7 +1,8 @@
 """The signed-in reader's personal OPDS key, on /library: create one (its
 URL is shown once, since only its hash is kept), or revoke it. The key
-lives in the account (accounts/opds_keys.py); the URL is never stored here
-beyond the moment it is shown."""
+lives in the account (accounts/opds_keys.py); the URL stays in this state
+only while the session it was shown to lasts: the first event after a
+sign-out, a switch of user or a suspension forgets it (session_guard.py)."""
 
 from __future__ import annotations
 
@@ -44,8 +45,13 @@ class OpdsKeyState(rx.State):
             return notify(*SIGN_IN_FIRST)
         key = await asyncio.to_thread(service.create_opds_key, uid)
         self.url = get_settings().origin + urls.keyed_root(key)
+        (await self.get_state(AuthState))._opds_url_of = uid
         await self._show_key(uid)
         return notify("success", "OPDSキーを作成しました", "URLをアプリに登録してください。この画面を離れると再表示できません。")
+
+    def _forget_url(self) -> None:
+        """The session that was shown the URL is over (session_guard.py)."""
+        self.url = ""
 
     async def _show_key(self, uid: str) -> None:
         created = await asyncio.to_thread(service.opds_key_created_at, uid) if uid else None

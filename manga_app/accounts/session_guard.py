@@ -1,6 +1,7 @@
 """Run before every event (web/socket_guard.py installs it): a signed-in
 session seen on another connection, or past its ID token's expiry, is
-suspended before the event can read or change anything of the account."""
+suspended before the event can read or change anything of the account; a
+personal OPDS URL shown to a session that is over is forgotten."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import reflex as rx
 
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
+from manga_app.accounts.opds_key_state import OpdsKeyState
 
 logger = logging.getLogger(__name__)
 
@@ -18,10 +20,14 @@ async def hold_session(root: rx.State) -> bool:
     """False when the session had to be suspended (then nothing of the
     account is left in the state the event sees)."""
     auth = await root.get_state(AuthState)
-    if not auth._uid or auth._holds():
-        return True
-    moved = auth._sid != auth._connection()
-    logger.info("Suspended the session of %s: %s", auth._uid, "another connection" if moved else "its ID token expired")
-    auth._suspend()
-    (await root.get_state(LibraryState))._forget_account()
-    return False
+    held = not auth._uid or auth._holds()
+    if not held:
+        moved = auth._sid != auth._connection()
+        logger.info("Suspended the session of %s: %s", auth._uid, "another connection" if moved else "its ID token expired")
+        auth._suspend()
+        (await root.get_state(LibraryState))._forget_account()
+    if auth._opds_url_of and auth._opds_url_of != auth._uid:
+        # Signed out, another user, or suspended: the personal OPDS URL goes too.
+        (await root.get_state(OpdsKeyState))._forget_url()
+        auth._opds_url_of = ""
+    return held

@@ -35,6 +35,7 @@ from manga_app.catalogue.progress import import_progress
 from manga_app.catalogue.publisher import publish_catalogue
 from manga_app.catalogue.scanner import SourceError
 from manga_app.core.config import Settings, content_key
+from manga_app.core.text import shown
 
 __all__ = ["main"]
 
@@ -100,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _edit(args, settings, url)
         return _publish(args, settings, url)
     except _Failure as failure:
-        print(f"error: {failure}", file=sys.stderr)
+        print(shown(f"error: {failure}"), file=sys.stderr)
         return failure.code
     except KeyboardInterrupt:
         print("Interrupted.", file=sys.stderr)
@@ -185,23 +186,23 @@ def _edit(args: argparse.Namespace, settings: Settings, url: str) -> int:
         raise _Failure(f"database error, nothing changed: {_first_line(exc)}") from None
     finally:
         engine.dispose()
-    print("\n".join(lines))
+    print("\n".join(map(shown, lines)))
     return _publish(args, settings, url) if publish else EXIT_OK
 
 
 def _run_import(source: Path, engine: sa.Engine, media: MediaStore, *, skip) -> ImportReport:
     """The import with its progress display and failures printed as they happen (progress.py)."""
-    with import_progress() as shown:
+    with import_progress() as display:
         try:
             return import_source(
                 source,
                 engine=engine,
                 media=media,
                 skip=skip,
-                on_start=shown.on_start,
-                on_page=shown.on_page,
-                on_progress=shown.on_progress,
-                on_failure=shown.on_failure,
+                on_start=display.on_start,
+                on_page=display.on_page,
+                on_progress=display.on_progress,
+                on_failure=display.on_failure,
             )
         except sa.exc.SQLAlchemyError as exc:
             raise _Failure(f"database error: {_first_line(exc)}") from None
@@ -209,13 +210,13 @@ def _run_import(source: Path, engine: sa.Engine, media: MediaStore, *, skip) -> 
 
 def _print_report(report: ImportReport) -> None:
     for path, message in report.notes:
-        print(f"NOTE    {path}: {message}")
+        print(shown(f"NOTE    {path}: {message}"))
     for path, message in report.warnings:
-        print(f"WARNING {path}: {message}")
+        print(shown(f"WARNING {path}: {message}"))
     for path, message in report.removed:
-        print(f"REMOVED {path}: {message}")
+        print(shown(f"REMOVED {path}: {message}"))
     for path, message in report.failed:
-        print(f"FAILED  {path}: {message}")
+        print(shown(f"FAILED  {path}: {message}"))
     print(
         f"Imported: {len(report.imported)}, skipped (unchanged): {len(report.skipped)}, "
         f"failed: {len(report.failed)}"

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from xml.etree.ElementTree import Element, ParseError
 
 from manga_app.catalogue.naming import title_key
+from manga_app.core.text import has_surrogate
 
 try:  # defusedxml refuses entity expansion and external entities.
     from defusedxml import DefusedXmlException
@@ -136,6 +137,8 @@ def parse_series_json(data: bytes) -> SeriesSidecar:
             raise TypeError("metadata is not an object")
     except (ValueError, KeyError, TypeError) as exc:
         raise MetadataError(f"invalid series.json: {exc}") from None
+    if any(isinstance(value, str) and has_surrogate(value) for value in metadata.values()):
+        raise MetadataError("invalid series.json: a lone surrogate escape (not a character) in its text")
     year = metadata.get("year")
     return SeriesSidecar(
         name=_text(metadata.get("name")),

@@ -24,6 +24,7 @@ from manga_app.catalogue.planning import ChapterPlan
 from manga_app.catalogue.readings import readings_for
 from manga_app.catalogue.scanner import Candidate, describe_entries
 from manga_app.catalogue.import_report import ImportFailure
+from manga_app.core.text import has_surrogate
 
 
 PAGES_AHEAD_PER_WORKER = 8  # pages read and queued per worker, beyond the one it works on
@@ -171,6 +172,8 @@ class ImportPipeline:
 
     def _open(self, pending: PendingChapter) -> None:
         candidate = pending.candidate
+        if has_surrogate(str(candidate.path)):
+            raise ImportFailure("its name is not valid UTF-8, so it cannot be a title or a URL; rename it")
         try:
             pending.stat = source_stat(candidate.path, candidate.kind)
         except (OSError, ArchiveError) as exc:

@@ -8,7 +8,7 @@ file names), so those rules are testable without archives or a database.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from manga_app.catalogue.comicinfo import ComicInfo, MetadataError, SeriesSidecar, parse_comicinfo
@@ -16,6 +16,7 @@ from manga_app.catalogue.naming import parse_chapter_name, to_hundredths, unit_k
 from manga_app.catalogue.scanner import Candidate
 from manga_app.catalogue.units import SeriesName, series_name
 from manga_app.catalogue.upsert import SeriesFacts
+from manga_app.core.text import clean_block, clean_line
 
 __all__ = ["ChapterPlan", "PlanError", "plan_chapter", "publication_time", "read_comicinfo"]
 
@@ -71,7 +72,7 @@ def plan_chapter(
     fallback = name_title or _untagged(candidate.fallback_title) or candidate.path.parent.name
     sidecar = sidecar or SeriesSidecar()
     kind, hundredths = _unit(candidate, info, parsed, warn)
-    return ChapterPlan(
+    return _cleaned(ChapterPlan(
         series_title=info.series or sidecar.name or fallback,
         hundredths=unit_key(kind, hundredths),
         kind=kind,
@@ -88,6 +89,29 @@ def plan_chapter(
             status=sidecar.status or folder.status,
             direction=info.direction,
             language=info.language,
+        ),
+    ))
+
+
+def _cleaned(plan: ChapterPlan) -> ChapterPlan:
+    """The plan's text as the catalogue keeps it: no control characters or
+    non-characters (they would break every XML feed the series is in), line
+    breaks and tabs kept in the summary only (core/text.py)."""
+    facts = plan.facts
+
+    def names(values: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(name for name in map(clean_line, values) if name)
+
+    return replace(
+        plan,
+        series_title=clean_line(plan.series_title) or "無題",
+        chapter_title=clean_line(plan.chapter_title),
+        facts=replace(
+            facts,
+            aliases=names(facts.aliases), authors=names(facts.authors), artists=names(facts.artists),
+            genres=names(facts.genres), tags=names(facts.tags),
+            summary=clean_block(facts.summary) if facts.summary else facts.summary,
+            language=clean_line(facts.language) if facts.language else facts.language,
         ),
     )
 

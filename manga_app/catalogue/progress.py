@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from manga_app.catalogue.scanner import Candidate
+from manga_app.core.text import shown
 
 __all__ = ["PLAIN_EVERY_SECONDS", "ImportProgress", "import_progress"]
 
@@ -58,7 +59,7 @@ class ImportProgress:
         self._show(candidate.path.name)
 
     def on_failure(self, path: Path, reason: str) -> None:
-        line = f"FAILED  {path}: {reason}"
+        line = shown(f"FAILED  {path}: {reason}")
         if self.progress is not None:
             self.progress.console.print(escape(line), highlight=False, soft_wrap=True)
         else:
@@ -72,6 +73,7 @@ class ImportProgress:
         return (time.monotonic() - self.started) * (1 - share) / share
 
     def _show(self, name: str) -> None:
+        name = shown(name)
         if self.progress is not None:
             self.progress.update(
                 self.task, completed=sum(self.done.values()), description=name,

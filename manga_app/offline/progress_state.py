@@ -32,7 +32,7 @@ class OfflineProgressState(rx.State):
         upload = parse_reports(reports, now=now)
         history = await self.get_state(ReadingState)
         uid = (await self.get_state(AuthState))._uid
-        entries = history.entries()
+        entries = history._entries()
         for report in upload.reports:
             context = await asyncio.to_thread(load_chapter, report.params)
             if context is None:
@@ -52,7 +52,7 @@ class OfflineProgressState(rx.State):
             if uid:
                 await asyncio.to_thread(service.record, uid, finished(report, count))
         if upload.reports:
-            history.save(entries)
+            history._save(entries)
         self.synced_through = max(self.synced_through, upload.through)
         if upload.bad:
             return notify("error", NOT_SAVED, "読んだ位置の形式が正しくありません。")

@@ -1,12 +1,14 @@
-"""ComicInfo.xml (the Anansi schema, v2.0 element names) for a downloaded
-chapter or volume, so reader apps file and show it like the site does.
-Pure module."""
+"""ComicInfo.xml (the Anansi schema v2.0, valid against its XSD) for a
+downloaded chapter or volume, so reader apps file and show it like the site
+does. Tags and LocalizedSeries exist only in the v2.1 draft, so they are
+left out. Pure module."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
 from manga_app.core import routes
+from manga_app.core.text import xml_safe
 
 # ComicInfo's Manga element: right-to-left series tell apps to turn pages that way.
 MANGA_RTL, MANGA_YES = "YesAndRightToLeft", "Yes"
@@ -24,7 +26,8 @@ def comicinfo_xml(series, unit, *, pages: int, web: str = "") -> bytes:
         ("Title", unit.title or label),
         ("Series", series.title),
         ("Number", routes.unit_number(unit.number)),
-        ("Volume", routes.unit_number(unit.number) if volume else ""),
+        # xs:int in the schema: a volume 2.5 has its number in Number only.
+        ("Volume", routes.unit_number(unit.number) if volume and routes.unit_number(unit.number).isdigit() else ""),
         ("Summary", series.summary),
         ("Year", str(unit.published_at.year)),
         ("Month", str(unit.published_at.month)),
@@ -32,16 +35,14 @@ def comicinfo_xml(series, unit, *, pages: int, web: str = "") -> bytes:
         ("Writer", ", ".join(series.authors)),
         ("Penciller", ", ".join(series.artists)),
         ("Genre", ", ".join(series.genres)),
-        ("Tags", ", ".join(series.tags)),
         ("Web", web),
         ("PageCount", str(pages)),
         ("LanguageISO", "ja"),
         ("Format", "Tankobon" if volume else ""),
         ("Manga", MANGA_RTL if series.direction == "rtl" else MANGA_YES),
-        ("LocalizedSeries", ""),
     ]
     for name, value in fields:
         if value:
-            ET.SubElement(root, name).text = value
+            ET.SubElement(root, name).text = xml_safe(value)
     ET.indent(root, space=" ")
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)

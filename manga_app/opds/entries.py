@@ -29,8 +29,8 @@ def image_type(url: str) -> str:
 
 
 def feed_id(path: str) -> str:
-    """A stable id for a feed: its path under the catalogue (keys left out)."""
-    return f"{ID_PREFIX}:{quote(path, safe='/:')}"
+    """A stable id for a feed: its (percent-encoded) path under the catalogue (keys left out)."""
+    return f"{ID_PREFIX}:{quote(path, safe='/:%')}"
 
 
 def cover_links(cover: str, thumbnail: str) -> tuple[Link, ...]:
@@ -45,7 +45,7 @@ def cover_links(cover: str, thumbnail: str) -> tuple[Link, ...]:
 def navigation_entry(key: str, title: str, href: str, *, updated: datetime, content: str = "",
                      kind: str = NAVIGATION, rel: str = "subsection") -> Entry:
     media_type = opds_urls.NAVIGATION if kind == NAVIGATION else opds_urls.ACQUISITION
-    return Entry(id=f"{ID_PREFIX}:{key}", title=title, updated=updated, content=content,
+    return Entry(id=f"{ID_PREFIX}:{quote(key, safe=':')}", title=title, updated=updated, content=content,
                  links=(Link(rel, href, media_type),))
 
 

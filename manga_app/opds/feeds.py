@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from manga_app.core.text import xml_safe
 from manga_app.opds import urls
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
@@ -95,9 +96,14 @@ def _q(namespace: str, name: str) -> str:
     return f"{{{namespace}}}{name}"
 
 
+def _element(parent: ET.Element, tag: str, attrs: dict[str, str]) -> ET.Element:
+    """A child whose attribute values hold only what XML allows (core/text.py)."""
+    return ET.SubElement(parent, tag, {name: xml_safe(value) for name, value in attrs.items()})
+
+
 def _text(parent: ET.Element, name: str, value: str, namespace: str = ATOM_NS, **attrs: str) -> ET.Element:
-    element = ET.SubElement(parent, _q(namespace, name), attrs)
-    element.text = value
+    element = _element(parent, _q(namespace, name), attrs)
+    element.text = xml_safe(value)
     return element
 
 
@@ -106,7 +112,7 @@ def _link(parent: ET.Element, link: Link) -> None:
     if link.title:
         attrs["title"] = link.title
     attrs.update(dict(link.extra))
-    ET.SubElement(parent, _q(ATOM_NS, "link"), attrs)
+    _element(parent, _q(ATOM_NS, "link"), attrs)
 
 
 def _author(parent: ET.Element, name: str, uri: str = "") -> None:
@@ -162,7 +168,7 @@ def _entry(parent: ET.Element, entry: Entry) -> None:
     for name in entry.authors:
         _author(element, name)
     for term in entry.categories:
-        ET.SubElement(element, _q(ATOM_NS, "category"), {"term": term, "label": term})
+        _element(element, _q(ATOM_NS, "category"), {"term": term, "label": term})
     if entry.language:
         _text(element, "language", entry.language, DC_NS)
     if entry.issued:

@@ -12,8 +12,9 @@ class ReadingState(rx.State):
     # Synced across tabs; survives reloads. JSON of reading.HistoryEntry list.
     history_json: str = rx.LocalStorage("", name="manga_reading_history", sync=True)
 
-    def entries(self) -> list[reading.HistoryEntry]:
+    # Underscored: helpers for other states, never events a client may send.
+    def _entries(self) -> list[reading.HistoryEntry]:
         return reading.parse_history(self.history_json)
 
-    def save(self, entries: list[reading.HistoryEntry]) -> None:
+    def _save(self, entries: list[reading.HistoryEntry]) -> None:
         self.history_json = reading.dump_history(entries)

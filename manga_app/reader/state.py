@@ -6,10 +6,9 @@ Only what this visitor sees is held here; the interactive reading itself
 (paging, keys, taps, preloading, the per-chapter positions kept in the
 browser) runs in the browser (assets/js/reader/).
 
-`load` computes only what the page shows, from the path and the reader's
-cookies, so the server renders the reader with it (manga_app/ssr); what an
-opening does (history, the view count, the visitor's id) is the live app's
-`record_opening`."""
+`load` computes only what the page shows, from the path and cookies, so the server
+renders the reader with it (manga_app/ssr); what an opening does (history, the view
+count, the visitor's id) is the live app's `record_opening`."""
 
 from __future__ import annotations
 
@@ -38,9 +37,8 @@ class ReaderState(rx.State):
 
     # "loading", "ready" or "error" (the manifest could not be read).
     status: str = "loading"
-    # One per opening of a chapter. A reload hydrates the browser with the
-    # previous opening's state for a moment; its reports are told apart, and
-    # a chapter left before its pages arrived is never shown or counted.
+    # One per opening of a chapter. A reload hydrates the browser with the previous opening's state
+    # for a moment; its reports are told apart, and a chapter left before its pages arrived is never shown or counted.
     view_id: int = 0
     # The path this state was loaded for (the reader draws only its own).
     loaded_path: str = ""
@@ -91,6 +89,8 @@ class ReaderState(rx.State):
     _next_number: str = ""
     # The next chapter's decrypted pages, fetched near the end of this one.
     _prefetched: dict[str, list[dict]] = {}
+    # The opening whose pages went out, due for _bookkeeping (a client's own record_opening finds none).
+    _opening_due: int = -1
 
     def _settings(self) -> dict:
         return logic.combine_settings(self.settings_cookie, self.settings_json)
@@ -197,14 +197,14 @@ class ReaderState(rx.State):
             return False
         reading_state = await self.get_state(ReadingState)
         self.resume_page, self.resume_offset, self.resume_at = logic.resume_position(
-            reading_state.entries(), self.series_slug, self.chapter_number, len(pages)
+            reading_state._entries(), self.series_slug, self.chapter_number, len(pages)
         )
         resume_at = self.resume_at
         hint = rules.first_page_hint({rules.FIRST_PAGE_COOKIE: self.first_page_cookie})
         if resume_at == 0 and hint.key == f"{self.series_slug}/{self.chapter_number}" and hint.page < len(pages):
             # No history here: the page this browser last left the chapter at.
             self.resume_page = hint.page
-        self.pages, self.status = pages, "ready"
+        self.pages, self.status, self._opening_due = pages, "ready", self.view_id
         self.spread_offset = logic.spread_offset_of(pages)
         return True
 
@@ -212,8 +212,9 @@ class ReaderState(rx.State):
         """After the pages went out: the chapter joins the history, and the
         view is counted (once per visitor and day, decided by the database)."""
         async with self:
-            if self.view_id != view_id:
+            if self.view_id != view_id or self._opening_due != view_id or self.status != "ready":
                 return
+            self._opening_due = -1
             if not rules.visitor_id(self.visitor_id):
                 # A client that came without the id its page makes, or with one it made up.
                 self.visitor_id = secrets.token_urlsafe(18)
@@ -241,7 +242,7 @@ class ReaderState(rx.State):
     def _record(self, reading_state: ReadingState, page: int, offset: float, at: datetime) -> None:
         entry = self._entry(self.chapter_number, self._chapter_title, page, offset, at)
         # Read once its last page (or the end card, reported as the last page) was reached.
-        reading_state.save(reading.record(reading_state.entries(), entry, finished=page + 1 >= len(self.pages)))
+        reading_state._save(reading.record(reading_state._entries(), entry, finished=page + 1 >= len(self.pages)))
 
     @rx.event
     async def save_progress(self, view_id: int, slug: str, chapter: str, page: int, offset: float, read_at: int):
@@ -266,7 +267,7 @@ class ReaderState(rx.State):
             # position is kept, but it does not become the series' latest
             # chapter again.
             page, offset = logic.clamp_progress(page, offset, logic.MAX_SIDE)
-            reading_state.save(reading.left_at(reading_state.entries(), slug, chapter, page, offset))
+            reading_state._save(reading.left_at(reading_state._entries(), slug, chapter, page, offset))
         if not (await self.get_state(AuthState))._uid:
             # Not signed in: nothing goes to an account, and with state in
             # Redis a chained event is one more lock, load and save.

@@ -6,6 +6,7 @@ Both answer conditional requests (ETag) and media answers range requests."""
 
 from __future__ import annotations
 
+import errno
 import re
 from pathlib import Path
 
@@ -54,6 +55,10 @@ def _published_file(request: Request, relative: str) -> Response:
         content = path.read_bytes() if request.method != "HEAD" else b""
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return not_found_json()
+    except OSError as error:  # a name no published file can have ('File name too long')
+        if error.errno == errno.ENAMETOOLONG:
+            return not_found_json()
+        raise
     tag = f"{stat.st_mtime_ns:x}-{stat.st_size:x}"
     if use_twin:
         etag = f'"{tag}-gz"'

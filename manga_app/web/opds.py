@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from urllib.parse import unquote
 
 from sqlmodel import Session
 from starlette.requests import Request
@@ -143,7 +142,8 @@ async def _listings(who: Asker) -> listing.Listings:
 
 
 def _name(request: Request, param: str) -> str:
-    name = unquote(request.path_params[param]).strip()
+    # `{name:path}`: the server decoded `%2F`, so a name may hold a slash.
+    name = request.path_params[param].strip()
     if not name or len(name) > MAX_NAME:
         raise OpdsError(404, "見つかりませんでした。")
     return name
@@ -268,7 +268,7 @@ def feed_routes() -> list[BaseRoute]:
     get = ["GET", "HEAD"]
     by_path = [
         ("/", root), ("/new", new), ("/popular", popular), ("/latest", latest), ("/genres", genres),
-        ("/genres/{name}", genre), ("/authors", authors), ("/authors/{name}", author), ("/kana", kana_rows),
+        ("/genres/{name:path}", genre), ("/authors", authors), ("/authors/{name:path}", author), ("/kana", kana_rows),
         ("/kana/{row}", kana_row), ("/search.xml", search_description), ("/search", search),
         ("/series/{slug}", series), ("/following", opds_personal.following), ("/continue", opds_personal.continue_reading),
     ]

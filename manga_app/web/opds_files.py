@@ -2,17 +2,22 @@
 opds/cbz.py) and OPDS-PSE page streaming (`/pages/{n}?maxWidth=`).
 
 Pages are the media store's files: the published original for the CBZ and
-for apps that want full size, else the smallest derivative the site already
-made (720 or 1200 px wide) that is at least `maxWidth` wide. Nothing is
-resized per request."""
+for apps that want full size, else the site's 1200 px reader derivative when
+`maxWidth` is at most that. Nothing is resized per request. OPDS-PSE allows
+JPEG, GIF and PNG and the stream link declares one type, so PSE always
+serves JPEG: the reader derivative is one; a PNG, WebP, GIF or AVIF original
+asked at full size is re-encoded (a few at a time, off the event loop)."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
+import threading
 from urllib.parse import quote
 
+from PIL import Image
 from sqlmodel import Session
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response, StreamingResponse
@@ -20,7 +25,8 @@ from starlette.concurrency import iterate_in_threadpool
 
 from manga_app.core import routes
 from manga_app.core.db import shared_engine
-from manga_app.catalogue.media import READER_WIDTH, SAVER_WIDTH, original_path, reader_path, saver_path
+from manga_app.catalogue.media import READER_WIDTH, original_path, reader_path
+from manga_app.catalogue.page_images import displayable
 from manga_app.core.config import get_settings
 from manga_app.opds import cbz, comicinfo, queries
 from manga_app.opds.entries import image_type
@@ -35,6 +41,9 @@ _INDEX = re.compile(r"^[0-9]{1,6}$")
 MAX_WIDTH_LIMIT = 100_000
 # Page images change only with a re-import (which changes the chapter's pages).
 PAGE_CACHE = "public, max-age=3600"
+# Under a personal key the URL carries the key: no shared cache may keep it.
+KEYED_PAGE_CACHE = "private, max-age=3600"
+JPEG = "image/jpeg"
 
 
 def _load(slug: str, number: str) -> queries.UnitPages | None:
@@ -97,13 +106,22 @@ def max_width(request: Request) -> int | None:
 
 
 def choose_file(page, width: int | None) -> str:
-    """The media store path of the smallest published version at least `width` wide."""
-    if width is not None and width < page.width:
-        if width <= SAVER_WIDTH:
-            return saver_path(page.media_key, page.width, page.height)
-        if width <= READER_WIDTH:
-            return reader_path(page.media_key, page.width, page.height)
+    """The media store path of the smallest published JPEG-or-original at least `width` wide
+    (the data-saver derivative is WebP, which PSE does not allow)."""
+    if width is not None and width < page.width and width <= READER_WIDTH:
+        return reader_path(page.media_key, page.width, page.height)
     return original_path(page.media_key, page.ext)
+
+
+_ENCODING = threading.BoundedSemaphore(2)
+
+
+def as_jpeg(path) -> bytes:
+    """A page file as JPEG (PSE's type), as the reader shows it: transparency on white."""
+    with _ENCODING, Image.open(path) as image:
+        out = io.BytesIO()
+        displayable(image).save(out, format="JPEG", quality=90)
+        return out.getvalue()
 
 
 async def page(request: Request, who: Asker) -> Response:
@@ -122,4 +140,12 @@ async def page(request: Request, who: Asker) -> Response:
         logger.error("OPDS page %s of %s %s missing from the media store: %s", index, found.series.slug,
                      found.unit.number, path)
         raise OpdsError(500, "このページの画像を読み込めませんでした。")
-    return FileResponse(path, media_type=image_type(relative), headers={"Cache-Control": PAGE_CACHE})
+    headers = {"Cache-Control": KEYED_PAGE_CACHE if who.keyed else PAGE_CACHE}
+    if image_type(relative) == JPEG:
+        return FileResponse(path, media_type=JPEG, headers=headers)
+    try:
+        body = await asyncio.to_thread(as_jpeg, path)
+    except (OSError, Image.DecompressionBombError) as exc:
+        logger.error("OPDS page %s of %s %s cannot be re-encoded: %s", index, found.series.slug, found.unit.number, exc)
+        raise OpdsError(500, "このページの画像を読み込めませんでした。") from None
+    return Response(body if request.method != "HEAD" else b"", media_type=JPEG, headers=headers)

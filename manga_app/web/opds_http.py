@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
+from urllib.parse import quote, unquote
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -157,8 +158,15 @@ def render(feed: Feed) -> tuple[bytes, str]:
     return feeds.render_feed(feed, site_name=settings.site_name, site_uri=settings.origin), feed.media_type
 
 
+def encoded_path(request: Request) -> str:
+    """The request's path as a URI: each segment percent-encoded afresh from
+    what the client sent, so a name's space or slash (`%2F`) stays escaped."""
+    raw = request.scope.get("raw_path") or request.url.path.encode()
+    return "/".join(quote(unquote(segment), safe="") for segment in raw.decode("latin-1").split("/"))
+
+
 def feed_of(who: Asker, request: Request, title: str, kind: str, items: Sequence[Entry], **more) -> Feed:
-    path = request.url.path
+    path = encoded_path(request)
     self_href = path + (f"?{request.url.query}" if request.url.query else "")
     return Feed(
         id=entries.feed_id(path.replace(who.urls.root, urls.ROOT, 1)), title=title, kind=kind,

@@ -15,6 +15,9 @@ import socketio
 ROOT = "reflex___state____state"
 AUTH = f"{ROOT}.manga_app___accounts___auth_state____auth_state"
 LIBRARY = f"{ROOT}.manga_app___accounts___library_state____library_state"
+READER = f"{ROOT}.manga_app___reader___state____reader_state"
+OPDS_KEY = f"{ROOT}.manga_app___accounts___opds_key_state____opds_key_state"
+READING = f"{ROOT}.manga_app___reader___reading_state____reading_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"
@@ -46,6 +49,14 @@ class Tab:
         """The full state the server sends a (re)connecting tab."""
         self.send(f"{ROOT}.hydrate")
         return self.wait_for(lambda: self.delta(AUTH) and "loading_rx_state_" in self.delta(AUTH))
+
+    def settled(self) -> dict:
+        """The full state after every event sent before: events of one tab are
+        processed in order, so the answer to a hydrate sent now comes after theirs."""
+        seen = len(self.updates)
+        self.send(f"{ROOT}.hydrate")
+        self.wait_for(lambda: any(AUTH in (update.get("delta") or {}) for update in self.updates[seen:]))
+        return self.delta(READING) | self.delta(AUTH)
 
     def delta(self, state: str) -> dict:
         """Every value of `state` the server sent, the newest winning."""

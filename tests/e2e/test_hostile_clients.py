@@ -5,6 +5,7 @@ account is unchanged."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -24,7 +25,7 @@ from manga_app.accounts.verify import admin_app
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST
-from .hostile_client import AUTH, LIBRARY, Tab, account_exists, follows
+from .hostile_client import AUTH, LIBRARY, OPDS_KEY, READER, READING, Tab, account_exists, follows
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = "読み込み中です"
@@ -177,6 +178,53 @@ def test_the_same_tab_reconnecting_with_its_id_token_gets_its_account_back(base_
     again.hydrate()
     sign_in(again, token)
     again.wait_for(lambda: signed_in_as(again, uid))
+    again.close()
+
+
+def test_the_readers_backend_helpers_are_not_events_and_a_made_up_opening_records_nothing(base_url, slugs):
+    tab = Tab(base_url)
+    tab.hydrate()
+    entry = {"slug": slugs[0], "title": "偽", "cover": "", "chapter": "1", "chapter_title": "", "page": 3,
+             "offset": 0.0, "read_at": "2026-11-28T00:00:00Z"}
+    tab.send(f"{READING}.save", entries=[entry])
+    tab.send(f"{READING}.entries")
+    tab.send(f"{READER}.record_opening", view_id=0)  # a tab that opened no chapter
+    tab.send(f"{READER}.record_opening", view_id=1)
+    tab.settled()
+    time.sleep(1.0)  # record_opening runs in the background: give it the time it took before the fix
+    assert tab.delta(READING).get("history_json_rx_state_") in ("", None, "[]"), tab.delta(READING)
+    assert not tab.delta(READER).get("visitor_id_rx_state_")  # nothing was counted either
+    tab.close()
+
+
+def _key_url(tab: Tab) -> str:
+    return tab.delta(OPDS_KEY).get("url_rx_state_") or ""
+
+
+def test_a_personal_opds_url_leaves_the_tab_with_its_session(base_url, victim):
+    tab, token, uid = victim
+    tab.send(f"{OPDS_KEY}.create")
+    url = tab.wait_for(lambda: _key_url(tab))
+    assert "/opds/k/" in url
+    # The tab's token replayed on another connection: its first update has no URL.
+    tab.close()
+    replay = Tab(base_url, token=tab.token)
+    replay.hydrate()
+    assert url not in json.dumps(replay.updates) and _key_url(replay) == ""
+    replay.close()
+    # The same tab signs in again, shows a fresh key, signs out; a guest then signs in on it.
+    again = Tab(base_url, token=tab.token)
+    again.hydrate()
+    sign_in(again, token)
+    again.wait_for(lambda: signed_in_as(again, uid))
+    again.send(f"{OPDS_KEY}.create")
+    second = again.wait_for(lambda: _key_url(again) if _key_url(again) not in ("", url) else None)
+    seen = len(again.updates)
+    again.send(f"{AUTH}.on_auth_change", user=None, token="")
+    guest = anonymous_token()
+    sign_in(again, guest)
+    again.wait_for(lambda: signed_in_as(again, claims_of(guest)["user_id"]))
+    assert second not in json.dumps(again.updates[seen:]) and _key_url(again) == ""
     again.close()
 
 

@@ -58,7 +58,7 @@ class TitleState(rx.State):
     @rx.var
     async def progress(self) -> TitleProgress:
         history = await self.get_state(ReadingState)
-        entry = reading.entry_for(history.entries(), self.slug) if self.slug else None
+        entry = reading.entry_for(history._entries(), self.slug) if self.slug else None
         if entry is None:
             return TitleProgress()
         units = [*self.chapters, *self.volumes]

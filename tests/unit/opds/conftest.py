@@ -5,12 +5,16 @@ browser build."""
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import zipfile
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from starlette.responses import PlainTextResponse
 from starlette.testclient import TestClient
 
@@ -29,10 +33,35 @@ DEMO_SERIES = 4
 def demo_data(tmp_path_factory) -> Path:
     data = tmp_path_factory.mktemp("opds-data")
     env = {**os.environ, "DATA_DIR": str(data), "REFLEX_DB_URL": f"sqlite:///{data / 'opds.db'}"}
-    for command in (["manga_app.demo", str(data / "demo"), "--series", str(DEMO_SERIES)],
-                    ["manga_app.catalogue", "import", str(data / "demo")]):
-        subprocess.run([sys.executable, "-m", *command], cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "manga_app.demo", str(data / "demo"), "--series", str(DEMO_SERIES)],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    write_messy_series(data / "demo")
+    subprocess.run([sys.executable, "-m", "manga_app.catalogue", "import", str(data / "demo")],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
     return data
+
+
+MESSY_TITLE = "制御文字の作品"
+MESSY_AUTHOR = "架空 作家/共著"  # a space and a slash: both must be escaped in every URL
+
+
+def write_messy_series(root: Path) -> None:
+    """A series as sloppy libraries hold it: control characters and
+    non-characters in its folder name, series.json and ComicInfo.xml, an
+    author whose name has a space and a slash."""
+    folder = root / "端末\x1b[31m赤\x01"
+    folder.mkdir()
+    (folder / "series.json").write_text(json.dumps({"metadata": {
+        "name": "制御\x07文字の\uffff作品", "description_text": "一行目\x00\n二行目\x1f",
+    }}), encoding="utf-8")
+    comicinfo = (f"<ComicInfo><Number>1</Number><Title>はじまり&#x85;</Title><Writer>{MESSY_AUTHOR}</Writer>"
+                 "<Genre>ホラー&#x7F;</Genre><Tags>猫</Tags><Manga>YesAndRightToLeft</Manga></ComicInfo>")
+    with zipfile.ZipFile(folder / "第1話.cbz", "w") as archive:
+        archive.writestr("ComicInfo.xml", comicinfo)
+        for index in range(2):
+            page = io.BytesIO()
+            Image.new("RGB", (60, 90), (index * 90, 30, 60)).save(page, format="PNG")
+            archive.writestr(f"{index + 1:03}.png", page.getvalue())
 
 
 @pytest.fixture(scope="package")

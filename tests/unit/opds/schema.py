@@ -22,6 +22,19 @@ def opds_schema() -> etree.RelaxNG:
     return etree.RelaxNG(etree.parse(str(SCHEMAS / "opds.rng")))
 
 
+@cache
+def comicinfo_schema() -> etree.XMLSchema:
+    return etree.XMLSchema(etree.parse(str(SCHEMAS.parent / "comicinfo" / "ComicInfo-v2.0.xsd")))
+
+
+def valid_comicinfo(data: bytes) -> etree._Element:
+    """The parsed ComicInfo.xml; AssertionError naming every problem when it is not ComicInfo v2.0."""
+    document = etree.fromstring(data)
+    schema = comicinfo_schema()
+    assert schema.validate(document), f"not ComicInfo v2.0: {schema.error_log}"
+    return document
+
+
 PSE_STREAM = "http://vaemendis.net/opds-pse/stream"
 
 

@@ -95,3 +95,13 @@ def test_a_revoked_or_replaced_key_stops_working(client, accounts, reader):
 def test_a_personal_feed_is_acquisition_when_it_lists_chapters(client, reader):
     response = client.get(f"/opds/k/{reader}/continue")
     assert response.headers["content-type"] == ACQUISITION
+
+
+def test_what_is_read_under_a_key_is_never_kept_by_a_shared_cache(client, reader):
+    # The key is in every URL under it: a shared cache keeping its answers would keep the key.
+    for href in (f"/opds/k/{reader}/series/neko-machi-hiyori/1/pages/0", f"/opds/k/{reader}/series/neko-machi-hiyori/1.cbz",
+                 f"/opds/k/{reader}/new"):
+        response = client.get(href)
+        assert response.status_code == 200, href
+        assert response.headers["cache-control"].startswith("private"), (href, response.headers["cache-control"])
+    assert client.get("/opds/series/neko-machi-hiyori/1/pages/0").headers["cache-control"].startswith("public")

@@ -5,13 +5,15 @@ links, ComicInfo's reading direction, and feeds built from plain data
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
+from lxml import etree
 
 from manga_app.read_models.titles import ChapterView, SeriesView
 from manga_app.opds import comicinfo, entries, feeds, kana, urls
-from tests.unit.opds.schema import ACQUISITION, NAVIGATION, valid_feed
+from tests.unit.opds.schema import ACQUISITION, NAVIGATION, NS, valid_feed
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -92,3 +94,20 @@ def test_feeds_built_from_text_that_needs_escaping_are_valid_opds():
 def test_volumes_come_before_chapters_in_reading_order():
     chapter = ChapterView(number="1", title="", slug="", published_at=T0, page_count=1, views=0, url="/s-ch-1")
     assert entries.in_reading_order([chapter, volume()]) == [volume(), chapter]
+
+
+def test_text_that_xml_cannot_hold_is_left_out_of_feeds_and_comicinfo():
+    # Defence in depth: the importer cleans names, but a feed must stay readable whatever reaches it.
+    messy = replace(series(), title="作品\x01\x1b[31m\ufffe", authors=("作者\x7f\uffff",), genres=("日常\x08",),
+                    summary="あらすじ\x00\n二行目")
+    u = urls.Urls()
+    feed = feeds.Feed(
+        id="urn:x", title=messy.title, kind=feeds.ACQUISITION, updated=T0, self_href=u.series("s"),
+        start_href=u.start(), search_href=u.search_description(),
+        entries=[entries.unit_entry(messy, volume(), u, pages=12)],
+    )
+    document = valid_feed(feeds.render_feed(feed, site_name="漫画ひろば", site_uri="https://manga.example"), ACQUISITION)
+    assert document.findtext("a:title", namespaces=NS) == "作品[31m"
+    assert [c.get("term") for c in document.iter(f"{{{NS['a']}}}category")] == ["日常"]
+    info = etree.fromstring(comicinfo.comicinfo_xml(messy, volume(), pages=12))
+    assert (info.findtext("Series"), info.findtext("Writer"), info.findtext("Summary")) == ("作品[31m", "作者\x7f", "あらすじ\n二行目")

@@ -108,3 +108,10 @@ def test_manifests_without_a_twin_are_compressed_on_the_fly_with_a_weak_etag(cli
     assert etag.startswith('W/"')
     again = client.get("/manifests/series-1/1.json", headers={**GZIP, "If-None-Match": etag})
     assert again.status_code == 304
+
+
+@pytest.mark.parametrize("path", ["/manifests/" + "a" * 300 + "/1.json", "/mangas_1" + "0" * 8 + ".json",
+                                  "/manifests/series-1/" + "1" * 7 + ".json"])
+def test_a_name_longer_than_any_published_file_is_not_found_not_an_error(client, path):
+    response = client.get(path)
+    assert response.status_code == 404 and response.json() == {"error": "not found"}
