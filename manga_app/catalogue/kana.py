@@ -10,6 +10,7 @@ as spelled (とうきょう -> toukyou), search folds ou/o/oh alike.
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["hiragana", "katakana", "number_reading", "romaji"]
@@ -90,6 +91,7 @@ _ROMAJI_SINGLE = dict(zip(
 _KANA_UNIT = re.compile("|".join(sorted(_ROMAJI_PAIRS, key=len, reverse=True)) + "|[\u3041-\u3096ー]|.", re.S)
 
 
+@functools.lru_cache(maxsize=65_536)
 def romaji(text: str) -> str:
     """Hepburn romaji of hiragana (other characters pass through)."""
     out: list[str] = []

@@ -38,6 +38,9 @@ _PARTICLE_ROMAJI = {"は": "wa", "へ": "e", "を": "o"}
 _NOT_WORDS = ("補助記号", "空白")
 # Parts of a compound: a romaji word goes on across them (renkinjutsushi, taimukaado).
 _COMPOUND_PARTS = ("名詞", "接尾辞", "接頭辞")
+# Words that never begin or continue a written compound (JMdict's phrases
+# with particles are not what a title's words are).
+_NOT_COMPOUND = ("補助記号", "空白", "助詞")
 # The longest run of words looked up as one compound.
 _LONGEST_COMPOUND = 4
 _local = threading.local()
@@ -71,12 +74,16 @@ def _tokenizer():
     return found
 
 
+_KANJI = re.compile("[\u3400-\u4dbf\u4e00-\u9fff々〆]")
+_KATAKANA_WORD = re.compile("[\u30a0-\u30ff]*")
+
+
 def _has_kanji(text: str) -> bool:
-    return any("\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf" or char in "々〆" for char in text)
+    return _KANJI.search(text) is not None
 
 
 def _is_katakana(text: str) -> bool:
-    return all("\u30a0" <= char <= "\u30ff" for char in text)
+    return _KATAKANA_WORD.fullmatch(text) is not None
 
 
 def _words(text: str) -> list[_Word]:
@@ -121,17 +128,20 @@ def _compounds(words: list[_Word]) -> tuple[list[_Word], list[_Word]]:
     the dictionary gives, when it gives one."""
     first: list[_Word] = []
     second: list[_Word] = []
+    # Only words that can be part of a written compound start or continue one.
+    joinable = [word.pos not in _NOT_COMPOUND and not word.surface.isascii() for word in words]
+    kanji = [_has_kanji(word.surface) for word in words]
     start = 0
     while start < len(words):
-        for end in range(min(len(words), start + _LONGEST_COMPOUND), start + 1, -1):
-            run = words[start:end]
-            written = "".join(word.surface for word in run)
-            if any(word.space_before for word in run[1:]) or not _has_kanji(written):
-                continue
-            found = compound_readings(written)
+        end = start + 1
+        while end < len(words) and end - start < _LONGEST_COMPOUND and joinable[end] and not words[end].space_before:
+            end += 1
+        for end in range(end, start + 1, -1) if joinable[start] else ():
+            found = any(kanji[start:end]) and compound_readings("".join(word.surface for word in words[start:end]))
             if found:
+                run = words[start:end]
                 pos = run[0].pos if run[0].pos in _COMPOUND_PARTS else "名詞"
-                first.append(_Word(written, found[0], pos, run[0].space_before))
+                first.append(_Word("".join(word.surface for word in run), found[0], pos, run[0].space_before))
                 second.append(first[-1]._replace(reading=found[1] if len(found) > 1 else found[0]))
                 start = end
                 break
