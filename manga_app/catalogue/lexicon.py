@@ -18,7 +18,7 @@ import threading
 
 import jamdict_data
 
-__all__ = ["compound_readings"]
+__all__ = ["compound_readings", "is_common"]
 
 _QUERY = """
 SELECT k.idseq, EXISTS (SELECT 1 FROM KJP WHERE KJP.kid = k.ID), kana.ID, kana.text,
@@ -40,10 +40,19 @@ def _connection() -> sqlite3.Connection:
     return connection
 
 
-@functools.lru_cache(maxsize=65_536)
 def compound_readings(written: str) -> tuple[str, ...]:
     """The hiragana readings JMdict gives `written`, most likely first (empty
     when it has no entry)."""
+    return _lookup(written)[0]
+
+
+def is_common(written: str) -> bool:
+    """Whether JMdict marks an entry spelled `written` as common (a priority tag)."""
+    return _lookup(written)[1]
+
+
+@functools.lru_cache(maxsize=65_536)
+def _lookup(written: str) -> tuple[tuple[str, ...], bool]:
     rows = _connection().execute(_QUERY, (written,)).fetchall()
     rows.sort(key=lambda row: (not row[1], row[0], row[2]))
     readings: list[str] = []
@@ -53,4 +62,4 @@ def compound_readings(written: str) -> tuple[str, ...]:
         reading = text.translate(_TO_HIRAGANA)
         if reading not in readings:
             readings.append(reading)
-    return tuple(readings)
+    return tuple(readings), any(row[1] for row in rows)

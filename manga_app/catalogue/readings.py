@@ -28,7 +28,7 @@ from typing import NamedTuple
 from sudachipy import dictionary, tokenizer
 
 from manga_app.catalogue import kana
-from manga_app.catalogue.lexicon import compound_readings
+from manga_app.catalogue.lexicon import compound_readings, is_common
 
 __all__ = ["Readings", "reading_of", "readings_for"]
 
@@ -59,6 +59,7 @@ class _Word(NamedTuple):
     reading: str
     pos: str
     space_before: bool
+    numeral: bool = False
 
 
 @functools.cache
@@ -104,7 +105,8 @@ def _words(text: str) -> list[_Word]:
             reading = kana.hiragana(morpheme.reading_form() or surface)
         else:
             reading = kana.hiragana(surface)
-        words.append(_Word(surface, reading, pos, space))
+        numeral = morpheme.part_of_speech()[1] == "数詞" or surface.isdigit()
+        words.append(_Word(surface, reading, pos, space, numeral))
         space = False
     return _fractions(words)
 
@@ -137,7 +139,10 @@ def _compounds(words: list[_Word]) -> tuple[list[_Word], list[_Word]]:
         while end < len(words) and end - start < _LONGEST_COMPOUND and joinable[end] and not words[end].space_before:
             end += 1
         for end in range(end, start + 1, -1) if joinable[start] else ():
-            found = any(kanji[start:end]) and compound_readings("".join(word.surface for word in words[start:end]))
+            written = "".join(word.surface for word in words[start:end])
+            found = any(kanji[start:end]) and compound_readings(written)
+            if found and words[start].numeral and not is_common(written):
+                found = ()  # a number and its counter: the analyser reads those (二時 is にじ, not ふたとき)
             if found:
                 run = words[start:end]
                 pos = run[0].pos if run[0].pos in _COMPOUND_PARTS else "名詞"
