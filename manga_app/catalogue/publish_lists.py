@@ -152,7 +152,9 @@ _KATAKANA = str.maketrans({chr(c): chr(c + 0x60) for c in range(ord("ぁ"), ord(
 
 
 def distinct_readings(series: sa.Row) -> list[dict]:
-    """Readings ({"hiragana", "katakana", "romaji"}) of the title and aliases, each form once.
+    """Readings ({"hiragana", "katakana", "romaji"}) of the title and aliases, then of
+    the authors' and artists' names (a title is found by how its author's name is
+    read), each form once.
 
     The title's hiragana always comes first (search sorts titles by it, 50音順).
     Any other form is left out when it repeats, ignoring case, the title, an
@@ -162,7 +164,8 @@ def distinct_readings(series: sa.Row) -> list[dict]:
     left out. Every backend process holds every form of every series, so a
     repeat costs memory once per series and process.
     """
-    seen = {text.casefold() for text in (series.title, *series.alt_titles)} | {""}
+    names = [reading.get("text") or "" for reading in series.readings if reading.get("of") == "name"]
+    seen = {text.casefold() for text in (series.title, *series.alt_titles, *names)} | {""}
     readings = []
     for position, reading in enumerate(series.readings):
         hiragana = reading.get("hiragana") or ""

@@ -49,6 +49,10 @@ class SeriesFacts:
     language: str | None = None
 
 
+# A reading's "source" when the file's metadata or the operator gave it.
+GIVEN_SOURCES = ("file", "operator")
+
+
 def find_or_create_series(*, session: Session, title: str) -> Series:
     """The series with this normalised title, else the one with it as an alias
     (a series merged into another: merge-series), else a new one with a
@@ -139,21 +143,26 @@ def _add_genres(session: Session, series: Series, names: Iterable[str]) -> None:
 
 
 def _refresh_search(series: Series) -> None:
-    """Readings and romaji of every title and alias, and the flat search string.
-
-    Skipped when the titles are the ones the readings were made for (the
-    usual case when a series gets another chapter).
-    """
-    texts = [series.title, *series.alt_titles]
+    """Readings of every title, alias, author and artist (a name's entry has
+    "of": "name"), and the flat search string of the titles. A reading the
+    file or the operator gave wins and stays while its text does. Skipped
+    when the texts are the ones the readings were made for."""
+    titles = [series.title, *series.alt_titles]
+    names = list(dict.fromkeys([*series.authors, *series.artists]))
+    texts = [*titles, *names]
     if series.search_text and [r.get("text") for r in series.readings or ()] == texts:
         return
+    given = {r["text"]: r for r in series.readings or () if r.get("source") in GIVEN_SOURCES and r.get("hiragana")}
     readings = []
     parts: list[str] = []
-    for text in [series.title, *series.alt_titles]:
-        forms = readings_for(text)
-        readings.append({"text": text, **forms._asdict()})
-        romaji_joined = forms.romaji.replace(" ", "")
-        parts += [text, forms.hiragana, forms.katakana, forms.romaji, romaji_joined]
+    for position, text in enumerate(texts):
+        entry = given.get(text) or {"text": text, **readings_for(text)._asdict()}
+        if position >= len(titles):
+            entry = {**entry, "of": "name"}
+        readings.append(entry)
+        if position < len(titles):
+            romaji_joined = entry["romaji"].replace(" ", "")
+            parts += [text, entry["hiragana"], entry["katakana"], entry["romaji"], romaji_joined]
     series.readings = readings
     normal = (unicodedata.normalize("NFKC", p).lower() for p in parts if p)
     series.search_text = " ".join(dict.fromkeys(normal))

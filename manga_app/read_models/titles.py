@@ -40,6 +40,8 @@ class SeriesView(SeriesFacts):
     direction: str
     tags: tuple[str, ...]
     url: str
+    # (name, hiragana reading) of each author and artist whose reading differs from the name.
+    name_readings: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,10 @@ def series_view(*, session: Session, series: Series, media_base_url: str) -> Ser
         created_at=series.created_at,
         updated_at=series.updated_at,
         url=routes.manga_url(series.slug),
+        name_readings=tuple(
+            (reading["text"], reading["hiragana"]) for reading in series.readings or ()
+            if reading.get("of") == "name" and reading.get("hiragana") and reading["hiragana"] != reading.get("text")
+        ),
     )
 
 

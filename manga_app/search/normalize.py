@@ -20,8 +20,11 @@ it, so `term_variants` also tries the rewritten start. Pure module.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+
+from manga_app.catalogue.readings import readings_for
 
 _SMALL_KANA = str.maketrans("ぁぃぅぇぉっゃゅょゎゕゖ", "あいうえおつやゆよわかけ")
 _LONG_MARKS = "ー〜~～"
@@ -189,17 +192,45 @@ def fold_many(texts: list[str]) -> list[str]:
     return _fold_text(_JOIN.join(text.replace(_JOIN, " ") for text in texts)).split(_JOIN)
 
 
+# Kunrei-shiki spellings and their Hepburn ones (the index holds Hepburn).
+_KUNREI = (
+    (re.compile(r"sy(?=[auo])"), "sh"), (re.compile(r"ty(?=[auo])"), "ch"), (re.compile(r"zy(?=[auo])"), "j"),
+    (re.compile(r"si"), "shi"), (re.compile(r"ti"), "chi"), (re.compile(r"tu"), "tsu"),
+    (re.compile(r"(?<![sc])hu"), "fu"), (re.compile(r"zi"), "ji"),
+)
+
+
+def hepburn(term: str) -> str:
+    """A folded Latin term in Hepburn (sangatu -> sangatsu, syoujo -> shoujo)."""
+    for pattern, spelled in _KUNREI:
+        term = pattern.sub(spelled, term)
+    return term
+
+
+@functools.lru_cache(maxsize=4096)
+def _spellings(term: str) -> tuple[str, ...]:
+    """The term, its Hepburn form (Latin), or its readings (kanji): 猫 -> ねこ."""
+    if term.isascii():
+        return tuple(dict.fromkeys((term, fold(hepburn(term)))))
+    if not any("\u3400" <= char <= "\u9fff" or char == "々" for char in term):
+        return (term,)
+    found = readings_for(term)
+    return tuple(dict.fromkeys(key for key in (term, fold(found.hiragana), fold(found.katakana)) if key))
+
+
 def term_variants(term: str) -> tuple[str, ...]:
-    """The ways a folded query term can appear in a folded text: itself, and
-    when it starts with う/い (u/i), the form it takes after an o-/e-row kana
-    (o/e) in the text."""
+    """The ways a folded query term can appear in a folded text: itself, its
+    Hepburn spelling or kana readings (see _spellings), and when one starts
+    with う/い (u/i), the form it takes after an o-/e-row kana (o/e) in the text."""
     if not term:
         return ()
-    first = {"う": "お", "い": "え", "u": "o", "i": "e"}.get(term[0])
-    if first is None:
-        return (term,)
-    variant = fold(first + term[1:]) if first in _LATIN_VOWELS else first + term[1:]
-    return (term, variant) if variant != term else (term,)
+    variants: list[str] = []
+    for spelled in _spellings(term):
+        variants.append(spelled)
+        first = {"う": "お", "い": "え", "u": "o", "i": "e"}.get(spelled[0])
+        if first is not None:
+            variants.append(fold(first + spelled[1:]) if first in _LATIN_VOWELS else first + spelled[1:])
+    return tuple(dict.fromkeys(variants))
 
 
 def _script(char: str) -> str:

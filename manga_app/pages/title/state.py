@@ -26,6 +26,14 @@ _SHARED = shared.Shared()
 
 
 @dataclass
+class Name:
+    """An author's or artist's name and how it is read ("" when the name is its reading)."""
+
+    name: str = ""
+    reading: str = ""
+
+
+@dataclass
 class TitleProgress:
     """The visitor's reading of this series."""
 
@@ -41,7 +49,7 @@ class TitleState(rx.State):
     slug: str = ""
     title: str = ""
     aliases: list[str] = []
-    authors: list[str] = []
+    authors: list[Name] = []
     genres: list[Chip] = []
     tags: list[str] = []
     status_label: str = ""
@@ -91,7 +99,9 @@ class TitleState(rx.State):
 
         self.slug, self.title = series.slug, series.title
         self.aliases = share("aliases", list(series.alt_titles))
-        self.authors = share("authors", list(dict.fromkeys((*series.authors, *series.artists))))
+        said = dict(series.name_readings)
+        names = dict.fromkeys((*series.authors, *series.artists))
+        self.authors = share("authors", [Name(name=name, reading=said.get(name, "")) for name in names])
         self.genres = share("genres", [Chip(label=name, href=routes.genre_url(name)) for name in series.genres])
         self.tags, self.summary = share("tags", list(series.tags)), series.summary
         self.status_label = STATUS_LABELS.get(series.status, "")

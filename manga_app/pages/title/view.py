@@ -42,12 +42,20 @@ def _cover() -> rx.Component:
     )
 
 
+def _name(name) -> rx.Component:
+    """An author's name with its reading above it (ruby), when it has one."""
+    return rx.el.span(
+        rx.cond(name.reading, rx.el.ruby(name.name, rx.el.rt(name.reading)), name.name),
+        class_name="author",
+    )
+
+
 def _facts() -> rx.Component:
     def row(label: str, value: rx.Component) -> rx.Component:
         return rx.el.div(rx.el.dt(label), rx.el.dd(value), class_name="fact")
 
     return rx.el.dl(
-        row("作者", rx.foreach(TitleState.authors, lambda name: rx.el.span(name, class_name="author"))),
+        row("作者", rx.foreach(TitleState.authors, _name)),
         row("状態", TitleState.status_label),
         row("閲覧数", TitleState.views),
         row("更新", TitleState.updated),

@@ -12,7 +12,7 @@ from manga_app.catalogue.readings import Readings, readings_for
     [
         ("進撃の巨人", "しんげきのきょじん", "シンゲキノキョジン", "shingeki no kyojin"),
         ("ワンピース", "わんぴーす", "ワンピース", "wanpiisu"),
-        ("ONE PIECE", "ONE PIECE", "ONE PIECE", "one piece"),
+        ("ONE PIECE", "わんぴーす", "ワンピース", "wanpiisu"),  # the analyser knows the title as a word
         ("ﾁｪﾝｿｰﾏﾝ", "ちぇんそーまん", "チェンソーマン", "chensooman"),
         ("", "", "", ""),
     ],
@@ -48,17 +48,40 @@ def test_full_width_latin_is_folded_before_conversion():
         ("ゼンマイ仕掛けの終着駅", "ぜんまいじかけのしゅうちゃくえき"),
         ("鋼の錬金術師", "はがねのれんきんじゅつし"),
         ("引き出しの中の王国", "ひきだしのなかのおうこく"),
-        ("聲の形", "こえのかたち"),  # a character the analyser does not know: read by the second reader
+        ("聲の形", "こえのかたち"),  # an old form of 声
     ],
 )
 def test_titles_are_read_in_context(text, hiragana):
     assert readings_for(text).hiragana == hiragana
 
 
-def test_a_second_reading_is_kept_in_the_katakana_form_when_the_readers_disagree():
-    readings = readings_for("ダンジョン飯")
-    assert {readings.hiragana, readings.katakana} == {"だんじょんはん", "ダンジョンメシ"}
-    assert readings_for("進撃の巨人").katakana == "シンゲキノキョジン"  # agreeing readers: plain katakana
+def test_a_compound_the_dictionary_reads_two_ways_keeps_the_other_reading_in_the_katakana_form():
+    readings = readings_for("雪見横丁の甘味処")
+    assert readings.hiragana == "ゆきみよこちょうのかんみどころ"
+    assert readings.katakana == "ユキミヨコチョウノアマミドコロ"
+    assert readings_for("進撃の巨人").katakana == "シンゲキノキョジン"  # one reading: plain katakana
+
+
+@pytest.mark.parametrize(
+    ("text", "hiragana", "romaji"),
+    [
+        # compounds read as the dictionary reads them, not part by part
+        ("灯台守と渡り鳥", "とうだいもりとわたりどり", "toudaimori to wataridori"),
+        ("雪見横丁の甘味処", "ゆきみよこちょうのかんみどころ", "yukimiyokochou no kanmidokoro"),
+        ("はじめの一歩", "はじめのいっぽ", "hajime no ippo"),
+        # numbers read as numbers, with the counter after them
+        ("3月のライオン", "さんがつのらいおん", "sangatsu no raion"),
+        ("三月のライオン", "さんがつのらいおん", "sangatsu no raion"),
+        ("怪獣8号", "かいじゅうはちごう", "kaijuu hachigou"),
+        ("らんま1/2", "らんまにぶんのいち", "ranma nibunnoichi"),
+        ("300年", "さんびゃくねん", "sanbyakunen"),
+        # symbols kept as written, left out of romaji
+        ("らき☆すた", "らき☆すた", "ra ki suta"),
+    ],
+)
+def test_compounds_and_numbers_are_read_as_a_japanese_reader_reads_them(text, hiragana, romaji):
+    readings = readings_for(text)
+    assert (readings.hiragana, readings.romaji) == (hiragana, romaji)
 
 
 @pytest.mark.parametrize(

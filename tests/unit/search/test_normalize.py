@@ -152,6 +152,37 @@ def test_real_vowels_are_not_eaten(typed, text):
     assert not matches(typed, text)
 
 
+@pytest.mark.parametrize(
+    ("typed", "text"),
+    [
+        # a kanji word finds the title written in kana (its reading)
+        ("猫", "ねこまちびより ねこまちひより"),
+        ("三月", "さんがつのらいおん"),
+        ("3月", "さんがつのらいおん"),
+        ("灯台守", "とうだいもりとわたりどり"),
+        ("甘味処", "ゆきみよこちょうのあまみどころ"),  # the dictionary's second reading
+        # kunrei-shiki romaji finds the Hepburn the index holds
+        ("sangatu", "sangatsu no raion"),
+        ("syoujo", "shoujo"),
+        ("tyuugakusei", "chuugakusei"),
+        ("zyuken", "juken"),
+        ("hukurou", "fukurou"),
+        ("tizu", "chizu"),
+        ("sinzyuku", "shinjuku"),
+        # and Hepburn still finds itself
+        ("shuumatsu", "shuumatsu"),
+        ("chuu", "chuu"),
+    ],
+)
+def test_a_query_in_any_script_or_romaji_system_finds_the_reading(typed, text):
+    assert matches(typed, text)
+
+
+def test_kana_and_latin_terms_are_not_given_readings():
+    assert term_variants(fold("ねこ")) == ("ねこ",)
+    assert term_variants("shingeki") == ("shingeki",)
+
+
 def _demo_readings() -> list[str]:
     texts = []
     for series in CATALOGUE:

@@ -1,0 +1,68 @@
+"""Japanese that reads right (issue 34): every demo title is found by its
+hiragana reading, its romaji in Hepburn and in kunrei-shiki, and each kanji
+word of it; a kanji query finds a title written in kana (猫 -> ねこまち日和);
+an author is found by how their name is read, and the title page shows that
+reading over the name."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from manga_app.catalogue.readings import readings_for
+from manga_app.core import routes
+from tests.e2e.conftest import wait_for_hydration
+
+RESULTS = "main .card-grid[aria-label='検索結果'] .card-title"
+# Hepburn spellings and their kunrei-shiki ones (longest first).
+_KUNREI = (("sha", "sya"), ("shu", "syu"), ("sho", "syo"), ("cha", "tya"), ("chu", "tyu"), ("cho", "tyo"),
+           ("ja", "zya"), ("ju", "zyu"), ("jo", "zyo"), ("shi", "si"), ("chi", "ti"), ("tsu", "tu"),
+           ("fu", "hu"), ("ji", "zi"))
+
+
+def kunrei(hepburn: str) -> str:
+    return re.sub("|".join(spelled for spelled, _ in _KUNREI), lambda found: dict(_KUNREI)[found.group()], hepburn)
+
+
+def demo_titles(base_url: str) -> list[str]:
+    return [item["title"] for item in httpx.get(base_url + "/mangas_1.json").json()["list"]]
+
+
+def first_three(page: Page, base_url: str, query: str) -> list[str]:
+    page.goto(base_url + routes.search_url(q=query))
+    expect(page.locator(RESULTS).first).to_be_visible()
+    return [text.strip() for text in page.locator(RESULTS).all_inner_texts()[:3]]
+
+
+def test_every_demo_title_is_found_by_its_reading_romaji_in_both_systems_and_its_kanji_words(
+    base_url: str, page: Page
+) -> None:
+    titles = demo_titles(base_url)
+    assert len(titles) >= 8
+    missed = []
+    for title in titles:
+        forms = readings_for(title)
+        queries = {forms.hiragana.replace(" ", ""), forms.romaji, kunrei(forms.romaji)}
+        queries |= set(re.findall(r"[\u4e00-\u9fff々]+", title))
+        for query in sorted(queries):
+            if title not in first_three(page, base_url, query):
+                missed.append((title, query))
+    assert missed == []
+
+
+@pytest.mark.parametrize(("query", "title"), [("猫", "ねこまち日和"), ("nekomati", "ねこまち日和")])
+def test_a_kanji_or_kunrei_query_finds_the_title_written_in_kana(base_url: str, page: Page, query: str, title: str) -> None:
+    assert first_three(page, base_url, query)[0] == title
+
+
+def test_an_author_is_found_by_the_reading_of_their_name_and_it_is_shown_over_the_name(
+    base_url: str, page: Page
+) -> None:
+    assert "星降る街の配達人" in first_three(page, base_url, "あやせつむぎ")  # 綾瀬つむぎ
+    page.goto(base_url + routes.manga_url("hoshi-furu-machi-no-haitatsunin"))
+    wait_for_hydration(page)
+    expect(page.locator(".title-facts .author ruby").first).to_contain_text("綾瀬つむぎ")
+    expect(page.locator(".title-facts .author rt").first).to_have_text("あやせつむぎ")
