@@ -17,6 +17,7 @@ from manga_app.catalogue.models import Series
 from manga_app.catalogue.naming import chapter_number_json
 from manga_app.catalogue.publish_files import iso_utc, media_url, write_json
 from manga_app.catalogue.publish_manifests import ManifestWriter
+from manga_app.core import routes
 
 
 class ListPages:
@@ -127,6 +128,8 @@ def list_item(series: sa.Row, genres: list[str], stats: tuple[int, int], base: s
     carry each form once (see distinct_readings).
     """
     latest, count = stats
+    # The latest unit's key stays inside: a volume is published as volume n.
+    latest_unit = routes.unit_json(chapter_number_json(latest))
     cover = media_url(base, cover_path(series.cover_key, 320)) if series.cover_key else ""
     cover_small = media_url(base, cover_path(series.cover_key, 160)) if series.cover_key else ""
     return {
@@ -137,7 +140,8 @@ def list_item(series: sa.Row, genres: list[str], stats: tuple[int, int], base: s
         "cover_small": cover_small,
         "genres": genres,
         "status": series.status,
-        "latest_chapter": chapter_number_json(latest),
+        "latest_chapter": latest_unit["number"],
+        "latest_unit": latest_unit,
         "updated_at": iso_utc(series.updated_at),
         "created_at": iso_utc(series.created_at),
         "views": int(series.views),

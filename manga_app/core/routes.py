@@ -140,6 +140,41 @@ def unit_label(number: str | int | float | Decimal, title: str = "") -> str:
     return f"{label} {title}" if title else label
 
 
+def unit_json(number: str | int | float | Decimal) -> dict:
+    """What published files say of a unit key: `{"kind": "volume", "number": 3,
+    "label": "第3巻"}` for volume key 1000003 (never the key itself)."""
+    shown = Decimal(unit_number(number))
+    return {
+        "kind": "volume" if is_volume(number) else "chapter",
+        "number": int(shown) if shown == shown.to_integral_value() else float(shown),
+        "label": unit_label(number),
+    }
+
+
+def unit_key(kind: str, number: str | int | float | Decimal) -> Decimal:
+    """The unit key of a published unit (`kind` "chapter" or "volume"); the
+    inverse of unit_json. ValueError for any other kind or a key-sized number."""
+    value = Decimal(str(number))
+    if kind not in ("chapter", "volume") or not value.is_finite() or not 0 <= value < VOLUME_KEY:
+        raise ValueError(f"not a published unit: {kind!r} {number!r}")
+    return value + VOLUME_KEY if kind == "volume" else value
+
+
+def unit_segment(number: str | int | float | Decimal) -> str:
+    """A unit key as public paths other than the reader's write it (OPDS):
+    `12`, `10.5`, and for a volume `3-vol`, the reader's own suffix."""
+    shown = unit_number(number)
+    return f"{shown}-{VOLUME_SLUG}" if is_volume(number) else shown
+
+
+def parse_unit_segment(segment: str) -> str | None:
+    """The unit key written by unit_segment, formatted, or None for anything else."""
+    found = re.fullmatch(rf"(?P<number>{_NUMBER})(?P<volume>-{VOLUME_SLUG})?", segment)
+    if not found or Decimal(found["number"]) >= VOLUME_KEY:
+        return None
+    return format_chapter_number(Decimal(found["number"]) + (VOLUME_KEY if found["volume"] else 0))
+
+
 def format_chapter_number(number: str | int | float | Decimal) -> str:
     """Chapter numbers as they appear in URLs: `12`, `10.5` (never `12.0`)."""
     try:

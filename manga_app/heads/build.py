@@ -76,7 +76,7 @@ def title_head(series: SeriesView, chapters: tuple[ChapterView, ...], *, site_na
             {
                 "@type": "ComicIssue",
                 "issueNumber": routes.unit_number(chapter.number),
-                "name": chapter.title or f"第{chapter.number}話",
+                "name": chapter.title or routes.unit_label(chapter.number),
                 "url": origin + chapter.url,
                 "datePublished": chapter.published_at.date().isoformat(),
             }

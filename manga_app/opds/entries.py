@@ -82,6 +82,7 @@ def unit_entry(series, unit, urls: Urls, *, pages: int, reading: Reading | None 
     """One chapter or volume to read: the CBZ, its pages one by one (PSE), its
     cover. `series` and `unit` are catalogue views (SeriesView, ChapterView)."""
     label = routes.unit_label(unit.number)
+    segment = routes.unit_segment(unit.number)  # `3-vol`: a volume's key stays inside
     title = f"{label} {unit.title}".strip() if unit.title and unit.title != label else label
     stream_extra = [(f"{{{opds_urls.PSE_NAMESPACE}}}count", str(pages))]
     if reading is not None:
@@ -90,7 +91,7 @@ def unit_entry(series, unit, urls: Urls, *, pages: int, reading: Reading | None 
             (f"{{{opds_urls.PSE_NAMESPACE}}}lastReadDate", reading.at.isoformat()),
         ]
     return Entry(
-        id=f"{ID_PREFIX}:unit:{series.slug}:{unit.number}",
+        id=f"{ID_PREFIX}:unit:{series.slug}:{segment}",
         title=title,
         updated=unit.published_at,
         authors=tuple(dict.fromkeys((*series.authors, *series.artists))),
@@ -99,8 +100,8 @@ def unit_entry(series, unit, urls: Urls, *, pages: int, reading: Reading | None 
         issued=unit.published_at.date().isoformat(),
         content=f"{series.title} {label}・全{pages}ページ",
         links=(
-            Link(ACQUIRE, urls.download(series.slug, unit.number), opds_urls.CBZ, f"{label}をダウンロード (CBZ)"),
-            Link(opds_urls.PSE_STREAM, urls.pages(series.slug, unit.number), "image/jpeg", label,
+            Link(ACQUIRE, urls.download(series.slug, segment), opds_urls.CBZ, f"{label}をダウンロード (CBZ)"),
+            Link(opds_urls.PSE_STREAM, urls.pages(series.slug, segment), "image/jpeg", label,
                  tuple(stream_extra)),
             *cover_links(series.cover, series.cover_small),
             Link("alternate", unit.url, HTML),

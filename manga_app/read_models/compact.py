@@ -54,7 +54,7 @@ class SeriesFacts:
 class MangaItem(SeriesFacts):
     """One entry of `mangas_{page}.json`, typed (built on demand from the columns)."""
 
-    latest_chapter: float
+    latest_chapter: float  # the latest unit's key (routes.VOLUME_KEY): held, never published
     # Readings (kana) and romaji generated at import, for search.
     readings: tuple[str, ...]
     chapters: int

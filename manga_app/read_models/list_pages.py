@@ -13,6 +13,7 @@ from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
+from manga_app.core import routes
 from manga_app.read_models.columns import SEP
 
 if TYPE_CHECKING:
@@ -45,6 +46,17 @@ def _reading_forms(readings: list) -> list[list[str]]:
         [form for reading in forms if isinstance(reading, dict) for key in _READING_FORMS if (form := reading.get(key))]
         for forms in readings
     ]
+
+
+def _latest_key(item: dict) -> float:
+    """The held unit key of an item's latest unit: `latest_unit` says whether
+    `latest_chapter` numbers a volume (lists without it name chapters)."""
+    unit = item.get("latest_unit")
+    if unit is None:
+        return item["latest_chapter"]
+    if not isinstance(unit, dict) or type(unit.get("number")) not in (int, float):
+        raise TypeError("latest_unit must be an object with a number")
+    return float(routes.unit_key(unit.get("kind"), unit["number"]))
 
 
 def _seconds(values: list) -> array:
@@ -96,7 +108,7 @@ def page_of_raw(items: list[dict]) -> Page:
         covers=covers,
         smalls=_strings([item.get("cover_small") or cover for item, cover in zip(items, covers)], "cover_small"),
         statuses=list(map(itemgetter("status"), items)),
-        latest=array("d", map(itemgetter("latest_chapter"), items)),
+        latest=array("d", map(_latest_key, items)),
         updated=updated,
         created=updated if not any(created_raw) else _seconds(
             [value or item["updated_at"] for value, item in zip(created_raw, items)]),

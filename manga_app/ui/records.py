@@ -89,7 +89,8 @@ class PageLink(TabLink):
 
 @dataclass
 class ChapterRow:
-    number: str = ""
+    number: str = ""  # the unit's key (routes.VOLUME_KEY), for read marks; never in markup
+    segment: str = ""  # routes.unit_segment: `12`, a volume `3-vol`
     label: str = ""  # 第N話
     title: str = ""
     url: str = ""

@@ -35,8 +35,8 @@ from manga_app.web.opds_http import Asker, OpdsError
 logger = logging.getLogger(__name__)
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-# Unit keys as in manifests: chapters, and volumes at routes.VOLUME_KEY + N.
-_NUMBER = re.compile(r"^[0-9]{1,7}(?:\.[0-9]{1,2})?$")
+# Units as the feeds write them (routes.unit_segment): `12`, `10.5`, a volume `3-vol`.
+_UNIT = re.compile(r"^[0-9]{1,6}(?:\.[0-9]{1,2})?(?:-vol)?$")
 _INDEX = re.compile(r"^[0-9]{1,6}$")
 MAX_WIDTH_LIMIT = 100_000
 # Page images change only with a re-import (which changes the chapter's pages).
@@ -55,8 +55,9 @@ def _load(slug: str, number: str) -> queries.UnitPages | None:
 async def _unit(request: Request) -> queries.UnitPages:
     slug, number = request.path_params["slug"], request.path_params["number"]
     found = None
-    if SLUG.match(slug) and _NUMBER.match(number):
-        found = await asyncio.to_thread(_load, slug, routes.format_chapter_number(number))
+    key = routes.parse_unit_segment(number) if _UNIT.match(number) else None
+    if SLUG.match(slug) and key is not None:
+        found = await asyncio.to_thread(_load, slug, key)
     if found is None:
         raise OpdsError(404, "この話は見つかりませんでした。")
     return found

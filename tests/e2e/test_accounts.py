@@ -190,7 +190,7 @@ def test_sign_in_follow_reload_read_and_resume_on_a_second_device_then_sign_out(
         # Left at page 4 on the first device: where, not 既読.
         expect(second.locator(".chapter-row[data-number='1'] .read-progress")).to_have_text(f"4/{total}")
         expect(second.locator(".chapter-row[data-number='1'] .read-mark")).to_have_count(0)
-        resume = second.get_by_role("link", name="続きを読む（第1話）")
+        resume = second.get_by_role("link", name="続きを読む 第1話・4ページ目")
         expect(resume).to_be_visible()
         resume.click()
         expect(second.locator(".reader-counter")).to_have_text(f"4 / {total}")

@@ -70,7 +70,7 @@ def test_a_chapter_left_part_way_shows_its_progress_and_one_read_to_the_end_is_r
     expect(_row(page, third).locator(".read-progress")).to_have_text(f"5/{totals[third]}")
     expect(page.locator(".read-mark")).to_have_count(1)
     # 続きを読む still opens the chapter read last.
-    expect(page.get_by_role("link", name=f"続きを読む（第{third}話）")).to_be_visible()
+    expect(page.get_by_role("link", name=f"続きを読む 第{third}話・5ページ目")).to_be_visible()
 
     # Going back to page 2 of a finished chapter does not take its mark away.
     open_chapter(page, f"{base_url}/{slug}-ch-{second}")

@@ -97,8 +97,38 @@ def test_read_marks_and_continue_come_from_a_reading_history_kept_before_marks_w
     expect(page.locator(f".chapter-row[data-number='{number}'] .read-progress")).to_have_text(f"3/{total}")
     expect(page.locator(".chapter-row[data-number='4'] .read-mark")).to_have_count(0)
     continue_link = page.get_by_role("link", name=re.compile("続きを読む"))
-    expect(continue_link).to_have_text(f"続きを読む（第{number}話）")
+    expect(continue_link).to_have_text(f"続きを読む 第{number}話・3ページ目")
     expect(continue_link).to_have_attribute("href", read_href)
+
+
+def test_once_a_visitor_has_started_continue_is_the_first_and_primary_action_on_one_line(
+    base_url: str, page: Page
+) -> None:
+    """ジャンプ+ and ピッコマ put 続きを読む first for a series you are reading;
+    starting over is the exception, so it becomes the secondary action."""
+    page.goto(base_url + routes.manga_url(SLUG))
+    wait_for_hydration(page)
+    first = page.locator(".read-first")
+    expect(first).to_have_class(re.compile(r"\bbutton-primary\b"))  # not started: reading starts here
+    history = [{
+        "slug": SLUG, "title": TITLE, "cover": "", "chapter": "10.5", "chapter_title": "", "page": 2, "offset": 0.0,
+        "read_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "read": [], "opened": [["10.5", 2]],
+    }]
+    page.evaluate("h => localStorage.setItem('manga_reading_history', h)", json.dumps(history, ensure_ascii=False))
+    page.reload()
+    wait_for_hydration(page)
+    resume = page.locator(".read-continue")
+    expect(resume).to_have_text("続きを読む 第10.5話・3ページ目")
+    expect(resume).to_have_class(re.compile(r"\bbutton-primary\b"))
+    expect(first).to_have_class(re.compile(r"\bbutton-secondary\b"))
+    resume_box, first_box = resume.bounding_box(), first.bounding_box()
+    assert resume_box["y"] + resume_box["height"] <= first_box["y"], "続きを読む comes before 最初から読む"
+    # One line at 390 px: the label's lines, counted by the browser.
+    lines = resume.evaluate(
+        "a => { const r = document.createRange(); r.selectNodeContents(a);"
+        " return new Set([...r.getClientRects()].map(rect => Math.round(rect.top))).size }"
+    )
+    assert lines == 1, f"続きを読む wraps onto {lines} lines at 390 px"
 
 
 def test_a_visitor_who_is_not_signed_in_follows_in_the_browser(base_url: str, page: Page) -> None:

@@ -41,7 +41,7 @@ def _row(row: rx.Var, read: rx.Var[list[str]], left: rx.Var[dict[str, str]], wid
         ),
         chapter_offline_save(url=row.url, label=row.label),
         class_name="chapter-row",
-        data_number=row.number,
+        data_number=row.segment,
     )
 
 

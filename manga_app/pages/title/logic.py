@@ -16,6 +16,7 @@ def chapter_rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> li
     return [
         ChapterRow(
             number=unit.number,
+            segment=routes.unit_segment(unit.number),
             label=routes.unit_label(unit.number),
             title=unit.title,
             url=unit.url,

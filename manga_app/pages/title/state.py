@@ -77,7 +77,7 @@ class TitleState(rx.State):
             left={number: f"{page + 1}/{total}" for number, (page, total) in marks.left.items()},
             left_width={number: f"{100 * (page + 1) / total:.1f}%" for number, (page, total) in marks.left.items()},
             continue_url=last.url if last else "",
-            continue_label=f"続きを読む（{last.label}）" if last else "",
+            continue_label=f"続きを読む {last.label}・{entry.page + 1}ページ目" if last else "",
         )
 
     @rx.event

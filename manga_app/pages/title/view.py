@@ -64,15 +64,19 @@ def _facts() -> rx.Component:
 
 
 def _actions() -> rx.Component:
+    # As on ジャンプ+ and ピッコマ: once a visitor has started, 続きを読む (with
+    # the chapter and page) is the one primary action and starting over secondary.
+    started = TitleState.progress.continue_url != ""
     return rx.el.div(
-        link("最初から読む", href=TitleState.first_url, class_name="button-primary read-first"),
         rx.cond(
-            TitleState.progress.continue_url != "",
-            link(TitleState.progress.continue_label, href=TitleState.progress.continue_url, class_name="button-secondary read-continue"),
+            started,
+            link(TitleState.progress.continue_label, href=TitleState.progress.continue_url, class_name="button-primary read-continue"),
         ),
+        link("最初から読む", href=TitleState.first_url,
+             class_name=rx.cond(started, "button-secondary read-first", "button-primary read-first")),
         follow_button(TitleState.slug),
         rx.el.button("共有", type="button", on_click=rx.call_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
-        class_name="title-actions",
+        class_name=rx.cond(started, "title-actions is-started", "title-actions"),
     )
 
 

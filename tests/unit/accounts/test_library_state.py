@@ -268,7 +268,7 @@ def test_the_title_page_shows_the_account_s_progress_once_it_arrives(catalogue, 
     run(laptop.sign_in(token))
     found = run(title.progress)
     # Left part-way on the phone: where, not 既読.
-    assert (found.read, found.left, found.continue_label) == ([], {"2": "6/8"}, "続きを読む（第2話）")
+    assert (found.read, found.left, found.continue_label) == ([], {"2": "6/8"}, "続きを読む 第2話・6ページ目")
     assert found.left_width == {"2": "75.0%"}
     assert found.continue_url == next(row.url for row in title.chapters if row.number == "2")
     # Read to the last page on the phone: read on the laptop once it pulls.

@@ -488,6 +488,19 @@ def test_a_volume_is_read_at_the_chapter_pattern_with_the_vol_slug_and_its_own_k
     assert (routes.unit_label(volume_key), routes.unit_label("12"), routes.unit_label("10.5")) == ("第3巻", "第12話", "第10.5話")
 
 
+def test_a_unit_is_published_by_its_kind_and_number_and_read_back_to_its_key() -> None:
+    volume_key = routes.VOLUME_KEY + 3
+    assert routes.unit_json(volume_key) == {"kind": "volume", "number": 3, "label": "第3巻"}
+    assert routes.unit_json("10.5") == {"kind": "chapter", "number": 10.5, "label": "第10.5話"}
+    assert routes.unit_key("volume", 3) == volume_key and routes.unit_key("chapter", 10.5) == Decimal("10.5")
+    for kind, number in (("issue", 3), ("volume", 1_000_003), ("chapter", -1), (None, 3)):
+        with pytest.raises(ValueError):
+            routes.unit_key(kind, number)
+    assert (routes.unit_segment(volume_key), routes.unit_segment("12")) == ("3-vol", "12")
+    assert [routes.parse_unit_segment(s) for s in ("3-vol", "12", "10.5", "1000003", "3-volcano", "")] == [
+        "1000003", "12", "10.5", None, None, None]
+
+
 # --- The same rule in the browser ---------------------------------------------
 # The page's stylesheet and scroll restoration are chosen in the browser by
 # the reader's rule (routes.reader_path_pattern), as a JavaScript RegExp.

@@ -1,0 +1,88 @@
+"""A series published as volumes only: what the public files and pages say
+about its latest unit. A volume's internal key (1,000,000 + n) must never
+reach anything published; the list names the unit in words a reader and an
+app understand (`latest_unit`), and the site still links it as a volume."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import time
+import zipfile
+from pathlib import Path
+
+import httpx
+from PIL import Image
+from playwright.sync_api import Page, expect
+
+from manga_app.core import routes
+from tests.e2e.conftest import ROOT, wait_for_hydration
+
+SERIES = "巻だけ見本"
+INTERNAL_KEY = "1000001"
+
+
+def _cbz(path: Path, count: int) -> None:
+    with zipfile.ZipFile(path, "w") as archive:
+        for index in range(count):
+            out = io.BytesIO()
+            Image.new("RGB", (600, 900), (30 * index, 90, 160)).save(out, "PNG")
+            archive.writestr(f"{index + 1:03d}.png", out.getvalue())
+
+
+def _markup(page_html: str) -> str:
+    """What a page publishes: its markup, head and JSON-LD. Scripts are left out:
+    the app's hydration state carries the keys the browser's own reading
+    history is kept by, as the manifests' paths do."""
+    return re.sub(r"<script(?![^>]*application/ld\+json)[^>]*>.*?</script>", "", page_html, flags=re.S)
+
+
+def _published_item(base_url: str) -> dict | None:
+    items = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"]
+    return next((item for item in items if item["title"] == SERIES), None)
+
+
+def test_a_series_of_one_volume_is_published_as_volume_1_and_never_by_its_key(
+    base_url: str, server_env, page: Page, tmp_path: Path
+) -> None:
+    folder = tmp_path / "library" / SERIES
+    folder.mkdir(parents=True)
+    _cbz(folder / f"{SERIES} 第01巻.cbz", 2)
+    result = subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(folder.parent)],
+        cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    deadline = time.monotonic() + 30
+    while (item := _published_item(base_url)) is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert item is not None, "the imported series never reached the published catalogue"
+    slug = item["slug"]
+
+    # The public list: a real number, and what kind of unit it is.
+    assert item["latest_chapter"] == 1
+    assert item["latest_unit"] == {"kind": "volume", "number": 1, "label": "第1巻"}
+    listed = httpx.get(base_url + "/mangas_1.json", timeout=10).text
+    assert INTERNAL_KEY not in listed
+
+    # OPDS: the series' feed and the download it offers.
+    feed = httpx.get(f"{base_url}/opds/series/{slug}", timeout=10)
+    assert feed.status_code == 200
+    assert "第1巻" in feed.text
+    assert INTERNAL_KEY not in feed.text, "the OPDS feed names the volume by its internal key"
+    download = httpx.get(f"{base_url}/opds/series/{slug}/1-vol.cbz", timeout=30)
+    assert download.status_code == 200
+    assert len(zipfile.ZipFile(io.BytesIO(download.content)).namelist()) == 3  # two pages and ComicInfo.xml
+
+    # The title page's and the reader's first HTML (heads, JSON-LD), and the sitemap.
+    for path in (routes.manga_url(slug), routes.chapter_url(slug, routes.VOLUME_KEY + 1), "/sitemap.xml"):
+        text = _markup(httpx.get(base_url + path, timeout=10).text)
+        at = text.find(INTERNAL_KEY)
+        assert at < 0, f"{path} names the volume by its internal key: ...{text[at - 300 : at + 60]}"
+
+    # The site's own cards, made from the list the backend loaded, still read it as a volume.
+    page.goto(f"{base_url}/search?q={SERIES}")
+    wait_for_hydration(page)
+    card = page.locator(".card", has_text=SERIES)
+    expect(card.locator(".card-meta")).to_contain_text("第1巻")
