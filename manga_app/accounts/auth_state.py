@@ -35,8 +35,18 @@ logger = logging.getLogger(__name__)
 SIGN_IN_FAILED = "ログインできませんでした"
 MERGE_FAILED = "ライブラリを引き継げませんでした"
 SESSION_ENDED = ("error", "ログインの確認ができませんでした", "ログアウトしました。もう一度ログインしてください。")
+# Google (or the sign-in service) could not be reached: its helper script
+# did not load (auth/internal-error from the SDK, our own helper-unreachable
+# when it never answers) or a request failed on the network.
+UNREACHABLE = frozenset({"auth/internal-error", "auth/network-request-failed", "auth/helper-unreachable"})
+UNREACHABLE_TITLE = "Googleに接続できませんでした"
+UNREACHABLE_TRY = "通信環境を確かめて、しばらくしてからもう一度お試しください。"
+UNREACHABLE_NOTICE = {
+    # A guest stays a guest: nothing is lost.
+    True: f"Googleのログイン画面を読み込めませんでした。ゲストのままライブラリは使えます。{UNREACHABLE_TRY}",
+    False: f"Googleのログイン画面を読み込めませんでした。「ゲストとして続ける」でもフォローや閲覧履歴を使えます。{UNREACHABLE_TRY}",
+}
 ERROR_MESSAGES = {
-    "auth/network-request-failed": "通信できませんでした。接続を確かめてもう一度お試しください。",
     "auth/too-many-requests": "しばらく時間をおいてからお試しください。",
     "auth/user-disabled": "このアカウントは利用できません。",
     "auth/popup-blocked": "ポップアップがブロックされました。ブラウザの設定を確かめてください。",
@@ -174,5 +184,7 @@ class AuthState(rx.State):
 
     @rx.event
     def on_error(self, code: str):
-        message = ERROR_MESSAGES.get(str(code)[:80], "もう一度お試しください。")
-        return notify("error", SIGN_IN_FAILED, message)
+        code = str(code)[:80]
+        if code in UNREACHABLE:
+            return notify("error", UNREACHABLE_TITLE, UNREACHABLE_NOTICE[self.is_anonymous])
+        return notify("error", SIGN_IN_FAILED, ERROR_MESSAGES.get(code, "もう一度お試しください。"))

@@ -103,11 +103,11 @@ def header_menu(page: Page) -> None:
         trigger.click()
 
 
-def sign_in_with_google(page: Page, *, email: str, name: str, existing: bool = False) -> None:
-    """Googleでログイン (the first visible one: the header menu or the page's
-    panel) through the emulator's sign-in page."""
+def sign_in_with_google(page: Page, *, email: str, name: str, existing: bool = False, button=None) -> None:
+    """Googleでログイン (`button`, else the first visible one: the header menu
+    or the page's panel) through the emulator's sign-in page."""
     with page.expect_popup() as popup_info:
-        visible(page, "sign-in-google").click()
+        (button or visible(page, "sign-in-google")).click()
     popup = popup_info.value
     popup.wait_for_load_state()
     if existing:
@@ -336,3 +336,96 @@ def test_the_header_menu_leads_to_the_library_and_closes_like_a_menu(base_url, d
     expect(menu).to_be_hidden()
     # The slot kept its place and size whatever the auth state showed.
     assert page.locator("#sign-in-area").bounding_box() == box
+
+
+
+def continue_as_guest_following(page: Page, base_url: str, item: dict) -> None:
+    """ゲストとして続ける on a title page, then フォロー."""
+    open_page(page, base_url + manga_url(item["slug"]))
+    header_menu(page)
+    visible(page, "sign-in-guest").click()
+    expect(page.get_by_test_id("account-name")).to_have_text("ゲスト")
+    follow = page.locator(".title-actions").get_by_test_id("follow-button")
+    follow.click()
+    expect(follow).to_have_text("フォロー中")
+
+
+def test_a_guest_is_asked_before_signing_out_loses_the_library(base_url, device, page, series):
+    item = series[0]
+    continue_as_guest_following(page, base_url, item)
+    open_page(page, base_url + LIBRARY)
+    expect(page.get_by_test_id("library-item")).to_contain_text(item["title"])
+
+    # ログアウト in the header asks first, saying what goes; キャンセル keeps everything.
+    header_menu(page)
+    page.get_by_test_id("sign-out").click()
+    dialog = page.get_by_role("dialog", name="ゲストのままログアウトしますか？")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("フォロー・閲覧履歴・読んだ位置")
+    expect(dialog).to_contain_text("元に戻せません")
+    expect(dialog.get_by_role("button", name="Googleでログインして残す")).to_be_visible()
+    dialog.get_by_role("button", name="キャンセル").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("account-bar-name")).to_have_text("ゲスト")
+    expect(page.get_by_test_id("library-item")).to_contain_text(item["title"])
+
+    # The page's ログアウト asks too (Escape closes the question as well);
+    # confirming signs out and the library is gone.
+    page.get_by_test_id("account-bar-sign-out").click()
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("account-bar-name")).to_have_text("ゲスト")
+    page.get_by_test_id("account-bar-sign-out").click()
+    dialog.get_by_role("button", name="消してログアウト").click()
+    signed_out(page)
+    expect(page.get_by_test_id("library-item")).to_have_count(0)
+    expect(page.get_by_test_id("sign-in-panel")).to_be_visible()
+
+
+def test_a_guest_asked_before_signing_out_can_keep_the_library_with_google(base_url, device, page, series):
+    item = series[1]
+    continue_as_guest_following(page, base_url, item)
+    header_menu(page)
+    page.get_by_test_id("sign-out").click()
+    dialog = page.get_by_role("dialog", name="ゲストのままログアウトしますか？")
+    name = "残す 三郎"
+    sign_in_with_google(page, email=f"keep-{uuid.uuid4().hex[:6]}@example.com", name=name,
+                        button=dialog.get_by_role("button", name="Googleでログインして残す"))
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("account-name")).to_have_text(name)
+    open_page(page, base_url + LIBRARY)
+    expect(page.get_by_test_id("library-item")).to_contain_text(item["title"])
+
+    # A Google account is not asked: its library is kept on the server.
+    header_menu(page)
+    page.get_by_test_id("sign-out").click()
+    signed_out(page)
+    expect(dialog).to_be_hidden()
+
+
+def unreachable_google_notice(page: Page):
+    return page.locator(".ant-notification-notice").filter(has_text="Googleに接続できませんでした")
+
+
+@pytest.mark.parametrize("google", ["refused", "silent"])
+def test_google_sign_in_that_cannot_reach_google_says_so_and_what_to_do(base_url, context, auth_emulator, page, google):
+    """Google's sign-in script cannot be had: the connection fails
+    ("refused"), or an answer comes that is not the script and never calls
+    back ("silent": what the tests' network gives every foreign host)."""
+    if google == "refused":
+        context.route("https://apis.google.com/**", lambda route: route.abort("internetdisconnected"))
+    open_page(page, base_url + "/genres")
+    signed_out(page)
+    header_menu(page)
+    visible(page, "sign-in-google").click()
+    notice = unreachable_google_notice(page)
+    expect(notice).to_be_visible(timeout=20_000)
+    expect(notice).to_contain_text("Googleのログイン画面を読み込めませんでした")
+    expect(notice).to_contain_text("「ゲストとして続ける」")
+    expect(notice).to_contain_text("しばらくしてから")
+    expect(notice).to_have_count(1)
+    # Still signed out, and the guest way still works.
+    header_menu(page)
+    visible(page, "sign-in-guest").click()
+    expect(page.get_by_test_id("account-name")).to_have_text("ゲスト")

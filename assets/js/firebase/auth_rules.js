@@ -11,6 +11,16 @@ export const USE_REDIRECT = new Set([
 ]);
 // The visitor changed their mind: nothing to report.
 export const CANCELLED = new Set(["auth/popup-closed-by-user", "auth/cancelled-popup-request", "auth/user-cancelled"]);
+// Google's sign-in helper did not load in time (our code, not the SDK's).
+export const HELPER_UNREACHABLE = "auth/helper-unreachable";
+// How long a sign-in waits for the helper before the visitor is told. It
+// loads in a second or two on a working connection.
+export const HELPER_WAIT_MS = 8000;
+
+// Has Google's sign-in helper (gapi with its iframes module) loaded?
+export function helperLoaded(win) {
+  return !!(win.gapi && win.gapi.iframes && win.gapi.iframes.getContext);
+}
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 // The backend ends a session when its ID token expires (an hour): a fresh
 // token goes up this long before, so a reader never meets the expiry.

@@ -9,10 +9,12 @@
 // interactive: it stays out of the bundle every first paint waits for.
 import React, { useEffect } from "react";
 import { closeAccountMenus } from "./account_menu.js";
-import { CANCELLED, REDIRECT_PENDING, UPGRADE_BY_REDIRECT, USE_REDIRECT } from "./auth_rules.js";
+import { CANCELLED, HELPER_UNREACHABLE, HELPER_WAIT_MS, REDIRECT_PENDING, UPGRADE_BY_REDIRECT, USE_REDIRECT } from "./auth_rules.js";
+import { helperLoaded } from "./auth_rules.js";
 import { emulatorUrl, googleProfile, refreshDelay, sessionFlag, setSessionFlag, toUser } from "./auth_rules.js";
 
 const APP_NAME = "manga-hiroba";
+const GUEST_SIGN_OUT = "guest-sign-out";
 
 // One client per page load (null until the SDK is loaded); the mounted root
 // lends its newest Python event handlers on every render.
@@ -208,31 +210,48 @@ async function startClient(settings) {
       continueUpgrade().catch(fail);
     });
 
+  // Google's sign-in helper (its gapi script, then an iframe) loads before
+  // the popup opens. Where it cannot load, the SDK may wait without end
+  // (a script that loads but never calls back) or fail only late: after
+  // HELPER_WAIT_MS without it the visitor is told, and a late failure of the
+  // same attempt is not told twice. A late success still signs in.
   async function signInWithGoogle() {
+    let told = false;
+    const watchdog = setTimeout(() => {
+      if (helperLoaded(window)) return;
+      told = true;
+      fail({ code: HELPER_UNREACHABLE });
+    }, HELPER_WAIT_MS);
+    try {
+      await googleSignIn();
+    } catch (error) {
+      if (!told) fail(error);
+    } finally {
+      clearTimeout(watchdog);
+    }
+  }
+
+  async function googleSignIn() {
     const provider = new GoogleAuthProvider();
     const current = auth.currentUser;
-    try {
-      if (current && current.isAnonymous) {
-        upgrading = true;
-        try {
-          await upgrade(current, provider);
-        } finally {
-          upgrading = false;
-        }
-        return;
-      }
-      let result;
+    if (current && current.isAnonymous) {
+      upgrading = true;
       try {
-        result = await signInWithPopup(auth, provider, resolver);
-      } catch (error) {
-        if (USE_REDIRECT.has(error.code)) return redirectTo(() => signInWithRedirect(auth, provider, resolver));
-        throw error;
+        await upgrade(current, provider);
+      } finally {
+        upgrading = false;
       }
-      // The same user signing in again brings no auth-state notification.
-      await report(result.user);
-    } catch (error) {
-      fail(error);
+      return;
     }
+    let result;
+    try {
+      result = await signInWithPopup(auth, provider, resolver);
+    } catch (error) {
+      if (USE_REDIRECT.has(error.code)) return redirectTo(() => signInWithRedirect(auth, provider, resolver));
+      throw error;
+    }
+    // The same user signing in again brings no auth-state notification.
+    await report(result.user);
   }
 
   return {
@@ -242,6 +261,13 @@ async function startClient(settings) {
         .then((result) => report(result.user))
         .catch(fail),
     signOut: () => signOut(auth).catch(fail),
+    // ログアウト as clicked: a guest's library is lost with the sign-out, so
+    // a guest is asked first (the dialog of ui/account/guest_sign_out.py).
+    requestSignOut: () => {
+      const dialog = document.getElementById(GUEST_SIGN_OUT);
+      if (auth.currentUser && auth.currentUser.isAnonymous && dialog) return dialog.showModal();
+      return signOut(auth).catch(fail);
+    },
     // The backend lost this tab's session (a restart, an expired state):
     // tell it again who is signed in.
     resync: () => {
@@ -255,6 +281,7 @@ const actions = {
   signInWithGoogle: () => run("signInWithGoogle"),
   signInAnonymously: () => run("signInAnonymously"),
   signOut: () => run("signOut"),
+  requestSignOut: () => run("requestSignOut"),
 };
 
 // A click in the moment before the SDK has loaded waits for it: the

@@ -39,4 +39,6 @@ def sign_in_anonymously() -> rx.event.EventSpec:
 
 
 def sign_out() -> rx.event.EventSpec:
-    return rx.call_script("window.mangaAuth && window.mangaAuth.signOut()")
+    """ログアウト as the visitor asks for it: a guest is asked first
+    (ui/account/guest_sign_out.py), since a guest's library cannot come back."""
+    return rx.call_script("window.mangaAuth && window.mangaAuth.requestSignOut()")

@@ -5,6 +5,7 @@ lets LibraryState follow whoever is signed in."""
 import reflex as rx
 
 from manga_app.ui.account.firebase import FirebaseAuth
+from manga_app.ui.account.guest_sign_out import guest_sign_out_dialog
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 
@@ -25,4 +26,4 @@ def firebase_auth_root() -> rx.Component:
 def firebase_app_wrap(_stateful: bool) -> rx.Component:
     """For rx.App(extra_app_wraps=...): the root beside the page, not around
     it, so its state updates never re-render the page."""
-    return rx.fragment(firebase_auth_root())
+    return rx.fragment(firebase_auth_root(), guest_sign_out_dialog())

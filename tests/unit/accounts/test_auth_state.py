@@ -143,7 +143,15 @@ def test_a_merge_must_be_from_a_guest_into_a_google_account(catalogue, auth_emul
 
 def test_sign_in_errors_are_told_in_japanese(catalogue):
     browser = Browser()
-    assert messages(browser.auth.on_error("auth/network-request-failed")) == [
-        "error: ログインできませんでした 通信できませんでした。接続を確かめてもう一度お試しください。"
+    # Google unreachable: what happened, and what to do instead (a guest stays a guest).
+    for code in ("auth/network-request-failed", "auth/internal-error", "auth/helper-unreachable"):
+        (notice,) = messages(browser.auth.on_error(code))
+        assert notice.startswith("error: Googleに接続できませんでした Googleのログイン画面を読み込めませんでした。")
+        assert "「ゲストとして続ける」" in notice and "しばらくしてから" in notice
+    browser.auth.is_anonymous = True
+    (notice,) = messages(browser.auth.on_error("auth/internal-error"))
+    assert "ゲストのままライブラリは使えます" in notice
+    assert messages(browser.auth.on_error("auth/too-many-requests")) == [
+        "error: ログインできませんでした しばらく時間をおいてからお試しください。"
     ]
     assert messages(browser.auth.on_error("x" * 10_000)) == ["error: ログインできませんでした もう一度お試しください。"]
