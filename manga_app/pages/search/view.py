@@ -6,6 +6,7 @@ from manga_app.ui.cards import card_grid, placeholder_grid
 from manga_app.ui.filters import filter_chips, link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.pager import pager
+from manga_app.ui.phrased import phrased
 from manga_app.pages.search.state import SearchState
 from manga_app.core.routes import PageKind
 from manga_app.search.normalize import MAX_QUERY_CHARS
@@ -81,8 +82,9 @@ def _results() -> rx.Component:
 
 
 def view() -> rx.Component:
+    # One search box on the page: this page's, not the header's too.
     return site_layout(
-        rx.el.h1(SearchState.heading, class_name="page-title"),
+        rx.el.h1(phrased(SearchState.heading_parts), class_name="page-title phrased"),
         _search_form(),
         _filters(),
         rx.el.div(
