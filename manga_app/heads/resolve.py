@@ -15,6 +15,7 @@ from manga_app.core.db import shared_engine
 from manga_app.read_models.held import held_catalogue
 from manga_app.core.config import get_settings
 from manga_app.core.recent import MISSING, Recent
+from manga_app.core import routes
 from manga_app.core.routes import PageKind, RouteMatch
 from manga_app.heads.seo import PageHead
 
@@ -78,3 +79,11 @@ async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
         context = await asyncio.to_thread(load_chapter, found.params)
         return None if context is None else build.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
     return None
+
+
+async def series_near(found: RouteMatch | None) -> tuple[str, str]:
+    """For a path that names no page: the title and page of the series it
+    names (an unknown chapter of a known series), or two empty strings."""
+    slug = found.params.get("slug", "") if found else ""
+    title = await asyncio.to_thread(load_title, slug) if slug else None
+    return (title[0].title, routes.manga_url(title[0].slug)) if title else ("", "")

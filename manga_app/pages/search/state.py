@@ -105,8 +105,11 @@ class SearchState(rx.State):
     @rx.event
     async def typed_before_start(self, value: object = ""):
         """What the visitor typed into the server-rendered box before the app
-        had started (no change event reached the app for it)."""
-        if isinstance(value, str) and clean_query(value) != self.query:
+        had started (no change event reached the app for it). An empty box
+        is not a search: after a client-side navigation the box mounts empty
+        while the page's on_load may already have run with the URL's words
+        (arriving from the not-found page's box), and they must stay."""
+        if isinstance(value, str) and clean_query(value) and clean_query(value) != self.query:
             return await self.type_query(value)
         return None
 

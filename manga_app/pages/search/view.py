@@ -39,6 +39,7 @@ def _search_form() -> rx.Component:
         rx.el.button("検索", type="submit", class_name="search-submit"),
         on_submit=SearchState.submit,
         role="search",
+        aria_label="作品検索",
         class_name="search-form",
     )
 
@@ -98,4 +99,5 @@ def view() -> rx.Component:
         ),
         # data-loaded: the server's first paint of the page goes once it is true.
         rx.el.div(rx.cond(SearchState.loaded, _results(), placeholder_grid(12)), class_name="browse-results", data_loaded=SearchState.loaded),
+        header_search=False,
     )
