@@ -9,6 +9,7 @@ import reflex as rx
 from manga_app.core import routes
 from manga_app.heads.state import HeadState
 from manga_app.ui.link import link
+from manga_app.ui.phrased import phrased_text
 from manga_app.ui.search_box import search_box
 
 NOT_FOUND_MESSAGE = "お探しのページは見つかりませんでした。"
@@ -18,7 +19,7 @@ def not_found_panel() -> rx.Component:
     return rx.el.section(
         rx.el.p("404", class_name="not-found-code", aria_hidden="true"),
         rx.el.h1("ページが見つかりません", class_name="not-found-title"),
-        rx.el.p(NOT_FOUND_MESSAGE + "URLが正しいかご確認ください。", class_name="not-found-message"),
+        rx.el.p(*phrased_text(NOT_FOUND_MESSAGE + "URLが正しいかご確認ください。"), class_name="not-found-message phrased"),
         rx.cond(
             HeadState.series_url != "",
             link("「", HeadState.series_title, "」の作品ページへ", href=HeadState.series_url,

@@ -7,6 +7,11 @@ from manga_app.core import routes
 from manga_app.ui.search_box_state import MAX_QUERY_LENGTH, SearchBoxState
 
 
+def search_field(**props) -> rx.Component:
+    """The words of a search (`q`), as every search box of the site asks them."""
+    return rx.el.input(type="search", name="q", auto_complete="off", enter_key_hint="search", **props)
+
+
 def search_box(*, label: str, class_name: str = "") -> rx.Component:
     """A search form named `label`: each search landmark of a page has its own name.
 
@@ -16,14 +21,10 @@ def search_box(*, label: str, class_name: str = "") -> rx.Component:
     hydrated. Uncontrolled: what a visitor types before the app starts
     stays, and without JavaScript the form still searches."""
     return rx.el.form(
-        rx.el.input(
-            type="search",
-            name="q",
+        search_field(
             placeholder="タイトル・作者・よみがなで検索",
             aria_label="作品を検索",
             max_length=MAX_QUERY_LENGTH,
-            auto_complete="off",
-            enter_key_hint="search",
             class_name="header-search-input",
         ),
         rx.el.button(

@@ -193,6 +193,7 @@ def test_not_found_pages_look_like_the_site_offer_search_and_link_the_series(bas
     assert response is not None and response.status == 404
     wait_for_hydration(page)
     expect(page.get_by_role("heading", level=1, name="ページが見つかりません")).to_be_visible()
+    assert assert_breaks_between_phrases(page.locator("main .not-found-message")) > 0
     # No stock illustration: the site's own panel.
     expect(page.locator("main .ant-result, main img")).to_have_count(0)
     series = page.get_by_role("link", name=f"「{item['title']}」の作品ページへ")

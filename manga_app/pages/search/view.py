@@ -6,6 +6,7 @@ from manga_app.ui.cards import card_grid, placeholder_grid
 from manga_app.ui.filters import filter_chips, link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.pager import pager
+from manga_app.ui.search_box import search_field
 from manga_app.ui.phrased import phrased
 from manga_app.pages.search.state import SearchState
 from manga_app.core.routes import PageKind
@@ -20,9 +21,7 @@ INPUT_ID = "search-page-input"
 
 def _search_form() -> rx.Component:
     return rx.el.form(
-        rx.el.input(
-            type="search",
-            name="q",
+        search_field(
             id=INPUT_ID,
             default_value=SearchState.query,
             key=SearchState.input_key,
@@ -32,8 +31,6 @@ def _search_form() -> rx.Component:
             placeholder="タイトル・よみがな・ローマ字",
             aria_label="検索キーワード",
             max_length=MAX_QUERY_CHARS,
-            auto_complete="off",
-            enter_key_hint="search",
             class_name="search-field",
         ),
         rx.el.button("検索", type="submit", class_name="search-submit"),
