@@ -20,7 +20,7 @@ const { extractStyle } = require("@ant-design/static-style-extract");
 // first paint, their styles were a third of this file, parsed before every
 // first frame, and their holder keeps antd's runtime styles.
 const COMPONENTS = [
-  "Button", "Result",
+  "Button",
 ];
 
 const [themeFile, outFile, mapTokenFile] = process.argv.slice(2);

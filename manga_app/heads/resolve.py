@@ -10,6 +10,7 @@ from manga_app.heads import build
 from manga_app.read_models.held import held_catalogue
 from manga_app.read_models.title_cache import load_chapter, load_title
 from manga_app.core.config import get_settings
+from manga_app.core import routes
 from manga_app.core.routes import PageKind, RouteMatch
 from manga_app.heads.seo import PageHead
 
@@ -49,3 +50,11 @@ async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
         settings = get_settings()
         return build.static_head(found.kind, site_names=settings.names, origin=settings.origin)
     return await CATALOGUE_HEADS[found.kind](found, path)
+
+
+async def series_near(found: RouteMatch | None) -> tuple[str, str]:
+    """For a path that names no page: the title and page of the series it
+    names (an unknown chapter of a known series), or two empty strings."""
+    slug = found.params.get("slug", "") if found else ""
+    title = await asyncio.to_thread(load_title, slug) if slug else None
+    return (title[0].title, routes.manga_url(title[0].slug)) if title else ("", "")

@@ -8,7 +8,7 @@ import reflex as rx
 from manga_app.heads import build, seo
 from manga_app.core import routes, shared
 from manga_app.core.config import get_settings
-from manga_app.heads.resolve import resolve_head
+from manga_app.heads.resolve import resolve_head, series_near
 
 
 def _defaults() -> seo.PageHead:
@@ -33,6 +33,10 @@ class HeadState(rx.State):
     analytics_id: str = ""
     # False when the path names no page (unknown title, chapter or genre).
     found: bool = True
+    # On a not-found page, the series its path names when that exists (an
+    # unknown chapter of a known series): the page links to it.
+    series_title: str = ""
+    series_url: str = ""
 
     def apply(self, head: seo.PageHead) -> None:
         """Show `head` for the current page (also used by dynamic pages)."""
@@ -55,6 +59,8 @@ class HeadState(rx.State):
         """on_load of every page: the head of the page at the current path."""
         settings = get_settings()
         path = self.router.url.path or "/"
-        head = await resolve_head(routes.match(path), path)
+        found = routes.match(path)
+        head = await resolve_head(found, path)
         self.found = head is not None
+        self.series_title, self.series_url = ("", "") if self.found else await series_near(found)
         self.apply(head or build.not_found_head(path, site_name=settings.site_name))

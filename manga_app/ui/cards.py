@@ -7,6 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from manga_app.ui.link import link
+from manga_app.ui.phrased import phrased
 from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH, Card
 
 CARD_SIZES = "(min-width: 768px) 160px, 31vw"
@@ -36,11 +37,6 @@ def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, position: rx.Var[int] 
     )
 
 
-def title_parts(card: rx.Var) -> rx.Component:
-    """The title with search matches marked."""
-    return rx.foreach(card.parts, lambda part: rx.cond(part.hit, rx.el.mark(part.text), part.text))
-
-
 def _match_line(card: rx.Var) -> rx.Component:
     return rx.cond(
         card.match_parts.length() > 0,
@@ -56,7 +52,7 @@ def series_card(card: rx.Var, position: rx.Var[int] | None = None) -> rx.Compone
     return rx.el.li(
         link(
             cover_image(card, position=position),
-            rx.el.span(title_parts(card), class_name="card-title"),
+            rx.el.span(phrased(card.parts), class_name="card-title phrased"),
             _match_line(card),
             rx.el.span(
                 rx.el.span(card.chapter_label),
@@ -83,7 +79,7 @@ def card_shelf(cards: rx.Var[list[Card]], *, label: str, stat: str = "updated") 
         return rx.el.li(
             link(
                 cover_image(card, sizes="120px"),
-                rx.el.span(card.title, class_name="card-title"),
+                rx.el.span(phrased(card.parts), class_name="card-title phrased"),
                 rx.el.span(meta, class_name="card-meta"),
                 href=card.url,
                 class_name="card-link",

@@ -53,7 +53,9 @@ def filter_chips(chips: rx.Var[list[Chip]], *, label: str) -> rx.Component:
                 rx.el.span(state, class_name="visually-hidden"),
                 href=item.href,
                 class_name=rx.match(item.mode, ("include", "chip is-include"), ("exclude", "chip is-exclude"), "chip"),
-                rel="nofollow",
+                # An attribute of the <a>, not a prop of the Link (which would
+                # make it CSS): crawlers skip the endless filter combinations.
+                custom_attrs={"rel": "nofollow"},
             )
         )
 

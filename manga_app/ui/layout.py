@@ -9,7 +9,7 @@ from manga_app.ui.analytics import page_view_reporter
 from manga_app.heads.tags import head_links
 from manga_app.core.config import get_settings
 from manga_app.ui.navigation_state import NavigationState
-from manga_app.ui.search_box_state import MAX_QUERY_LENGTH, SearchBoxState
+from manga_app.ui.search_box import search_box
 from manga_app.ui.link import link
 from manga_app.ui.not_found import not_found_panel
 from manga_app.heads.state import HeadState
@@ -48,49 +48,19 @@ def _sign_in_area() -> rx.Component:
     return sign_in_area()
 
 
-def _header_search() -> rx.Component:
-    # Plain elements, not antd's Input.Search: the box is on every page, and
-    # antd's (its theme's token, its CSS variables, its component hooks and a
-    # hidden loading icon) was most of antd's main-thread work while a page
-    # hydrated. Uncontrolled: what a visitor types before the app starts
-    # stays, and without JavaScript the form still searches.
-    return rx.el.form(
-        rx.el.input(
-            type="search",
-            name="q",
-            placeholder="タイトル・作者・よみがなで検索",
-            aria_label="作品を検索",
-            max_length=MAX_QUERY_LENGTH,
-            auto_complete="off",
-            enter_key_hint="search",
-            class_name="header-search-input",
-        ),
-        rx.el.button(
-            rx.icon("search", size=16, aria_hidden="true"),
-            "検索",
-            type="submit",
-            class_name="header-search-button",
-        ),
-        action=routes.SEARCH,
-        method="get",
-        role="search",
-        class_name="header-search",
-        on_submit=SearchBoxState.submit,
-    )
-
-
-def site_header() -> rx.Component:
+def site_header(*, search: bool = True) -> rx.Component:
     return rx.el.header(
         rx.el.div(
             _logo(),
-            _header_search(),
+            # A not-found page offers its own box instead (ui/not_found.py).
+            rx.cond(HeadState.found, search_box(label="サイト内検索")) if search else rx.fragment(),
             rx.el.nav(
                 link("ジャンル", href=routes.GENRES, class_name="header-link"),
                 _sign_in_area(),
                 class_name="header-nav",
                 aria_label="メインメニュー",
             ),
-            class_name="header-inner",
+            class_name=rx.cond(HeadState.found, "header-inner", "header-inner no-search") if search else "header-inner no-search",
         ),
         class_name="site-header",
     )
@@ -108,11 +78,13 @@ def site_footer() -> rx.Component:
     )
 
 
-def site_layout(*children: rx.Component, show_back: bool = True) -> rx.Component:
+def site_layout(*children: rx.Component, show_back: bool = True, header_search: bool = True) -> rx.Component:
+    """`header_search=False` on a page with its own search box: one box, not
+    two (the search page, the not-found page)."""
     return rx.el.div(
         head_links(),
         page_view_reporter(measurement_id=HeadState.analytics_id),
-        site_header(),
+        site_header(search=header_search),
         rx.el.main(
             back_button() if show_back else rx.fragment(),
             # Client-side navigation can reach a title or chapter that does

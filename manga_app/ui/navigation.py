@@ -8,13 +8,28 @@ ROOT = "/"
 MAX_DEPTH = 50
 
 
+def is_site_path(path: str) -> bool:
+    """A path of this site: one leading '/', then no backslash or control
+    character. `//evil.example/x` (or `/\\evil.example`) names another
+    site: a link to it would leave this one."""
+    return (
+        path.startswith("/")
+        and not path.startswith("//")
+        and not any(char == "\\" or ord(char) < 0x20 or char == "\x7f" for char in path)
+    )
+
+
 def visit(stack: list[str], path: str) -> list[str]:
     """The stack after visiting `path`.
 
     Visiting a path already on the stack truncates the stack to that path
-    (as the spec says for navigating back); a new path is pushed.
+    (as the spec says for navigating back); a new path is pushed. A path
+    that is not the site's is never kept: the back control must not lead
+    off the site (an open redirect).
     """
-    current = list(stack) or [ROOT]
+    current = [entry for entry in stack if is_site_path(entry)] or [ROOT]
+    if not is_site_path(path):
+        return current
     if current[0] != ROOT:
         current.insert(0, ROOT)
     if path in current:

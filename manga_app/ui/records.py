@@ -12,6 +12,7 @@ from typing import Any
 
 from manga_app.core import routes
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
+from manga_app.core.phrases import boundaries
 from manga_app.search.highlight import best_alternative, segments
 from manga_app.search.paging import page_window
 
@@ -34,10 +35,27 @@ def moment(value: datetime | str, *, now: datetime) -> Moment:
 
 @dataclass
 class Part:
-    """A piece of a title; `hit` marks the part a search matched."""
+    """A piece of a title or heading; `hit` marks the part a search matched,
+    `wbr` a phrase boundary after it (a line may break there, and nowhere else)."""
 
     text: str = ""
     hit: bool = False
+    wbr: bool = False
+
+
+def phrase_parts(text: str, segments: Sequence[tuple[str, bool]] = ()) -> list[Part]:
+    """`text` as Parts cut at its phrase boundaries and at the edges of
+    `segments` (search.highlight's pieces of it, matched or not)."""
+    cuts = set(boundaries(text))
+    parts: list[Part] = []
+    at = 0
+    for piece, hit in segments or [(text, False)]:
+        start = at
+        for end in sorted({*(cut for cut in cuts if at < cut < at + len(piece)), at + len(piece)}):
+            parts.append(Part(text[start:end], hit, end in cuts))
+            start = end
+        at += len(piece)
+    return parts
 
 
 @dataclass
@@ -101,7 +119,7 @@ class ChapterRow:
 
 def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
     """A series card from a catalogue item (loader.MangaItem)."""
-    parts = [Part(text, hit) for text, hit in segments(item.title, terms)] if terms else [Part(item.title)]
+    parts = phrase_parts(item.title, segments(item.title, terms) if terms else ())
     match_parts: list[Part] = []
     if terms and not any(part.hit for part in parts):
         alternative = best_alternative((*item.alt_titles, *item.readings), terms)

@@ -58,7 +58,7 @@ def _site_pages(base_url: str) -> list[tuple[str, str]]:
         (f"/manga/{title['slug']}", ".title-name"),
         ("/library", "main h1"),
         ("/history", "main h1"),
-        ("/no-such-page", "main .ant-result-title"),
+        ("/no-such-page", "main .not-found-title"),
     ]
 
 

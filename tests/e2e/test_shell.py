@@ -139,19 +139,19 @@ def test_manifest_and_icons_make_the_site_installable(base_url: str, page: Page)
     assert _raw(base_url + page.locator("link[rel=apple-touch-icon]").get_attribute("href")).status_code == 200
 
 
-def test_antd_styles_are_present_before_any_javascript_runs(browser, base_url: str) -> None:
+def test_the_site_styles_are_present_before_any_javascript_runs(browser, base_url: str) -> None:
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
         page.goto(base_url + "/no-such-page")
-        # Without JavaScript every antd style comes from the static antd.css:
-        # the not-found result, centred, its title at the theme's size.
-        title = page.locator("main .ant-result-title")
+        # Without JavaScript the not-found panel is styled by site.css: its
+        # heading centred, at its size.
+        title = page.locator("main h1.not-found-title")
         expect(title).to_be_visible()
         assert title.evaluate("e => getComputedStyle(e).textAlign") == "center"
-        assert title.evaluate("e => getComputedStyle(e).fontSize") == "24px"
-        # The header's search box is the site's own, styled by site.css.
-        box = page.locator("header .header-search-input")
+        assert title.evaluate("e => getComputedStyle(e).fontSize") == "22px"
+        # The page's search box is the site's own, styled by site.css.
+        box = page.locator("main .header-search-input")
         assert box.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
         assert box.evaluate("e => getComputedStyle(e).borderTopWidth") == "1px"
         font = page.locator("body").evaluate("e => getComputedStyle(e).fontFamily")

@@ -38,3 +38,8 @@ def sort_links(name: str, current: str) -> list[TabLink]:
 def pager(name: str, sort: str, page: int, pages: int) -> list[PageLink]:
     kept_sort = sort if sort != ranking.UPDATED else ""
     return pager_links(page, pages, lambda number: genre_page_url(name, kept_sort, number))
+
+
+def heading(name: str) -> str:
+    """The page's h1: 「ファンタジーの漫画」, or ジャンル while the name is unknown."""
+    return f"{name}の漫画" if name else "ジャンル"

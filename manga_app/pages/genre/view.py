@@ -6,6 +6,7 @@ from manga_app.ui.cards import card_grid, placeholder_grid
 from manga_app.ui.filters import link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.pager import pager
+from manga_app.ui.phrased import phrased
 from manga_app.pages.genre.state import GenreState
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
@@ -15,7 +16,7 @@ from manga_app.ui.page import page
 def view() -> rx.Component:
     return site_layout(
         rx.el.div(
-            rx.el.h1(rx.cond(GenreState.name != "", GenreState.name + "の漫画", "ジャンル"), class_name="page-title"),
+            rx.el.h1(phrased(GenreState.heading_parts), class_name="page-title phrased"),
             rx.el.p(
                 rx.cond(GenreState.loaded, GenreState.total.to_string() + "作品", "読み込み中…"),
                 rx.cond(GenreState.pages > 1, rx.el.span(" ・ ", GenreState.page, " / ", GenreState.pages, "ページ")),

@@ -18,7 +18,7 @@ from manga_app.search.paging import PER_PAGE
 from manga_app.search.params import parse_search_params
 from manga_app.search.query import Query
 from manga_app.pages.search.logic import search_url
-from manga_app.ui.records import Card, Chip, PageLink, TabLink, card_for
+from manga_app.ui.records import Card, Chip, PageLink, Part, TabLink, card_for, phrase_parts
 from manga_app.search.held_index import current_index
 
 # At most one search per visitor per interval while typing; a keystroke in
@@ -56,6 +56,10 @@ class SearchState(rx.State):
     # The path the visitor typed or searched on while its page's on_load was
     # still to come, until that load (see `_note_typed`).
     _typed_on: str = ""
+
+    @rx.var
+    def heading_parts(self) -> list[Part]:
+        return phrase_parts(self.heading)
 
     def _note_typed(self) -> None:
         """The box and its form are in the server-rendered page, and the app
@@ -101,8 +105,11 @@ class SearchState(rx.State):
     @rx.event
     async def typed_before_start(self, value: object = ""):
         """What the visitor typed into the server-rendered box before the app
-        had started (no change event reached the app for it)."""
-        if isinstance(value, str) and clean_query(value) != self.query:
+        had started (no change event reached the app for it). An empty box
+        is not a search: after a client-side navigation the box mounts empty
+        while the page's on_load may already have run with the URL's words
+        (arriving from the not-found page's box), and they must stay."""
+        if isinstance(value, str) and clean_query(value) and clean_query(value) != self.query:
             return await self.type_query(value)
         return None
 

@@ -6,6 +6,8 @@ from manga_app.ui.cards import card_grid, placeholder_grid
 from manga_app.ui.filters import filter_chips, link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.pager import pager
+from manga_app.ui.search_box import search_field
+from manga_app.ui.phrased import phrased
 from manga_app.pages.search.state import SearchState
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
@@ -18,9 +20,7 @@ INPUT_ID = "search-page-input"
 
 def _search_form() -> rx.Component:
     return rx.el.form(
-        rx.el.input(
-            type="search",
-            name="q",
+        search_field(
             id=INPUT_ID,
             default_value=SearchState.query,
             key=SearchState.input_key,
@@ -30,13 +30,12 @@ def _search_form() -> rx.Component:
             placeholder="タイトル・よみがな・ローマ字",
             aria_label="検索キーワード",
             max_length=MAX_QUERY_CHARS,
-            auto_complete="off",
-            enter_key_hint="search",
             class_name="search-field",
         ),
         rx.el.button("検索", type="submit", class_name="search-submit"),
         on_submit=SearchState.submit,
         role="search",
+        aria_label="作品検索",
         class_name="search-form",
     )
 
@@ -81,8 +80,9 @@ def _results() -> rx.Component:
 
 @page(PageKind.SEARCH, on_load=[SearchState.load])
 def view() -> rx.Component:
+    # One search box on the page: this page's, not the header's too.
     return site_layout(
-        rx.el.h1(SearchState.heading, class_name="page-title"),
+        rx.el.h1(phrased(SearchState.heading_parts), class_name="page-title phrased"),
         _search_form(),
         _filters(),
         rx.el.div(
@@ -96,4 +96,5 @@ def view() -> rx.Component:
         ),
         # data-loaded: the server's first paint of the page goes once it is true.
         rx.el.div(rx.cond(SearchState.loaded, _results(), placeholder_grid(12)), class_name="browse-results", data_loaded=SearchState.loaded),
+        header_search=False,
     )

@@ -17,7 +17,7 @@ from manga_app.reader import reading
 from manga_app.core import routes, shared
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.read_models.title_cache import load_title
-from manga_app.ui.records import ChapterRow, Chip
+from manga_app.ui.records import ChapterRow, Chip, Part, phrase_parts
 from manga_app.reader.reading_state import ReadingState
 from manga_app.pages.title.logic import chapter_rows, first_url
 
@@ -62,6 +62,10 @@ class TitleState(rx.State):
     volumes: list[ChapterRow] = []
     first_url: str = ""
     loaded: bool = False
+
+    @rx.var
+    def title_parts(self) -> list[Part]:
+        return phrase_parts(self.title)
 
     @rx.var
     async def progress(self) -> TitleProgress:

@@ -7,6 +7,7 @@ from manga_app.ui.account.follow import follow_button
 from manga_app.pages.title.chapter_list import chapter_list
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
+from manga_app.ui.phrased import phrased
 from manga_app.pages.title.state import TitleState
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
@@ -84,7 +85,7 @@ def _header() -> rx.Component:
     return rx.el.div(
         _cover(),
         rx.el.div(
-            rx.el.h1(TitleState.title, class_name="title-name"),
+            rx.el.h1(phrased(TitleState.title_parts), class_name="title-name phrased"),
             rx.cond(
                 TitleState.aliases.length() > 0,
                 rx.el.p(rx.foreach(TitleState.aliases, lambda alias: rx.el.span(alias, class_name="alias")), class_name="title-aliases"),

@@ -3,6 +3,5 @@
 from manga_app.ui.antd.base import ANTD_PACKAGE
 from manga_app.ui.antd.button import button
 from manga_app.ui.antd.provider import antd_provider
-from manga_app.ui.antd.result import result
 
-__all__ = ["ANTD_PACKAGE", "antd_provider", "button", "result"]
+__all__ = ["ANTD_PACKAGE", "antd_provider", "button"]

@@ -104,3 +104,19 @@ def test_walking_many_pages_never_exceeds_the_cap():
         assert len(stack) <= MAX_DEPTH
         assert stack[0] == ROOT
         assert stack[-1] == f"/manga/m{i}"
+
+
+# A path that is not the site's is never kept: the back control would lead
+# off the site (an open redirect), http://host//evil.example/manga/x.
+OFF_SITE_CASES = [
+    ("protocol-relative", ["/", "/genres"], "//evil.example/manga/x", ["/", "/genres"]),
+    ("backslash", ["/"], "/\\evil.example/x", ["/"]),
+    ("control-character", ["/"], "/\t/evil.example", ["/"]),
+    ("absolute-url", ["/"], "https://evil.example/", ["/"]),
+    ("off-site-entries-already-kept-are-dropped", ["/", "//evil.example/x", "/genres"], "/search", ["/", "/genres", "/search"]),
+]
+
+
+@pytest.mark.parametrize(("stack", "path", "expected"), cases(OFF_SITE_CASES))
+def test_visit_never_keeps_a_path_off_the_site(stack, path, expected):
+    assert visit(stack, path) == expected

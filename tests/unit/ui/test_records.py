@@ -8,7 +8,7 @@ import pytest
 
 from manga_app.pages.genre.logic import genre_page_url, parse_genre_query
 from manga_app.search.normalize import query_terms
-from manga_app.ui.records import Part, card_for, pager_links
+from manga_app.ui.records import Part, card_for, pager_links, phrase_parts
 from tests.unit.search.builders import item
 
 NOW = datetime(2026, 1, 1, 12, tzinfo=UTC)
@@ -22,15 +22,17 @@ def test_card_shows_latest_chapter_relative_time_and_views():
     )
     assert card.updated.iso == series.updated_at.isoformat()
     assert card.srcset == "/media/c-small.webp 160w, /media/c.webp 320w"
-    assert card.parts == [Part("進撃の巨人")] and card.match_parts == []
+    # Cut where a line may break (after the phrase 進撃の), marked for a <wbr>.
+    assert card.parts == [Part("進撃の", wbr=True), Part("巨人")] and card.match_parts == []
 
 
 @pytest.mark.parametrize(
     ("query", "parts", "match_parts"),
     [
-        ("巨人", [Part("進撃の"), Part("巨人", True)], []),
-        ("titan", [Part("進撃の巨人")], [Part("Attack on "), Part("Titan", True)]),
-        ("kyojin", [Part("進撃の巨人")], [Part("shingeki no "), Part("kyojin", True)]),
+        ("巨人", [Part("進撃の", wbr=True), Part("巨人", True)], []),
+        ("撃の巨", [Part("進"), Part("撃の", True, wbr=True), Part("巨", True), Part("人")], []),
+        ("titan", [Part("進撃の", wbr=True), Part("巨人")], [Part("Attack on "), Part("Titan", True)]),
+        ("kyojin", [Part("進撃の", wbr=True), Part("巨人")], [Part("shingeki no "), Part("kyojin", True)]),
     ],
 )
 def test_card_marks_the_match_in_the_title_or_else_in_an_alias_or_reading(query, parts, match_parts):
@@ -60,3 +62,15 @@ def test_parse_genre_query(query, expected):
 def test_genre_page_url_leaves_defaults_out():
     assert genre_page_url("日常") == "/genre/%E6%97%A5%E5%B8%B8"
     assert genre_page_url("日常", "popular", 2) == "/genre/%E6%97%A5%E5%B8%B8?sort=popular&page=2"
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("最後の晩餐はカレーで", [Part("最後の", wbr=True), Part("晩餐は", wbr=True), Part("カレーで")]),
+        ("ＳＰＹ×ＦＡＭＩＬＹ", [Part("ＳＰＹ×ＦＡＭＩＬＹ")]),
+        ("", [Part("")]),
+    ],
+)
+def test_phrase_parts_mark_where_a_line_may_break(text, parts):
+    assert phrase_parts(text) == parts
