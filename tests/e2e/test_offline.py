@@ -277,9 +277,13 @@ def test_a_save_that_fails_says_so_and_leaves_nothing_behind(base_url: str, serv
     save.click()
     expect(page.locator(".ant-notification-notice").filter(has_text="オフライン保存できませんでした")).to_be_visible()
     expect(save).to_have_text("この話をオフライン保存")
+    # What is kept is the chapter as opened (the pages seen), nothing of the failed save.
     left = page.evaluate("async () => (await (await caches.open('manga-offline-v1')).keys()).map((r) => new URL(r.url).pathname)")
-    assert not [path for path in left if path.startswith("/media/") or path.startswith(f"/{slug}-ch-") or path.startswith("/manga/")], left
-    assert page.evaluate("localStorage.getItem('manga_offline_chapters')") in (None, '{"v":1,"items":{}}')
+    index = page.evaluate("JSON.parse(localStorage.getItem('manga_offline_chapters') || '{\"items\": {}}').items")
+    assert [entry["saved"] for entry in index.values()] in ([], [False])
+    listed = {url for entry in index.values() for url in [*entry["paths"], entry["seriesUrl"], *entry["files"], *entry["extras"]]}
+    assert last not in left
+    assert not [path for path in left if (path.startswith("/media/") or path.startswith(f"/{slug}-ch-") or path.startswith("/manga/")) and path not in listed], left
 
 
 def test_a_chapter_unpublished_since_it_was_saved_is_removed_with_a_note(

@@ -43,21 +43,32 @@ async function putPage(cache, url) {
   return html;
 }
 
+// A page's HTML as kept already (the worker renews it whenever it is opened
+// online), else fetched and kept.
+async function keptPage(cache, url) {
+  const found = await cache.match(url);
+  return found ? found.text() : putPage(cache, url);
+}
+
 // What the browser already downloaded, never the network: keeping an opened
-// chapter costs no data. The site's own files from the HTTP cache; another
-// origin's (a CDN's) from the images the worker noted (sw.js).
+// chapter costs no data. The images the worker noted as it fetched them
+// (sw.js); else, shown before the worker took control (a first visit),
+// asked again from the HTTP cache, where the browser can: this document's
+// own downloads, or the site's files from earlier ones. Another origin's (a
+// CDN's) cannot be asked of the HTTP cache without CORS.
 async function alreadyDownloaded(url) {
+  const href = new URL(url, window.location.href).href;
+  const sameOrigin = new URL(href).origin === window.location.origin;
   try {
-    if (new URL(url, window.location.href).origin !== window.location.origin) {
-      const recent = await (await caches.open(RECENT_MEDIA)).match(url);
-      // Shown before the worker took control (a first visit): asked again,
-      // from the HTTP cache where the browser can, of pages already seen only.
-      if (recent || !performance.getEntriesByName(new URL(url, window.location.href).href).length) return recent || null;
-      const response = await fetch(url, { mode: "cors", credentials: "omit", cache: "force-cache" });
-      return response.ok ? response : null;
+    const recent = await (await caches.open(RECENT_MEDIA)).match(href);
+    if (recent) return recent;
+    let response;
+    if (performance.getEntriesByName(href).length) {
+      response = await fetch(href, sameOrigin ? { cache: "force-cache" } : { mode: "cors", credentials: "omit", cache: "force-cache" });
+    } else if (sameOrigin) {
+      response = await fetch(href, { cache: "only-if-cached", mode: "same-origin" });
     }
-    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
-    return response.ok ? response : null;
+    return response && response.ok ? response : null;
   } catch (error) {
     return null; // not downloaded yet
   }
@@ -108,12 +119,22 @@ async function checkRoom(pageCount) {
   }
 }
 
+let queue = Promise.resolve();
+
 // The chapter at reader path `path` with its page list (the page's HTML
 // holds it) and its series' title page. `saved` (オフライン保存): every page
 // at the reader's quality (`saver`), kept until deleted; else an opened
 // chapter: the pages the browser already downloaded, kept within the size
-// limit, least recently read out first.
-export async function keepChapter(path, { saver, saved }) {
+// limit, least recently read out first (null while none is); its HTML and
+// title page as kept already unless `fresh`. One chapter is kept at a time.
+export function keepChapter(path, { saver, saved, fresh = true }) {
+  const run = () => keepNow(path, { saver, saved, fresh });
+  const done = queue.then(run, run);
+  queue = done.catch(() => null);
+  return done;
+}
+
+async function keepNow(path, { saver, saved, fresh }) {
   if (!offlineSupported()) throw new SaveError("このブラウザではオフライン保存できません");
   const known = entryFor(readIndex(), path);
   if (known && known.saved) {
@@ -125,28 +146,36 @@ export async function keepChapter(path, { saver, saved }) {
   const data = await caches.open(DATA_CACHE);
   // Every URL this save writes is noted, so a failed save leaves nothing behind.
   const cache = { match: (url) => data.match(url), put: (url, response) => written.add(url) && data.put(url, response) };
-  try {
-    return await keep(cache, path, { saver, saved });
-  } catch (error) {
+  const forget = async () => {
     const used = new Set(Object.values(readIndex()).flatMap(entryUrls));
     await Promise.all([...written].filter((url) => !used.has(url)).map((url) => data.delete(url)));
+  };
+  let entry;
+  try {
+    entry = await keep(cache, path, { saver, saved, fresh });
+  } catch (error) {
+    await forget();
     throw error;
   }
+  if (!entry) await forget();
+  return entry;
 }
 
-async function keep(cache, path, { saver, saved }) {
-  const html = await putPage(cache, path);
+async function keep(cache, path, { saver, saved, fresh }) {
+  const page = saved || fresh ? putPage : keptPage;
+  const html = await page(cache, path);
   const seed = readerSeed(html);
   if (!seed) throw new SaveError("この話のページ一覧を読めませんでした");
   await checkRoom(seed.pages.length);
   const paths = [path];
   if (seed.chapterUrl && seed.chapterUrl !== path) {
-    await putPage(cache, seed.chapterUrl);
+    await page(cache, seed.chapterUrl);
     paths.push(seed.chapterUrl);
   }
-  const titleHtml = seed.seriesUrl ? await putPage(cache, seed.seriesUrl) : "";
   const get = saved ? fetchOk : alreadyDownloaded;
   const pages = await putFiles(cache, pageFiles(seed.pages, saver), get);
+  if (!saved && !pages.kept.length) return null;
+  const titleHtml = seed.seriesUrl ? await page(cache, seed.seriesUrl) : "";
   const covers = await putFiles(cache, imageUrls(titleHtml), get);
   const files = pages.kept;
   const extras = covers.kept.filter((url) => !files.includes(url));

@@ -1,9 +1,8 @@
 // オフライン保存: on the title page and in the reader, one chapter or volume
 // (each row of the title page's lists, the reader's own) or the next N
-// unread ones of the series. In the reader, the
-// pages of the chapter opened that the browser downloaded are also kept
-// when the reader leaves it (least recently read out first, within the
-// reader's size limit) without asking.
+// unread ones of the series. In the reader, the pages of the chapter
+// opened that the browser downloaded are also kept, as they load, without
+// asking (least recently read out first, within the reader's size limit).
 import React, { useEffect, useState, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
 import { INDEX_KEY, entryFor, nextUnread, readIndex, readMarks, saverFromCookie } from "./store.js";
@@ -147,6 +146,49 @@ export function ChapterOfflineSave({ url = "", label = "" }) {
   );
 }
 
+// The chapter being read is kept as its pages load (the worker notes each
+// image it fetches), so a page seen opens offline even after a reload or
+// with the tab closed, and once more when the reader leaves it or hides the
+// tab. The first keep asks the server for the chapter's HTML; the later ones
+// use the network for nothing. Offline, reading it only moves it last in
+// the least-recently-read order. Returns the cleanup.
+function keepWhileReading(path, saver) {
+  if (!navigator.onLine) {
+    touch(path);
+    return undefined;
+  }
+  let fresh = true;
+  let running = null;
+  let again = false;
+  const keep = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = keepChapter(path, { saver, saved: false, fresh })
+      .then((entry) => {
+        if (entry) fresh = false;
+      }, () => {})
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          keep();
+        }
+      });
+  };
+  const loaded = (list) => list.getEntries().some((entry) => entry.initiatorType === "img" || entry.initiatorType === "link") && keep();
+  const observer = typeof PerformanceObserver === "undefined" ? null : new PerformanceObserver(loaded);
+  if (observer) observer.observe({ type: "resource", buffered: true });
+  const onHide = () => document.visibilityState === "hidden" && keep();
+  document.addEventListener("visibilitychange", onHide);
+  return () => {
+    if (observer) observer.disconnect();
+    document.removeEventListener("visibilitychange", onHide);
+    if (navigator.onLine || !fresh) keep();
+  };
+}
+
 // The reader: this chapter, or the next N unread after it (`chapters` in
 // reading order, `chapterUrl` this one's). The same markup on the server
 // and while hydrating (the reader's bars must not move when the app
@@ -161,21 +203,7 @@ export function ReaderOfflineSave({ chapters = [], chapterUrl = "", saver = fals
   // A volume's reader path ends in `-vol` (manga_app/core/routes.py).
   const unit = chapterUrl.endsWith("-vol") ? "巻" : "話";
   const later = (here >= 0 ? chapters.slice(here + 1) : []).reverse();
-  useEffect(() => {
-    if (!usable) return undefined;
-    if (!navigator.onLine) {
-      touch(pathname);
-      return undefined;
-    }
-    // Leaving the chapter (or hiding the tab) keeps the pages read so far.
-    const keep = () => navigator.onLine && keepChapter(pathname, { saver, saved: false }).catch(() => {});
-    const onHide = () => document.visibilityState === "hidden" && keep();
-    document.addEventListener("visibilitychange", onHide);
-    return () => {
-      document.removeEventListener("visibilitychange", onHide);
-      keep();
-    };
-  }, [pathname, usable]);
+  useEffect(() => (usable ? keepWhileReading(pathname, saver) : undefined), [pathname, usable]);
   const save = () => run([pathname], saver, `この${unit}`);
   return (
     <div className="offline-save" data-testid="offline-save">

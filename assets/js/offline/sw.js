@@ -13,10 +13,9 @@
 //   images, title pages) and the site pages that work offline. Its name never
 //   changes with a build: an update never drops a saved chapter. The
 //   browser-side index of it is assets/js/offline/store.js.
-// - manga-media-recent: the last images fetched from a media origin other
-//   than the site's (a CDN), fetched with CORS so their bytes can be kept:
-//   where an opened chapter's pages are kept from (save.js), as the browser's
-//   own HTTP cache cannot be asked for another origin's files.
+// - manga-media-recent: the last media images fetched (the site's, or a
+//   CDN's, fetched with CORS so their bytes can be kept): where an opened
+//   chapter's pages are kept from (save.js) without downloading them again.
 /* global VERSION, SHELL, MEDIA_ORIGIN, SITE_PAGES */
 const SHELL_PREFIX = "manga-shell-";
 const SHELL_CACHE = SHELL_PREFIX + VERSION;
@@ -101,7 +100,13 @@ async function kept(event) {
   const shell = await caches.open(SHELL_CACHE);
   const found = (await shell.match(request)) || (await caches.match(request, { ignoreVary: true }));
   if (found) return found;
-  return new URL(request.url).origin === MEDIA_ORIGIN ? fromMediaOrigin(event) : fetch(request);
+  const url = new URL(request.url);
+  if (url.origin === MEDIA_ORIGIN) return fromMediaOrigin(event);
+  const response = await fetch(request);
+  if (response.ok && request.destination === "image" && url.pathname.startsWith("/media/")) {
+    event.waitUntil(noteRecent(request.url, response.clone()));
+  }
+  return response;
 }
 
 // False once the media origin answered a CORS request with no CORS headers:
@@ -146,7 +151,7 @@ async function page(request, url) {
   try {
     response = await fetch(request);
   } catch (error) {
-    return (await data.match(key)) || offlineNotice();
+    return (await data.match(key)) || offlineNotice(data);
   }
   if (response.ok && (SITE_PAGES.includes(url.pathname) || (await data.match(key)))) {
     await data.put(key, response.clone());
@@ -154,20 +159,38 @@ async function page(request, url) {
   return response;
 }
 
-function offlineNotice() {
-  const html = `<!doctype html>
-<html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>オフラインです</title><link rel="stylesheet" href="/css/site.css"><link rel="stylesheet" href="/css/account.css"></head>
-<body><main class="offline-fallback" role="main">
-<h1>オフラインです。保存した話だけ読めます</h1>
+const NOTICE = `<h1>オフラインです。保存した話だけ読めます</h1>
 <p>このページは保存されていないため、接続がないと開けません。</p>
-<p><a href="/offline">保存した話の一覧へ</a></p>
-</main></body></html>`;
+<p><a href="/offline">保存した話の一覧へ</a></p>`;
+const NOTICE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'";
+
+// The notice in the site's own frame (stylesheets, header, footer): the kept
+// /offline page with its main part replaced and its scripts left out (the
+// app could not start without the server), drawn as offline (offline.css).
+// Only when that page is not kept (the worker could not fetch it), the
+// notice alone with the site's stylesheets.
+async function offlineNotice(data) {
+  const frame = await data.match(new URL("/offline", self.location.origin).href);
+  const framed = frame ? inFrame(await frame.clone().text()) : "";
+  // The kept page's own policy (its inline styles are hashed in it).
+  const policy = (framed && frame.headers.get("content-security-policy")) || NOTICE_POLICY;
+  const html = framed || `<!doctype html>
+<html lang="ja" data-offline="true"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>オフラインです</title><link rel="stylesheet" href="/css/site.css"><link rel="stylesheet" href="/css/offline.css"></head>
+<body><main class="offline-fallback" role="main">${NOTICE}</main></body></html>`;
   return new Response(html, {
     status: 503,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'",
-    },
+    headers: { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": policy },
   });
+}
+
+function inFrame(html) {
+  const main = /<main\b[^>]*>[\s\S]*<\/main>/;
+  if (!main.test(html)) return "";
+  return html
+    .replace(/<script\b[\s\S]*?<\/script>/g, "")
+    .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/g, "")
+    .replace(/<title\b[^>]*>[\s\S]*?<\/title>/, "<title>オフラインです</title>")
+    .replace(/<html\b/, '<html data-offline="true"')
+    .replace(main, `<main class="site-main offline-fallback" id="main">${NOTICE}</main>`);
 }
