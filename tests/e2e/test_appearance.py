@@ -214,12 +214,16 @@ def test_not_found_pages_look_like_the_site_offer_search_and_link_the_series(bas
         expect(page.locator("h1.title-name")).to_have_text(item["title"])
 
 
-def _back_href(page: Page) -> str:
-    return page.get_by_role("link", name="戻る", exact=True).get_attribute("href") or ""
+def _back_hrefs(page: Page) -> list[str]:
+    # Every back control on the page: on a '//' path the browser's router
+    # reads another page than the server rendered, and both stay (reported).
+    back = page.get_by_role("link", name="戻る", exact=True)
+    expect(back.first).to_be_visible()
+    return [href or "" for href in back.evaluate_all("links => links.map(a => a.getAttribute('href'))")]
 
 
-def _in_site(href: str) -> bool:
-    return href.startswith("/") and not href.startswith("//") and "\\" not in href
+def _in_site(hrefs: list[str]) -> bool:
+    return all(href.startswith("/") and not href.startswith("//") and "\\" not in href for href in hrefs)
 
 
 def test_the_back_control_never_leads_off_the_site(base_url: str, page: Page) -> None:
@@ -230,12 +234,12 @@ def test_the_back_control_never_leads_off_the_site(base_url: str, page: Page) ->
         response = page.goto(base_url + path)
         assert response is not None and response.status == 404
         wait_for_hydration(page)
-        assert _in_site(_back_href(page)), _back_href(page)
+        assert _in_site(_back_hrefs(page)), _back_hrefs(page)
         # Moving on inside the site, the bad path is never a back target.
-        page.get_by_role("link", name="ジャンル一覧").click()
+        page.get_by_role("link", name="ジャンル一覧").first.click()
         page.wait_for_url("**/genres")
-        expect(page.get_by_role("heading", level=1)).to_be_visible()
-        assert _in_site(_back_href(page)), _back_href(page)
-        page.get_by_role("link", name="戻る", exact=True).click()
+        expect(page.get_by_role("heading", level=1, name="ジャンル一覧").first).to_be_visible()
+        assert _in_site(_back_hrefs(page)), _back_hrefs(page)
+        page.get_by_role("link", name="戻る", exact=True).first.click()
         page.wait_for_load_state()
         assert page.url.startswith(base_url + "/"), page.url
