@@ -18,6 +18,8 @@ import threading
 
 import jamdict_data
 
+from manga_app.catalogue.kana import hiragana
+
 __all__ = ["compound_readings", "is_common"]
 
 _QUERY = """
@@ -26,7 +28,6 @@ SELECT k.idseq, EXISTS (SELECT 1 FROM KJP WHERE KJP.kid = k.ID), kana.ID, kana.t
 FROM Kanji k JOIN Kana kana ON kana.idseq = k.idseq
 WHERE k.text = ?
 """
-_TO_HIRAGANA = str.maketrans({chr(code): chr(code - 0x60) for code in range(0x30A1, 0x30F7)})
 _local = threading.local()
 
 
@@ -59,7 +60,7 @@ def _lookup(written: str) -> tuple[tuple[str, ...], bool]:
     for _, _, _, text, only_for in rows:
         if only_for and written not in only_for.split("\n"):
             continue
-        reading = text.translate(_TO_HIRAGANA)
+        reading = hiragana(text)
         if reading not in readings:
             readings.append(reading)
     return tuple(readings), any(row[1] for row in rows)

@@ -215,7 +215,9 @@ def _spellings(term: str) -> tuple[str, ...]:
     if not any("\u3400" <= char <= "\u9fff" or char == "々" for char in term):
         return (term,)
     found = readings_for(term)
-    return tuple(dict.fromkeys(key for key in (term, fold(found.hiragana), fold(found.katakana)) if key))
+    # A one-kana reading (日: ひ) would match nearly every title: not a way to find one.
+    readings = (fold(found.hiragana), fold(found.katakana))
+    return tuple(dict.fromkeys((term, *(key for key in readings if len(key) > 1))))
 
 
 def term_variants(term: str) -> tuple[str, ...]:

@@ -33,6 +33,9 @@ def demo_titles(base_url: str) -> list[str]:
 
 def first_three(page: Page, base_url: str, query: str) -> list[str]:
     page.goto(base_url + routes.search_url(q=query))
+    wait_for_hydration(page)
+    # The heading and the cards change in one update: once it names this query, the cards are its results.
+    expect(page.locator("h1")).to_have_text(f"「{query}」の検索結果")
     expect(page.locator(RESULTS).first).to_be_visible()
     return [text.strip() for text in page.locator(RESULTS).all_inner_texts()[:3]]
 
@@ -48,8 +51,9 @@ def test_every_demo_title_is_found_by_its_reading_romaji_in_both_systems_and_its
         queries = {forms.hiragana.replace(" ", ""), forms.romaji, kunrei(forms.romaji)}
         queries |= set(re.findall(r"[\u4e00-\u9fff々]+", title))
         for query in sorted(queries):
-            if title not in first_three(page, base_url, query):
-                missed.append((title, query))
+            found = first_three(page, base_url, query)
+            if title not in found:
+                missed.append((title, query, found))
     assert missed == []
 
 

@@ -178,9 +178,10 @@ def test_a_query_in_any_script_or_romaji_system_finds_the_reading(typed, text):
     assert matches(typed, text)
 
 
-def test_kana_and_latin_terms_are_not_given_readings():
+def test_kana_and_latin_terms_and_one_kana_readings_are_not_given_readings():
     assert term_variants(fold("ねこ")) == ("ねこ",)
     assert term_variants("shingeki") == ("shingeki",)
+    assert term_variants("日") == ("日",)  # ひ is in nearly every title's reading
 
 
 def _demo_readings() -> list[str]:
