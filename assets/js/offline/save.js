@@ -74,6 +74,14 @@ async function alreadyDownloaded(url) {
   }
 }
 
+// A kept file's size, from its header where it has one: an opened chapter is
+// kept again as each page loads, and reading every image back each time
+// would cost a phone more than the keeping.
+async function sizeOf(response) {
+  const length = Number(response.headers.get("content-length"));
+  return Number.isInteger(length) && length > 0 ? length : (await response.blob()).size;
+}
+
 // Keeps `urls` (fetched with `get`); the ones kept and their size. The first
 // failure stops every worker before it is thrown, so nothing is written after.
 async function putFiles(cache, urls, get) {
@@ -89,7 +97,7 @@ async function putFiles(cache, urls, get) {
         const response = cached || (await get(url));
         if (!response || failure) continue;
         if (!cached) await cache.put(url, response.clone());
-        bytes += (await response.blob()).size;
+        bytes += await sizeOf(response);
         kept.push(url);
       } catch (error) {
         failure = failure || error;

@@ -13,7 +13,7 @@
 //   /history and /library as last seen online, shown when offline.
 
 export const DATA_CACHE = "manga-offline-v1";
-// Images the worker fetched from another media origin (sw.js).
+// The last page images the worker fetched, the site's or a CDN's (sw.js).
 export const RECENT_MEDIA = "manga-media-recent";
 export const INDEX_KEY = "manga_offline_chapters";
 export const LIMIT_KEY = "manga_offline_limit_mb";

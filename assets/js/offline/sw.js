@@ -159,9 +159,9 @@ async function page(request, url) {
   return response;
 }
 
-const NOTICE = `<h1>オフラインです。保存した話だけ読めます</h1>
+const NOTICE = `<h1 class="page-title">オフラインです。保存した話だけ読めます</h1>
 <p>このページは保存されていないため、接続がないと開けません。</p>
-<p><a href="/offline">保存した話の一覧へ</a></p>`;
+<p><a class="button-primary" href="/offline">保存した話の一覧へ</a></p>`;
 const NOTICE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'";
 
 // The notice in the site's own frame (stylesheets, header, footer): the kept
@@ -176,7 +176,7 @@ async function offlineNotice(data) {
   const policy = (framed && frame.headers.get("content-security-policy")) || NOTICE_POLICY;
   const html = framed || `<!doctype html>
 <html lang="ja" data-offline="true"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>オフラインです</title><link rel="stylesheet" href="/css/site.css"><link rel="stylesheet" href="/css/offline.css"></head>
+<title>オフラインです</title><link rel="stylesheet" href="/css/site.css"><link rel="stylesheet" href="/css/browse.css"><link rel="stylesheet" href="/css/offline.css"></head>
 <body><main class="offline-fallback" role="main">${NOTICE}</main></body></html>`;
   return new Response(html, {
     status: 503,
