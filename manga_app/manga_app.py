@@ -23,7 +23,11 @@ own_stylesheet_link()
 
 app = rx.App(
     html_lang="ja",
+    # Reflex's CSS reset has invalid font declarations: the site's copy
+    # (assets/css/reset.css) is valid and comes first, as Reflex's did.
+    reset_style=False,
     stylesheets=[
+        "/css/reset.css",
         "/css/antd.css",
         "/css/site.css",
         "/css/browse.css",

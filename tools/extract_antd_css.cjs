@@ -27,6 +27,7 @@ const [themeFile, outFile, mapTokenFile] = process.argv.slice(2);
 const config = JSON.parse(fs.readFileSync(themeFile, "utf8"));
 const theme = {
   token: config.token,
+  components: config.components,
   cssVar: config.cssVar,
   algorithm: config.algorithm === "compact" ? antdTheme.compactAlgorithm : antdTheme.defaultAlgorithm,
 };

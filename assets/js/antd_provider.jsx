@@ -29,7 +29,12 @@ export const NOTIFICATION_DURATION_SECONDS = 4.5;
 
 const derivedAtBuild = () => ({ ...mapToken });
 
-const BASE_THEME = { token: themeConfig.token, cssVar: themeConfig.cssVar, algorithm: derivedAtBuild };
+const BASE_THEME = {
+  token: themeConfig.token,
+  components: themeConfig.components,
+  cssVar: themeConfig.cssVar,
+  algorithm: derivedAtBuild,
+};
 const THEME = { ...BASE_THEME, zeroRuntime: true };
 const NOTIFICATION_THEME = { ...BASE_THEME, zeroRuntime: false };
 

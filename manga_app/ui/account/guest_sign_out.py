@@ -26,7 +26,8 @@ def _button(label: str, on_click, *, kind: str, test_id: str) -> rx.Component:
 
 def guest_sign_out_dialog() -> rx.Component:
     return rx.el.dialog(
-        rx.el.h2(TITLE, id=f"{DIALOG_ID}-title", class_name="guest-sign-out-title"),
+        # Not a heading: the dialog is in every page's HTML, also pages with no h1 (the reader).
+        rx.el.p(TITLE, id=f"{DIALOG_ID}-title", class_name="guest-sign-out-title"),
         rx.el.p(
             "ゲストのフォロー・閲覧履歴・読んだ位置は、ログアウトするとすべて消え、あとから元に戻せません。",
             class_name="guest-sign-out-text",

@@ -104,7 +104,9 @@ def sign_in_area() -> rx.Component:
     return rx.el.div(
         rx.cond(
             AuthState.loading,
-            rx.el.span("", class_name="account-trigger account-loading", aria_busy="true", aria_label="読み込み中"),
+            # A status (a span may not carry a name of its own): read as 読み込み中 until the state arrives.
+            rx.el.span("", class_name="account-trigger account-loading", role="status", aria_busy="true",
+                       aria_label="ログイン状態を読み込み中"),
             rx.cond(AuthState.signed_in, _signed_in_menu(), _signed_out_menu()),
         ),
         class_name="sign-in-area account-area",

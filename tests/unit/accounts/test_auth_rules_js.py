@@ -41,3 +41,13 @@ def test_a_linked_guest_keeps_the_google_name_and_photo():
         {"displayName": "既存", "photoURL": "https://p/a.png"},
         None,
     ]
+
+
+def test_google_s_helper_counts_as_loaded_only_with_its_iframes_module():
+    # The Google sign-in waits for gapi.iframes; a loader without it (a script
+    # that loaded but never finished) is not the helper.
+    assert run_module(MODULE, """return [
+        m.helperLoaded({}),
+        m.helperLoaded({ gapi: { load() {} } }),
+        m.helperLoaded({ gapi: { iframes: { getContext() {} } } }),
+    ];""") == [False, False, True]
