@@ -52,6 +52,7 @@ function Reader(props) {
     chapterNumber = "", prevUrl = "", prevLabel = "", nextUrl = "", nextLabel = "", chapters = [],
     mode = "paged", direction = "rtl", directionChoice = "auto", settings = {}, preload = 0,
     initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0, defaultOffset = false,
+    seriesComplete = false, endPicks = [],
     onProgress, onSettingsChange, onNearEnd,
   } = props;
   // Back from a chapter's first page opens the one before at its end.
@@ -213,7 +214,15 @@ function Reader(props) {
   useNearEnd({ page, total, nextUrl, onNearEnd });
 
   const endCard = (
-    <EndCard heading={heading} nextUrl={nextUrl} nextLabel={nextLabel} seriesUrl={seriesUrl} seriesTitle={seriesTitle} />
+    <EndCard
+      heading={heading}
+      nextUrl={nextUrl}
+      nextLabel={nextLabel}
+      seriesUrl={seriesUrl}
+      seriesTitle={seriesTitle}
+      complete={seriesComplete}
+      picks={endPicks}
+    />
   );
 
   return (
