@@ -71,7 +71,9 @@ function Reader(props) {
     inBrowser ? browserStart() : { page: Math.min(Math.max(initialPage, 0), Math.max(total - 1, 0)), offset: initialOffset },
   );
   const [page, setPage] = useState(start.page);
-  const [overlay, setOverlay] = useState(true);
+  // Each chapter opens on its page, not under the menu: a tap in the middle
+  // (or Esc) brings the menu when the reader wants it.
+  const [overlay, setOverlay] = useState(false);
   // The overlay is made once the app runs (its controls need it), not by the
   // server: its Japanese text was most of the first frame's layout, and that
   // frame is the one that paints the page image (issue 15, reader LCP); even
@@ -275,9 +277,6 @@ function Reader(props) {
       {started ? (
         <Overlay
           visible={overlay || sheetOpen}
-          heading={heading}
-          seriesTitle={seriesTitle}
-          seriesUrl={seriesUrl}
           chapterUrl={chapterUrl}
           chapters={chapters}
           prevUrl={prevUrl}
@@ -292,7 +291,6 @@ function Reader(props) {
           onOpenSettings={() => setSheetOpen(true)}
           onReveal={() => setOverlay(true)}
           onHold={setOverlayHeld}
-          seriesSlug={seriesSlug}
           saver={!!settings.saver}
         />
       ) : null}
