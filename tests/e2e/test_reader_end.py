@@ -5,24 +5,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.reader_helpers import chapter_numbers, db, open_chapter
-
-
-def _last_chapter_of(server_env, status: str) -> tuple[str, str, str]:
-    """(slug, url of its last chapter, reading direction) of a demo series with that status and chapters."""
-    with db(server_env) as connection:
-        found = connection.execute(
-            "select series.slug, series.direction from series join chapter on chapter.series_id = series.id "
-            "where series.status = ? group by series.id having count(chapter.id) > 1 order by series.slug limit 1",
-            (status,),
-        ).fetchone()
-    if found is None:
-        pytest.fail(f"the demo library has no {status} series with chapters")
-    slug, direction = found
-    return slug, f"/{slug}-ch-{chapter_numbers(server_env, slug)[-1]}", direction
+from tests.e2e.reader_helpers import last_chapter_of, open_chapter
 
 
 def _read_to_the_end(page: Page, direction: str) -> None:
@@ -33,7 +18,7 @@ def _read_to_the_end(page: Page, direction: str) -> None:
 def test_the_last_chapter_of_a_completed_series_says_complete_and_offers_what_to_read_next(
     base_url: str, server_env, page: Page
 ) -> None:
-    slug, url, direction = _last_chapter_of(server_env, "completed")
+    slug, url, direction = last_chapter_of(server_env, "completed")
     open_chapter(page, base_url + url)
     _read_to_the_end(page, direction)
     end = page.locator(".reader-end")
@@ -50,7 +35,7 @@ def test_the_last_chapter_of_a_completed_series_says_complete_and_offers_what_to
 
 
 def test_the_last_chapter_of_an_ongoing_series_asks_to_wait_for_the_next(base_url: str, server_env, page: Page) -> None:
-    _, url, direction = _last_chapter_of(server_env, "ongoing")
+    _, url, direction = last_chapter_of(server_env, "ongoing")
     open_chapter(page, base_url + url)
     _read_to_the_end(page, direction)
     end = page.locator(".reader-end")
