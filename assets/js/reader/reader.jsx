@@ -216,15 +216,7 @@ function Reader(props) {
   useNearEnd({ page, total, nextUrl, onNearEnd });
 
   const endCard = (
-    <EndCard
-      heading={heading}
-      nextUrl={nextUrl}
-      nextLabel={nextLabel}
-      seriesUrl={seriesUrl}
-      seriesTitle={seriesTitle}
-      complete={seriesComplete}
-      picks={endPicks}
-    />
+    <EndCard {...{ heading, nextUrl, nextLabel, seriesUrl, seriesTitle }} complete={seriesComplete} picks={endPicks} />
   );
 
   return (
