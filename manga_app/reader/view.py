@@ -7,6 +7,7 @@ from manga_app.ui.layout import reader_layout
 from manga_app.reader.panels import error_panel, loading_panel
 from manga_app.reader.viewer import manga_reader
 from manga_app.reader.state import ReaderState
+from manga_app.reader.end_state import EndCardState
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
 from manga_app.heads.state import HeadState
@@ -43,6 +44,8 @@ def _reader() -> rx.Component:
         initial_offset=ReaderState.resume_offset,
         initial_at=ReaderState.resume_at,
         next_warm=ReaderState.next_warm,
+        series_complete=EndCardState.complete,
+        end_picks=EndCardState.picks,
         on_progress=ReaderState.save_progress,
         on_settings_change=ReaderState.change_settings,
         on_near_end=ReaderState.prefetch_next,
@@ -53,7 +56,7 @@ def _reader() -> rx.Component:
     PageKind.READER,
     # Signed in, the account's newest positions (other devices) join the
     # history before the chapter decides where to resume.
-    on_load=[LibraryState.pull, ReaderState.load],
+    on_load=[LibraryState.pull, ReaderState.load, EndCardState.load],
     # The server draws the reader with the visitor's layout and the page they left.
     server_cookies=(rules.SETTINGS_COOKIE, rules.FIRST_PAGE_COOKIE),
 )

@@ -42,6 +42,9 @@ class MangaReader(rx.Component):
     # When the history saved that position (epoch ms, 0: never).
     initial_at: rx.Var[int]
     next_warm: rx.Var[list[str]]
+    # The end card after the last chapter: 完結 or not, and [{url, title, cover, why}] to read next.
+    series_complete: rx.Var[bool]
+    end_picks: rx.Var[list[dict[str, str]]]
     # The chapter's own one-page offset in double view (worked out at import
     # from where its spreads fall), used until the reader picks one.
     default_offset: rx.Var[bool]

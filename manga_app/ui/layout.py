@@ -107,10 +107,12 @@ def _reader_frame(*children: rx.Component, title: rx.Var | str) -> rx.Component:
     return rx.el.div(
         head_links(),
         page_view_reporter(measurement_id=HeadState.analytics_id),
-        rx.el.div(
+        # A landmark of its own, like the reader's menu: nothing is outside one.
+        rx.el.header(
             back_button(),
             rx.el.span(title, class_name="reader-bar-title"),
             class_name="reader-bar",
+            aria_label="作品と話",
         ),
         rx.el.main(*children, class_name="reader-main", id="main"),
         class_name="layout-reader",

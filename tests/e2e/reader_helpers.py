@@ -63,6 +63,20 @@ def series_with_chapters(server_env: dict[str, str], direction: str, count: int)
     return found[0]
 
 
+def last_chapter_of(server_env, status: str) -> tuple[str, str, str]:
+    """(slug, url of its last chapter, reading direction) of a demo series with that status and chapters."""
+    with db(server_env) as connection:
+        found = connection.execute(
+            "select series.slug, series.direction from series join chapter on chapter.series_id = series.id "
+            "where series.status = ? group by series.id having count(chapter.id) > 1 order by series.slug limit 1",
+            (status,),
+        ).fetchone()
+    if found is None:
+        pytest.fail(f"the demo library has no {status} series with chapters")
+    slug, direction = found
+    return slug, f"/{slug}-ch-{chapter_numbers(server_env, slug)[-1]}", direction
+
+
 def chapter_numbers(server_env: dict[str, str], slug: str) -> list[str]:
     folder = Path(server_env["DATA_DIR"]) / "published" / "manifests" / slug
     numbers = [path.stem for path in folder.glob("*.json") if not path.name.startswith(".")]
@@ -163,10 +177,16 @@ def imported_series(base_url: str, server_env, root: Path) -> str:
     """A new series with volume 1 (2 pages) and chapter 9 (3 pages), imported
     through the real CLI; its slug once the site publishes it."""
     title = f"保存見本{uuid.uuid4().hex[:4]}"
+    return imported_item(base_url, server_env, root, title, (("第1巻", 2), ("第9話", 3)))["slug"]
+
+
+def imported_item(base_url: str, server_env, root: Path, title: str, units: tuple[tuple[str, int], ...]) -> dict:
+    """A series `title` of CBZ units (name like `第1巻`, page count), imported
+    through the real CLI; its list item once the site publishes it."""
     folder = root / title
     folder.mkdir(parents=True)
-    _cbz(folder / f"{title} 第1巻.cbz", 2)
-    _cbz(folder / f"{title} 第9話.cbz", 3)
+    for name, count in units:
+        _cbz(folder / f"{title} {name}.cbz", count)
     result = subprocess.run(
         [str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(root)],
         cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300,
@@ -177,6 +197,6 @@ def imported_series(base_url: str, server_env, root: Path) -> str:
         items = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"]
         found = next((item for item in items if item["title"] == title), None)
         if found:
-            return found["slug"]
+            return found
         time.sleep(0.5)
     raise AssertionError(f"{title} never reached the published catalogue")

@@ -24,7 +24,8 @@ GENRE_LANDMARKS = (".page-title", ".result-count", ".tab.is-current", ".card:fir
                    ".card:first-child .card-title", ".card:last-child .card-meta")
 # The reader's first frame is its top bar and the first page; the overlay
 # of controls (which need the app) comes with the app, over the page.
-READER_LANDMARKS = (".reader-bar-title", ".reader-root img")
+# The page only: a chapter opens with its bars closed until the reader asks for them.
+READER_LANDMARKS = (".reader-root img",)
 QUERY = "の"
 
 

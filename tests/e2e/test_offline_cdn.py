@@ -87,7 +87,7 @@ def test_chapters_opened_or_saved_with_media_on_another_origin_read_offline(
     total = int(counter(page).inner_text().split("/")[1])
     read_every_page(page, total)
     show_menu(page)
-    page.locator(".reader-overlay").get_by_role("link", name="次の話 ›").click()
+    page.locator(".reader-overlay .reader-next").click()
     expect(page).to_have_url(re.compile(re.escape(site + second)))
     page.wait_for_function(
         "([key, chapter]) => Object.values((JSON.parse(localStorage.getItem(key) || 'null') || {items: {}}).items)"

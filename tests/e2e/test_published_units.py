@@ -7,28 +7,18 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
-import time
 import zipfile
 from pathlib import Path
 
 import httpx
-from PIL import Image
 from playwright.sync_api import Page, expect
 
 from manga_app.core import routes
-from tests.e2e.conftest import ROOT, wait_for_hydration
+from tests.e2e.conftest import wait_for_hydration
+from tests.e2e.reader_helpers import imported_item
 
 SERIES = "巻だけ見本"
 INTERNAL_KEY = "1000001"
-
-
-def _cbz(path: Path, count: int) -> None:
-    with zipfile.ZipFile(path, "w") as archive:
-        for index in range(count):
-            out = io.BytesIO()
-            Image.new("RGB", (600, 900), (30 * index, 90, 160)).save(out, "PNG")
-            archive.writestr(f"{index + 1:03d}.png", out.getvalue())
 
 
 def _markup(page_html: str) -> str:
@@ -38,26 +28,10 @@ def _markup(page_html: str) -> str:
     return re.sub(r"<script(?![^>]*application/ld\+json)[^>]*>.*?</script>", "", page_html, flags=re.S)
 
 
-def _published_item(base_url: str) -> dict | None:
-    items = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"]
-    return next((item for item in items if item["title"] == SERIES), None)
-
-
 def test_a_series_of_one_volume_is_published_as_volume_1_and_never_by_its_key(
     base_url: str, server_env, page: Page, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "library" / SERIES
-    folder.mkdir(parents=True)
-    _cbz(folder / f"{SERIES} 第01巻.cbz", 2)
-    result = subprocess.run(
-        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(folder.parent)],
-        cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    deadline = time.monotonic() + 30
-    while (item := _published_item(base_url)) is None and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert item is not None, "the imported series never reached the published catalogue"
+    item = imported_item(base_url, server_env, tmp_path / "library", SERIES, (("第01巻", 2),))
     slug = item["slug"]
 
     # The public list: a real number, and what kind of unit it is.

@@ -189,20 +189,16 @@ function keepWhileReading(path, saver) {
   };
 }
 
-// The reader: this chapter, or the next N unread after it (`chapters` in
-// reading order, `chapterUrl` this one's). The same markup on the server
-// and while hydrating (the reader's bars must not move when the app
-// starts): only `disabled` and the labels change.
-export function ReaderOfflineSave({ chapters = [], chapterUrl = "", saver = false, slug = "" }) {
+// The reader's one save control: this chapter (the next unread ones are saved
+// from the title page; the reader's menu keeps to what reading needs).
+export function ReaderOfflineSave({ chapterUrl = "", saver = false }) {
   const { pathname } = useLocation();
   const online = useOnline();
   const usable = useHydrated() && offlineSupported();
   const saved = !!entryFor(useIndex(), pathname)?.saved;
   const [busy, run] = useSaving();
-  const here = chapters.findIndex((chapter) => chapter.url === chapterUrl);
   // A volume's reader path ends in `-vol` (manga_app/core/routes.py).
   const unit = chapterUrl.endsWith("-vol") ? "巻" : "話";
-  const later = (here >= 0 ? chapters.slice(here + 1) : []).reverse();
   useEffect(() => (usable ? keepWhileReading(pathname, saver) : undefined), [pathname, usable]);
   const save = () => run([pathname], saver, `この${unit}`);
   return (
@@ -211,9 +207,6 @@ export function ReaderOfflineSave({ chapters = [], chapterUrl = "", saver = fals
         data-testid="offline-save-chapter">
         {saved ? "保存済み" : busy ? "保存中…" : `この${unit}をオフライン保存`}
       </button>
-      {later.length ? (
-        <NextUnread chapters={later} saver={() => saver} slug={slug} disabled={!usable || !online} />
-      ) : null}
     </div>
   );
 }

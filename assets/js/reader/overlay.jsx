@@ -1,5 +1,5 @@
-// The reading overlay (title, page slider, chapter selector, settings,
-// previous/next chapter). It sits at the bottom, within one thumb's reach.
+// The reading overlay (page slider, previous/next chapter, chapter selector,
+// settings, offline save). It sits at the bottom, within one thumb's reach.
 import React from "react";
 import { Link, useNavigate } from "react-router";
 import { ReaderOfflineSave } from "../offline/save_button.jsx";
@@ -19,14 +19,40 @@ function ChapterLink({ url, label, children, className }) {
   );
 }
 
+// Right to left the slider fills from the right, so the next chapter sits on
+// the left, where reading goes (as in ジャンプ+ and ピッコマ); left to right
+// and down the strip, on the right.
+function ChapterMoves({ rtl, prevUrl, prevLabel, nextUrl, nextLabel, children }) {
+  const prev = (
+    <ChapterLink url={prevUrl} label={prevLabel} className="reader-chip reader-prev">
+      {rtl ? "前の話 ›" : "‹ 前の話"}
+    </ChapterLink>
+  );
+  const next = (
+    <ChapterLink url={nextUrl} label={nextLabel} className="reader-chip reader-next">
+      {rtl ? "‹ 次の話" : "次の話 ›"}
+    </ChapterLink>
+  );
+  return (
+    <div className="reader-overlay-row">
+      {rtl ? next : prev}
+      {children}
+      {rtl ? prev : next}
+    </div>
+  );
+}
+
+// What a reader needs while reading, and nothing more: the page slider, the
+// chapters, settings and one save control. The title is in the top bar.
 export function Overlay({
-  visible, heading, seriesTitle, seriesUrl, chapterUrl, chapters, prevUrl, prevLabel, nextUrl, nextLabel,
-  page, pageLabel, total, sliderRtl, onSlide, onOpenSettings, onReveal, onHold, seriesSlug, saver,
+  visible, chapterUrl, chapters, prevUrl, prevLabel, nextUrl, nextLabel,
+  page, pageLabel, total, sliderRtl, onSlide, onOpenSettings, onReveal, onHold, saver,
 }) {
   const navigate = useNavigate();
   return (
-    <div
-      className="reader-overlay"
+    <nav
+      className="reader-overlay reader-overlay-foot"
+      aria-label="読書メニュー"
       data-visible={visible ? "true" : "false"}
       // A keyboard visitor tabbing into a hidden overlay gets it back.
       onFocus={() => {
@@ -39,16 +65,7 @@ export function Overlay({
       onPointerEnter={(event) => event.pointerType === "mouse" && onHold(true)}
       onPointerLeave={() => onHold(false)}
     >
-      <div className="reader-overlay-head">
-        <Link className="reader-overlay-series" to={seriesUrl}>
-          {seriesTitle}
-        </Link>
-        <span className="reader-overlay-chapter">{heading}</span>
-      </div>
-      <div className="reader-overlay-row">
-        <ChapterLink url={prevUrl} label={prevLabel} className="reader-chip">
-          ‹ 前の話
-        </ChapterLink>
+      <ChapterMoves rtl={sliderRtl} prevUrl={prevUrl} prevLabel={prevLabel} nextUrl={nextUrl} nextLabel={nextLabel}>
         <input
           className="reader-slider"
           type="range"
@@ -64,10 +81,7 @@ export function Overlay({
         <span className="reader-counter" aria-live="polite">
           {pageLabel || Math.min(page + 1, total)} / {total}
         </span>
-        <ChapterLink url={nextUrl} label={nextLabel} className="reader-chip">
-          次の話 ›
-        </ChapterLink>
-      </div>
+      </ChapterMoves>
       <div className="reader-overlay-row">
         <select
           className="reader-select"
@@ -86,8 +100,8 @@ export function Overlay({
         <button type="button" className="reader-chip reader-settings-button" onClick={onOpenSettings}>
           ⚙ 設定
         </button>
+        <ReaderOfflineSave chapterUrl={chapterUrl} saver={saver} />
       </div>
-      <ReaderOfflineSave chapters={chapters} chapterUrl={chapterUrl} saver={saver} slug={seriesSlug} />
-    </div>
+    </nav>
   );
 }

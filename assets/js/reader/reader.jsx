@@ -52,6 +52,7 @@ function Reader(props) {
     chapterNumber = "", prevUrl = "", prevLabel = "", nextUrl = "", nextLabel = "", chapters = [],
     mode = "paged", direction = "rtl", directionChoice = "auto", settings = {}, preload = 0,
     initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0, defaultOffset = false,
+    seriesComplete = false, endPicks = [],
     onProgress, onSettingsChange, onNearEnd,
   } = props;
   // Back from a chapter's first page opens the one before at its end.
@@ -70,7 +71,9 @@ function Reader(props) {
     inBrowser ? browserStart() : { page: Math.min(Math.max(initialPage, 0), Math.max(total - 1, 0)), offset: initialOffset },
   );
   const [page, setPage] = useState(start.page);
-  const [overlay, setOverlay] = useState(true);
+  // Each chapter opens on its page, not under the menu: a tap in the middle
+  // (or Esc) brings the menu when the reader wants it.
+  const [overlay, setOverlay] = useState(false);
   // The overlay is made once the app runs (its controls need it), not by the
   // server: its Japanese text was most of the first frame's layout, and that
   // frame is the one that paints the page image (issue 15, reader LCP); even
@@ -213,7 +216,7 @@ function Reader(props) {
   useNearEnd({ page, total, nextUrl, onNearEnd });
 
   const endCard = (
-    <EndCard heading={heading} nextUrl={nextUrl} nextLabel={nextLabel} seriesUrl={seriesUrl} seriesTitle={seriesTitle} />
+    <EndCard {...{ heading, nextUrl, nextLabel, seriesUrl, seriesTitle }} complete={seriesComplete} picks={endPicks} />
   );
 
   return (
@@ -266,9 +269,6 @@ function Reader(props) {
       {started ? (
         <Overlay
           visible={overlay || sheetOpen}
-          heading={heading}
-          seriesTitle={seriesTitle}
-          seriesUrl={seriesUrl}
           chapterUrl={chapterUrl}
           chapters={chapters}
           prevUrl={prevUrl}
@@ -283,7 +283,6 @@ function Reader(props) {
           onOpenSettings={() => setSheetOpen(true)}
           onReveal={() => setOverlay(true)}
           onHold={setOverlayHeld}
-          seriesSlug={seriesSlug}
           saver={!!settings.saver}
         />
       ) : null}
