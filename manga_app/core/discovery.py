@@ -1,0 +1,150 @@
+"""The rules of the ranking, the weekday calendar and the card badges.
+
+Pure: times come in as arguments, days are Asia/Tokyo calendar days (the
+site's readers are in Japan; views reset at midnight JST as the view count
+does). Every rule here is tested with tables of cases."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, timezone
+
+JST = timezone(timedelta(hours=9), "Asia/Tokyo")
+
+# Periods of the ranking, in the order of its tabs; the first is the default.
+DAY, WEEK, MONTH, ALL = "day", "week", "month", "all"
+PERIODS = (DAY, WEEK, MONTH, ALL)
+PERIOD_LABELS = {DAY: "日間", WEEK: "週間", MONTH: "月間", ALL: "累計"}
+# Days in a period's window (the all-time ranking reads running totals).
+PERIOD_DAYS = {DAY: 1, WEEK: 7, MONTH: 30}
+# Daily counts older than this serve no period: the month and the month
+# before it (its movement) are the longest look back.
+KEEP_VIEW_DAYS = 2 * PERIOD_DAYS[MONTH]
+
+# Weekdays of the calendar (date.weekday() order) and the tab of the rest.
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+WEEKDAY_LABELS = dict(zip(WEEKDAYS, "月火水木金土日", strict=True))
+IRREGULAR = "irregular"
+DAY_LABELS = {**WEEKDAY_LABELS, IRREGULAR: "不定期"}
+# The weekday rule's look back and thresholds (see usual_weekday).
+WEEKDAY_LOOKBACK = timedelta(weeks=8)
+WEEKDAY_MIN_DAYS = 3
+WEEKDAY_MIN_SHARE = 2 / 3
+
+# Card badges: how new a series and how recent its latest chapter may be.
+NEW_SERIES = timedelta(days=7)
+RECENT_CHAPTER = timedelta(hours=24)
+COMPLETED, NEW, UPDATED = "completed", "new", "updated"
+BADGE_LABELS = {COMPLETED: "完結", NEW: "NEW", UPDATED: "更新"}
+
+UP, DOWN, FRESH, SAME = "up", "down", "new", "same"
+MOVEMENT_LABELS = {UP: "↑", DOWN: "↓", FRESH: "NEW", SAME: "→"}
+
+
+def tokyo_day(moment: datetime) -> date:
+    """The calendar day in Japan at an aware `moment`."""
+    return moment.astimezone(JST).date()
+
+
+def parse_period(value: str | None) -> str:
+    """A `?period=` value; anything else means the default (日間)."""
+    return value if value in PERIODS else DAY
+
+
+def parse_day(value: str | None, *, now: datetime) -> str:
+    """A `?day=` value; anything else means today's weekday in Japan."""
+    return value if value in DAY_LABELS else WEEKDAYS[tokyo_day(now).weekday()]
+
+
+def window(period: str, today: date, *, back: int = 0) -> tuple[date, date] | None:
+    """The first and last day (inclusive) of `period` ending `today`, or of
+    the period `back` periods before it; None for the all-time ranking.
+
+    日間 is today, 週間 the last 7 days and 月間 the last 30, today included:
+    a ranking that moves during the day rather than yesterday's frozen one."""
+    if period not in PERIOD_DAYS:
+        return None
+    length = PERIOD_DAYS[period]
+    last = today - timedelta(days=length * back)
+    return last - timedelta(days=length - 1), last
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One place in a ranking: the series' id, its views in the period, its
+    place (from 1) and its movement against the previous period."""
+
+    key: int
+    views: int
+    rank: int
+    movement: str
+
+
+def ranking(current: Mapping[int, int], previous: Mapping[int, int], *, keep: Iterable[int] | None = None,
+            tie: Mapping[int, str] | None = None) -> list[Ranked]:
+    """Series ordered by views in the period (most first; ties by `tie`, a
+    sort key such as the slug, then by id), numbered 1, 2, 3…, with their
+    movement against their place in `previous`. Only series with views are
+    ranked; `keep` limits both rankings to some series (a genre's).
+
+    A series ranked now but not before is NEW; same place →."""
+    kept = None if keep is None else set(keep)
+    before = {item.key: item.rank for item in _order(previous, kept, tie)}
+    result = []
+    for item in _order(current, kept, tie):
+        was = before.get(item.key)
+        movement = FRESH if was is None else UP if was > item.rank else DOWN if was < item.rank else SAME
+        result.append(Ranked(item.key, item.views, item.rank, movement))
+    return result
+
+
+def _order(views: Mapping[int, int], kept: set[int] | None, tie: Mapping[int, str] | None) -> list[Ranked]:
+    keys = [key for key, count in views.items() if count > 0 and (kept is None or key in kept)]
+    keys.sort(key=lambda key: (-views[key], tie.get(key, "") if tie else "", key))
+    return [Ranked(key, views[key], place, SAME) for place, key in enumerate(keys, start=1)]
+
+
+def usual_weekday(published: Iterable[datetime], *, now: datetime) -> str | None:
+    """The weekday a series usually updates on, from its chapters' publication
+    times, or None (不定期).
+
+    The rule: take the distinct Japanese calendar days on which a chapter came
+    out in the last 8 weeks before `now` (several chapters on one day count
+    once, so a batch upload does not make a schedule). With at least 3 such
+    days, the weekday holding at least two thirds of them is the series' day;
+    otherwise it has no regular day."""
+    since = now - WEEKDAY_LOOKBACK
+    days = {tokyo_day(moment) for moment in published if since <= moment <= now}
+    if len(days) < WEEKDAY_MIN_DAYS:
+        return None
+    weekday, count = Counter(day.weekday() for day in days).most_common(1)[0]
+    return WEEKDAYS[weekday] if count >= WEEKDAY_MIN_SHARE * len(days) else None
+
+
+def updated_today(latest: datetime, *, now: datetime) -> bool:
+    """本日更新: the latest chapter came out today in Japan."""
+    return tokyo_day(latest) == tokyo_day(now) and latest <= now
+
+
+def badges(*, status: str, created_at: datetime, updated_at: datetime, now: datetime) -> list[str]:
+    """The badges of a card, in display order: 完結 (completed), NEW (first
+    published within 7 days), 更新 (a chapter within 24 hours)."""
+    found = []
+    if status == "completed":
+        found.append(COMPLETED)
+    if timedelta(0) <= now - created_at <= NEW_SERIES:
+        found.append(NEW)
+    if timedelta(0) <= now - updated_at <= RECENT_CHAPTER:
+        found.append(UPDATED)
+    return found
+
+
+def utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC)
+
+
+def page_slice(items: Sequence, page: int, per_page: int) -> Sequence:
+    start = (page - 1) * per_page
+    return items[start : start + per_page]
