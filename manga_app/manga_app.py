@@ -31,6 +31,7 @@ app = rx.App(
         "/css/reader.css",
         "/css/account.css",
         "/css/offline.css",
+        "/css/discover.css",
     ],
     head_components=[
         rx.el.meta(name="theme-color", content="#f8413b"),

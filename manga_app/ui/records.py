@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from manga_app.core import routes
+from manga_app.core import discovery, routes
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.search.highlight import best_alternative, segments
 from manga_app.search.paging import page_window
@@ -51,6 +51,19 @@ class SeriesCard:
 
 
 @dataclass
+class Badge:
+    """完結, NEW or 更新 on a card; `kind` is its style (discovery.BADGE_LABELS)."""
+
+    text: str = ""
+    kind: str = ""
+
+
+def badges_for(item: Any, *, now: datetime) -> list[Badge]:
+    found = discovery.badges(status=item.status, created_at=item.created_at, updated_at=item.updated_at, now=now)
+    return [Badge(discovery.BADGE_LABELS[kind], kind) for kind in found]
+
+
+@dataclass
 class Card(SeriesCard):
     """A series on the home, genre and search pages."""
 
@@ -63,6 +76,7 @@ class Card(SeriesCard):
     parts: list[Part] = field(default_factory=list)
     # When the match is in an alias or reading rather than the title.
     match_parts: list[Part] = field(default_factory=list)
+    badges: list[Badge] = field(default_factory=list)
 
 
 @dataclass
@@ -118,6 +132,7 @@ def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
         status_label=STATUS_LABELS.get(item.status, ""),
         parts=parts,
         match_parts=match_parts,
+        badges=badges_for(item, now=now),
     )
 
 
