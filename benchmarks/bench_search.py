@@ -147,7 +147,7 @@ def run(results_dir: Path) -> dict:
     started = time.perf_counter()
     index = SearchIndex(catalogue)
     build_s = time.perf_counter() - started
-    gc.freeze()  # as read_models/search_index.py does after every build
+    gc.freeze()  # as search/held_index.py does after every build
     queries = query_set(items, QUERIES, rnd)
     now = datetime.now(UTC)
     timings: list[tuple[str, float, int]] = []

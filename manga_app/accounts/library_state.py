@@ -35,7 +35,6 @@ UNKNOWN_SERIES = "この作品は見つかりませんでした"
 NOT_SAVED = "読んだ位置を保存できませんでした"
 NOT_REMOVED = "閲覧履歴から削除できませんでした"
 TOO_LARGE = "ブラウザに保存されたデータが大きすぎます"
-_SHELF_PAGES = (routes.PageKind.LIBRARY, routes.PageKind.HISTORY)
 
 
 def _looks(snapshot: Snapshot):
@@ -70,7 +69,7 @@ class LibraryState(rx.State):
 
     def _on_shelf_page(self) -> bool:
         found = routes.match(self.router.url.path or "/")
-        return found is not None and found.kind in _SHELF_PAGES
+        return found is not None and found.kind.page.shelves
 
     # --- bringing the browser and the account together ---------------------
 

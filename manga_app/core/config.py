@@ -82,10 +82,6 @@ class Settings(BaseSettings):
         return self.site_origin or f"http://localhost:{self.port}"
 
     @property
-    def catalogue_base(self) -> str:
-        return (self.catalogue_url or f"http://127.0.0.1:{self.port}").rstrip("/")
-
-    @property
     def names(self) -> tuple[str, ...]:
         return tuple(name.strip() for name in self.site_names.split(",") if name.strip())
 

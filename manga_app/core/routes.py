@@ -4,46 +4,23 @@ of their own. Pure: no framework imports."""
 
 from __future__ import annotations
 
-import enum
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from urllib.parse import quote, unquote, urlencode
 
-HOME = "/"
-GENRES = "/genres"
-SEARCH = "/search"
-LIBRARY = "/library"
-HISTORY = "/history"
-OFFLINE = "/offline"
+from manga_app.core.pages import PageKind, fixed_paths
 
+# The fixed pages' paths, from their declarations (core/pages.py).
+HOME = PageKind.HOME.path
+GENRES = PageKind.GENRES.path
+SEARCH = PageKind.SEARCH.path
+LIBRARY = PageKind.LIBRARY.path
+HISTORY = PageKind.HISTORY.path
+OFFLINE = PageKind.OFFLINE.path
 
-class PageKind(enum.Enum):
-    HOME = "home"
-    GENRES = "genres"
-    GENRE = "genre"
-    SEARCH = "search"
-    MANGA = "manga"
-    READER = "reader"
-    LIBRARY = "library"
-    HISTORY = "history"
-    OFFLINE = "offline"
-
-
-# Reflex route templates. Reflex cannot express `/{slug}-ch-{n}` as a route, so
-# the reader is the single-segment dynamic route and the server refuses (404)
-# every path that does not parse as a chapter path.
-ROUTE_TEMPLATES: dict[PageKind, str] = {
-    PageKind.HOME: "/",
-    PageKind.GENRES: "/genres",
-    PageKind.GENRE: "/genre/[name]",
-    PageKind.SEARCH: "/search",
-    PageKind.MANGA: "/manga/[slug]",
-    PageKind.READER: "/[reader_path]",
-    PageKind.LIBRARY: "/library",
-    PageKind.HISTORY: "/history",
-    PageKind.OFFLINE: "/offline",
-}
+# Reflex route templates, one per declared page.
+ROUTE_TEMPLATES: dict[PageKind, str] = {kind: kind.page.route for kind in PageKind}
 
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 # A series slug never contains "-ch-<digit>" (catalogue.naming.slugify turns
@@ -78,16 +55,27 @@ def reader_path_pattern() -> str:
 # which the importer never gives a chapter (catalogue.upsert.unit_slug).
 VOLUME_KEY = Decimal(1_000_000)
 VOLUME_SLUG = "vol"
-_STATIC_PATHS = {
-    "/": PageKind.HOME,
-    GENRES: PageKind.GENRES,
-    SEARCH: PageKind.SEARCH,
-    LIBRARY: PageKind.LIBRARY,
-    HISTORY: PageKind.HISTORY,
-    OFFLINE: PageKind.OFFLINE,
-}
-_GENRE_PATH = re.compile(r"^/genre/(?P<name>[^/]+)/?$")
-_MANGA_PATH = re.compile(rf"^/manga/(?P<slug>{_SLUG})/?$")
+_STATIC_PATHS = fixed_paths()
+# What a route template's parameter may hold, where it is narrower than one
+# path segment.
+_PARAMETERS = {"slug": _SLUG}
+_PARAMETER = re.compile(r"\[(\w+)\]")
+
+
+def _template_pattern(route: str) -> re.Pattern[str]:
+    """`/manga/[slug]` -> a regex naming each parameter, one segment each."""
+    parts = _PARAMETER.split(route)
+    pattern = "".join(
+        rf"(?P<{part}>{_PARAMETERS.get(part, '[^/]+')})" if index % 2 else re.escape(part) for index, part in enumerate(parts)
+    )
+    return re.compile(rf"^{pattern}/?$")
+
+
+# The declared pages with parameters, matched by their templates; the reader
+# is matched by its own rule (parse_reader_path), after all of them.
+_TEMPLATE_PATHS = tuple(
+    (kind, _template_pattern(kind.page.route)) for kind in PageKind if not kind.page.fixed and kind is not PageKind.READER
+)
 
 
 @dataclass(frozen=True)
@@ -111,11 +99,10 @@ def match(path: str) -> RouteMatch | None:
         path = path[:-1]
     if path in _STATIC_PATHS:
         return RouteMatch(_STATIC_PATHS[path])
-    if found := _MANGA_PATH.match(path):
-        return RouteMatch(PageKind.MANGA, {"slug": found["slug"]})
-    if found := _GENRE_PATH.match(path):
-        name = unquote(found["name"]).strip()
-        return RouteMatch(PageKind.GENRE, {"name": name}) if name else None
+    for kind, pattern in _TEMPLATE_PATHS:
+        if found := pattern.match(path):
+            params = {name: unquote(value).strip() for name, value in found.groupdict().items()}
+            return RouteMatch(kind, params) if all(params.values()) else None
     if reader := parse_reader_path(path):
         return RouteMatch(PageKind.READER, reader)
     return None

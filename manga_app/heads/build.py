@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from manga_app.core import routes
 from manga_app.heads import seo
 from manga_app.core.display import STATUS_LABELS
-from manga_app.core.routes import PageKind
+from manga_app.core.pages import JsonLd, PageKind
 from manga_app.heads.seo import PageHead
 
 if TYPE_CHECKING:  # read models only; heads stay free of database imports
@@ -18,10 +18,6 @@ if TYPE_CHECKING:  # read models only; heads stay free of database imports
 
 _DESCRIPTION_LENGTH = 120
 
-SITE_DESCRIPTION = (
-    "日本語の生漫画をスマホで快適に。最新話の更新、人気作品、ジャンル別の一覧と"
-    "読みやすいリーダーで、無料でマンガを読めるサイトです。"
-)
 NOT_FOUND_TITLE = "ページが見つかりません"
 
 
@@ -35,30 +31,21 @@ def page_title(name: str, site_name: str) -> str:
 
 
 def static_head(kind: PageKind, *, site_names: tuple[str, ...], origin: str) -> PageHead:
-    """Heads of the pages whose content does not depend on the catalogue row."""
-    site = site_names[0]
-    if kind is PageKind.HOME:
-        return PageHead(
-            title=default_title(site_names),
-            description=SITE_DESCRIPTION,
-            path=routes.HOME,
-            json_ld=(_website_ld(site, origin),),
-        )
-    names = {
-        PageKind.GENRES: ("ジャンル一覧", "ジャンルから漫画を探す。作品数つきの全ジャンル一覧です。", routes.GENRES),
-        PageKind.SEARCH: ("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。", routes.SEARCH),
-        PageKind.LIBRARY: ("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", routes.LIBRARY),
-        PageKind.HISTORY: ("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", routes.HISTORY),
-        PageKind.OFFLINE: ("保存した話", "オフラインで読むために保存した話の一覧です。", routes.OFFLINE),
-    }
-    title, description, path = names[kind]
-    personal = kind in (PageKind.LIBRARY, PageKind.HISTORY, PageKind.OFFLINE)
+    """The head a page declares (core/pages.py) when it is the same for every
+    visitor and catalogue."""
+    declared, site, path = kind.page.head, site_names[0], kind.path
+    if declared is None:
+        raise ValueError(f"{kind.name} has no fixed head")
+    if declared.json_ld is JsonLd.WEBSITE:
+        json_ld = _website_ld(site, origin)
+    else:
+        json_ld = _breadcrumbs(origin, [(site, routes.HOME), (declared.title, path)])
     return PageHead(
-        title=page_title(title, site),
-        description=description,
+        title=page_title(declared.title, site) if declared.title else default_title(site_names),
+        description=declared.description,
         path=path,
-        json_ld=(_breadcrumbs(origin, [(site, routes.HOME), (title, path)]),),
-        indexable=not personal,
+        json_ld=(json_ld,),
+        indexable=declared.indexable,
     )
 
 

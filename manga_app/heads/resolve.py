@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Awaitable, Callable
 
 from sqlmodel import Session
 
@@ -17,8 +18,6 @@ from manga_app.core.config import get_settings
 from manga_app.core.recent import MISSING, Recent
 from manga_app.core.routes import PageKind, RouteMatch
 from manga_app.heads.seo import PageHead
-
-STATIC_KINDS = frozenset({PageKind.HOME, PageKind.GENRES, PageKind.SEARCH, PageKind.LIBRARY, PageKind.HISTORY, PageKind.OFFLINE})
 
 
 # A title's series and chapter rows, read by its page's state, its head, and
@@ -61,20 +60,38 @@ def load_chapter(params: dict[str, str]) -> titles.ChapterContext | None:
     return _chapter(None, params)
 
 
-async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
+async def _genre_head(found: RouteMatch, path: str) -> PageHead | None:
     settings = get_settings()
+    snapshot = await held_catalogue().snapshot()
+    genre = next((genre for genre in snapshot.genres if genre.name == found.params["name"]), None)
+    return None if genre is None else build.genre_head(genre.name, genre.total, site_name=settings.site_name, origin=settings.origin)
+
+
+async def _title_head(found: RouteMatch, path: str) -> PageHead | None:
+    settings = get_settings()
+    title = await asyncio.to_thread(load_title, found.params["slug"])
+    return None if title is None else build.title_head(*title, site_name=settings.site_name, origin=settings.origin)
+
+
+async def _reader_head(found: RouteMatch, path: str) -> PageHead | None:
+    settings = get_settings()
+    context = await asyncio.to_thread(load_chapter, found.params)
+    return None if context is None else build.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
+
+
+# The heads of the pages that declare none (core/pages.py): built from the
+# catalogue row their path names, None when there is no such row (a 404).
+CATALOGUE_HEADS: dict[PageKind, Callable[[RouteMatch, str], Awaitable[PageHead | None]]] = {
+    PageKind.GENRE: _genre_head,
+    PageKind.MANGA: _title_head,
+    PageKind.READER: _reader_head,
+}
+
+
+async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
     if found is None:
         return None
-    if found.kind in STATIC_KINDS:
+    if found.kind.page.head is not None:
+        settings = get_settings()
         return build.static_head(found.kind, site_names=settings.names, origin=settings.origin)
-    if found.kind is PageKind.GENRE:
-        snapshot = await held_catalogue().snapshot()
-        genre = next((genre for genre in snapshot.genres if genre.name == found.params["name"]), None)
-        return None if genre is None else build.genre_head(genre.name, genre.total, site_name=settings.site_name, origin=settings.origin)
-    if found.kind is PageKind.MANGA:
-        title = await asyncio.to_thread(load_title, found.params["slug"])
-        return None if title is None else build.title_head(*title, site_name=settings.site_name, origin=settings.origin)
-    if found.kind is PageKind.READER:
-        context = await asyncio.to_thread(load_chapter, found.params)
-        return None if context is None else build.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
-    return None
+    return await CATALOGUE_HEADS[found.kind](found, path)

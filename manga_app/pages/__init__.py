@@ -1,53 +1,64 @@
 """The pages, one package per page kind (its view, state and pure logic), and
-their registry here: which view renders which route, with which on_load."""
+their registry here: every view declared with `ui.page.page` in
+`manga_app.pages.<name>.view` (and the reader's), added to the app at its
+declared route (core/pages.py)."""
+
+import importlib
+import pkgutil
 
 import reflex as rx
 
 from manga_app.core import routes
 from manga_app.heads import seo
-from manga_app.heads.tags import page_meta
-from manga_app.pages.genre import view as genre
-from manga_app.pages.genres import view as genres
-from manga_app.pages.history import view as history
-from manga_app.pages.home import view as home
-from manga_app.pages.library import view as library
-from manga_app.pages.title import view as title
-from manga_app.pages.not_found import view as not_found
-from manga_app.reader import view as reader
-from manga_app.pages.search import view as search
 from manga_app.heads.state import HeadState
+from manga_app.heads.tags import page_meta
+from manga_app.pages.not_found import view as not_found
 from manga_app.ui.navigation_state import NavigationState
-from manga_app.pages.offline import view as offline
+from manga_app.ui.page import PageView
 
-PAGES = (home, genres, genre, search, title, reader, library, history, offline)
+# Views outside this package: the reader lives in its own part.
+_OTHER_VIEWS = ("manga_app.reader.view",)
 # Every page: push the path on the navigation stack, then show its head.
 _ON_LOAD_COMMON = [NavigationState.track, HeadState.load]
 
 
+def _declared_views() -> dict[routes.PageKind, PageView]:
+    names = [f"{__name__}.{found.name}.view" for found in pkgutil.iter_modules(__path__) if found.ispkg]
+    views: dict[routes.PageKind, PageView] = {}
+    for name in [*names, *_OTHER_VIEWS]:
+        for value in vars(importlib.import_module(name)).values():
+            if isinstance(value, PageView):
+                if value.kind in views:
+                    raise RuntimeError(f"{value.kind.name} has two views: {views[value.kind].render} and {value.render}")
+                views[value.kind] = value
+    return views
+
+
+VIEWS = _declared_views()
+
+
 def load_events(kind: routes.PageKind | None) -> list:
     """The on_load handlers of the page of `kind` (None: the 404 page)."""
-    page = next((page for page in PAGES if page.KIND is kind), None)
-    return [*_ON_LOAD_COMMON, *(page.ON_LOAD if page else [])]
+    page = VIEWS.get(kind) if kind else None
+    return [*_ON_LOAD_COMMON, *(page.on_load if page else [])]
 
 
 def server_cookies(kind: routes.PageKind | None) -> tuple[str, ...]:
-    """The cookies the page of `kind` is rendered with on the server (its
-    SERVER_COOKIES: a reader's settings, say); none for most pages, which
-    are the same for every visitor."""
-    page = next((page for page in PAGES if page.KIND is kind), None)
-    return getattr(page, "SERVER_COOKIES", ())
+    """The cookies the page of `kind` is rendered with on the server."""
+    page = VIEWS.get(kind) if kind else None
+    return page.server_cookies if page else ()
 
 
 def register_pages(app: rx.App) -> None:
-    for page in PAGES:
+    for kind in routes.PageKind:
         app.add_page(
-            page.view,
-            route=routes.ROUTE_TEMPLATES[page.KIND],
+            VIEWS[kind].render,
+            route=kind.page.route,
             title=HeadState.title,
             description=HeadState.description,
             image=HeadState.og_image,
             meta=page_meta(),
-            on_load=load_events(page.KIND),
+            on_load=load_events(kind),
         )
     app.add_page(
         not_found.view,

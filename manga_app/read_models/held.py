@@ -19,6 +19,7 @@ import httpx
 
 from manga_app.read_models.compact import Catalogue, GenreCount, MangaItem
 from manga_app.read_models.orderings import Ordering, SlugIndex
+from manga_app.read_models import published
 from manga_app.read_models.loader import CatalogueLoader, catalogue_of
 from manga_app.core.config import get_settings
 from manga_app.core.heap import freeze_long_lived
@@ -68,8 +69,11 @@ EMPTY = Snapshot()
 
 
 class HeldCatalogue:
-    def __init__(self, base_url: str, *, refresh_seconds: float = REFRESH_SECONDS) -> None:
+    def __init__(
+        self, base_url: str, *, refresh_seconds: float = REFRESH_SECONDS, transport: httpx.AsyncBaseTransport | None = None
+    ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.transport = transport  # published.PublishedFolder for a local catalogue
         self.refresh_seconds = refresh_seconds
         self._snapshot = EMPTY
         self._genres_version = ""
@@ -104,7 +108,7 @@ class HeldCatalogue:
     async def _refresh(self) -> None:
         genres_tag, list_tag = await self._published_tags()
         snapshot = self._snapshot
-        loader = CatalogueLoader(self.base_url)
+        loader = CatalogueLoader(self.base_url, transport=self.transport)
         if not list_tag or list_tag != snapshot.version or not snapshot.mangas:
             if not await loader.load_mangas():
                 return  # logged by the loader; keep what is held, check again next time
@@ -125,7 +129,7 @@ class HeldCatalogue:
     async def _published_tags(self) -> tuple[str, str]:
         """Validators of the genre list and the first list page: they change on every publish."""
         try:
-            async with httpx.AsyncClient(base_url=self.base_url, timeout=5) as client:
+            async with httpx.AsyncClient(base_url=self.base_url, timeout=5, transport=self.transport) as client:
                 return (
                     _validator(await client.head("/genres.json")),
                     _validator(await client.head("/mangas_1.json")),
@@ -154,5 +158,6 @@ def held_catalogue() -> HeldCatalogue:
     global _HELD
     if _HELD is None:
         settings = get_settings()
-        _HELD = HeldCatalogue(settings.catalogue_base, refresh_seconds=settings.catalogue_refresh_seconds)
+        base_url, transport = published.source(settings)
+        _HELD = HeldCatalogue(base_url, refresh_seconds=settings.catalogue_refresh_seconds, transport=transport)
     return _HELD

@@ -1,5 +1,7 @@
-"""The chapter's page list, fetched from the published catalogue (a CDN in
-production) and decrypted with the spec's helper (docs/spec.md section 7)."""
+"""The chapter's page list, read from the published catalogue (its folder,
+or a CDN in production: read_models/published.py) and decrypted here, on the
+server, with the spec's helper (docs/spec.md section 7): the content key
+never leaves the server (README, "Where page lists are decrypted")."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import weakref
 import httpx
 
 from manga_app.core.config import content_key, get_settings
+from manga_app.read_models import published
 from manga_app.reader.logic import ManifestError, decrypt_manifest
 
 logger = logging.getLogger(__name__)
@@ -26,22 +29,21 @@ def _client() -> httpx.AsyncClient:
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None or client.is_closed:
-        client = _clients[loop] = httpx.AsyncClient(timeout=MANIFEST_TIMEOUT_SECONDS)
+        base_url, transport = published.source(get_settings())
+        client = _clients[loop] = httpx.AsyncClient(base_url=base_url, transport=transport, timeout=MANIFEST_TIMEOUT_SECONDS)
     return client
 
 
 async def fetch_manifest_pages(slug: str, number: str) -> list[dict]:
-    """The chapter's page list from the published catalogue (a CDN in
-    production), decrypted; ManifestError when it is missing or unreadable."""
-    settings = get_settings()
-    url = f"{settings.catalogue_base}/manifests/{slug}/{number}.json"
+    """The chapter's page list from the published catalogue, decrypted;
+    ManifestError when it is missing or unreadable."""
     try:
-        response = await _client().get(url)
+        response = await _client().get(f"/manifests/{slug}/{number}.json")
     except httpx.HTTPError as error:
         raise ManifestError(f"manifest request failed: {type(error).__name__}") from error
     if response.status_code != 200:
         raise ManifestError(f"manifest answered HTTP {response.status_code}")
-    return await asyncio.to_thread(decrypt_manifest, response.content, content_key(settings))
+    return await asyncio.to_thread(decrypt_manifest, response.content, content_key(get_settings()))
 
 
 async def chapter_pages(slug: str, number: str, prefetched: list[dict] | None) -> list[dict] | None:

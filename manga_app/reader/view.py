@@ -8,15 +8,9 @@ from manga_app.reader.panels import error_panel, loading_panel
 from manga_app.reader.viewer import manga_reader
 from manga_app.reader.state import ReaderState
 from manga_app.core.routes import PageKind
+from manga_app.ui.page import page
 from manga_app.heads.state import HeadState
 from manga_app.accounts.library_state import LibraryState
-
-KIND = PageKind.READER
-# Signed in, the account's newest positions (other devices) join the history
-# before the chapter decides where to resume.
-ON_LOAD: list = [LibraryState.pull, ReaderState.load]
-# The server draws the reader with the visitor's layout and the page they left.
-SERVER_COOKIES = (rules.SETTINGS_COOKIE, rules.FIRST_PAGE_COOKIE)
 
 
 def _reader() -> rx.Component:
@@ -55,6 +49,14 @@ def _reader() -> rx.Component:
     )
 
 
+@page(
+    PageKind.READER,
+    # Signed in, the account's newest positions (other devices) join the
+    # history before the chapter decides where to resume.
+    on_load=[LibraryState.pull, ReaderState.load],
+    # The server draws the reader with the visitor's layout and the page they left.
+    server_cookies=(rules.SETTINGS_COOKIE, rules.FIRST_PAGE_COOKIE),
+)
 def view() -> rx.Component:
     return reader_layout(
         rx.match(

@@ -3,7 +3,7 @@ reader layout (no site chrome, a minimal top bar)."""
 
 import reflex as rx
 
-from manga_app.core import routes
+from manga_app.core import pages, routes
 from manga_app.ui.account.sign_in import sign_in_area
 from manga_app.ui.analytics import page_view_reporter
 from manga_app.heads.tags import head_links
@@ -99,11 +99,7 @@ def site_header() -> rx.Component:
 def site_footer() -> rx.Component:
     return rx.el.footer(
         rx.el.nav(
-            link("トップ", href=routes.HOME),
-            link("ジャンル", href=routes.GENRES),
-            link("検索", href=routes.SEARCH),
-            link("ライブラリ", href=routes.LIBRARY),
-            link("閲覧履歴", href=routes.HISTORY),
+            *(link(label, href=path) for label, path in pages.footer_links()),
             class_name="footer-links",
             aria_label="フッターメニュー",
         ),

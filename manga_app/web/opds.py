@@ -24,7 +24,7 @@ from manga_app.search import ranking
 from manga_app.search.query import Query
 from manga_app.search.normalize import clean_query, query_terms
 from manga_app.read_models.orderings import Ordering
-from manga_app.read_models.search_index import current_index
+from manga_app.search.held_index import current_index
 from manga_app.web import opds_files, opds_personal
 from manga_app.web.opds_http import (
     Asker,

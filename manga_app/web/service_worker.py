@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.responses import Response
 
+from manga_app.core import pages
 from manga_app.core.config import get_settings
 from manga_app.web import shell
 
@@ -47,8 +48,10 @@ def media_origin(media_base_url: str) -> str:
 
 
 def worker_script(template: str, files: list[str], media: str = "") -> str:
-    version = hashlib.sha256(json.dumps([template, files, media]).encode("utf-8")).hexdigest()[:16]
-    constants = {"VERSION": version, "SHELL": files, "MEDIA_ORIGIN": media}
+    # The site pages it keeps are the pages declared kept offline (core/pages.py).
+    kept = list(pages.offline_paths())
+    version = hashlib.sha256(json.dumps([template, files, media, kept]).encode("utf-8")).hexdigest()[:16]
+    constants = {"VERSION": version, "SHELL": files, "MEDIA_ORIGIN": media, "SITE_PAGES": kept}
     return "".join(f"const {name} = {json.dumps(value)};\n" for name, value in constants.items()) + template
 
 

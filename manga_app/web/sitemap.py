@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from starlette.requests import Request
 from starlette.responses import Response
 
-from manga_app.core import routes
+from manga_app.core import pages, routes
 from manga_app.catalogue import repository
 from manga_app.core.db import shared_engine
 from manga_app.catalogue.models import Chapter, Series
@@ -26,7 +26,7 @@ MAX_URLS = 10_000  # per file; the protocol allows 50,000
 _CACHE = "public, max-age=3600"
 _XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 _NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-STATIC_PATHS = (routes.HOME, routes.GENRES)
+STATIC_PATHS = pages.sitemap_paths()
 Entry = tuple[str, datetime | None]  # (path, last modified)
 
 

@@ -1,6 +1,8 @@
 // The service worker (served at /sw.js by manga_app/web/service_worker.py,
-// which puts `VERSION` and `SHELL` above this text). Installed after the
-// page's load event (register.js), so the first visit never waits for it.
+// which puts `VERSION`, `SHELL`, `MEDIA_ORIGIN` and `SITE_PAGES`, the site
+// pages kept up to date whenever they are opened online, above this text).
+// Installed after the page's load event (register.js), so the first visit
+// never waits for it.
 //
 // Caches:
 // - manga-shell-<VERSION>: the build's files (hashed scripts, styles, icons),
@@ -15,14 +17,12 @@
 //   than the site's (a CDN), fetched with CORS so their bytes can be kept:
 //   where an opened chapter's pages are kept from (save.js), as the browser's
 //   own HTTP cache cannot be asked for another origin's files.
-/* global VERSION, SHELL, MEDIA_ORIGIN */
+/* global VERSION, SHELL, MEDIA_ORIGIN, SITE_PAGES */
 const SHELL_PREFIX = "manga-shell-";
 const SHELL_CACHE = SHELL_PREFIX + VERSION;
 const DATA_CACHE = "manga-offline-v1";
 const RECENT_MEDIA = "manga-media-recent";
 const RECENT_MEDIA_MAX = 300;
-// Site pages kept up to date whenever they are opened online.
-const SITE_PAGES = ["/", "/library", "/history", "/offline"];
 const STATIC_PATH = /^\/(assets|css|icons|js|media)\//;
 const ASSET_REFERENCE = /\/assets\/[A-Za-z0-9._-]+\.(?:js|css)/g;
 

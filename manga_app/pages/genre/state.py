@@ -11,7 +11,7 @@ from manga_app.core import routes
 from manga_app.search.query import Query
 from manga_app.search.paging import PER_PAGE
 from manga_app.ui.records import Card, PageLink, TabLink, card_for
-from manga_app.read_models.search_index import current_index
+from manga_app.search.held_index import current_index
 
 
 class GenreState(rx.State):

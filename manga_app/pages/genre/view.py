@@ -8,11 +8,10 @@ from manga_app.ui.layout import site_layout
 from manga_app.ui.pager import pager
 from manga_app.pages.genre.state import GenreState
 from manga_app.core.routes import PageKind
-
-KIND = PageKind.GENRE
-ON_LOAD: list = [GenreState.load]
+from manga_app.ui.page import page
 
 
+@page(PageKind.GENRE, on_load=[GenreState.load])
 def view() -> rx.Component:
     return site_layout(
         rx.el.div(

@@ -3,14 +3,13 @@
 import reflex as rx
 
 from manga_app.core.routes import PageKind
+from manga_app.ui.page import page
 from manga_app.pages.genres.state import GenresState
 from manga_app.ui.filters import genre_chips
 from manga_app.ui.layout import site_layout
 
-KIND = PageKind.GENRES
-ON_LOAD: list = [GenresState.load]
 
-
+@page(PageKind.GENRES, on_load=[GenresState.load])
 def view() -> rx.Component:
     return site_layout(
         rx.el.h1("ジャンル一覧", class_name="page-title"),

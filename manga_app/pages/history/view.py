@@ -10,12 +10,9 @@ from manga_app.ui.cards import moment_time
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.core.routes import PageKind
+from manga_app.ui.page import page
 from manga_app.accounts.library_state import LibraryState
 from manga_app.offline.parts import offline_history
-
-KIND = PageKind.HISTORY
-# Page-specific on_load events, run after the navigation stack and the head.
-ON_LOAD: list = [LibraryState.load]
 
 
 def _item(item: rx.Var) -> rx.Component:
@@ -63,6 +60,7 @@ def _clear_all() -> rx.Component:
     )
 
 
+@page(PageKind.HISTORY, on_load=[LibraryState.load])
 def view() -> rx.Component:
     return site_layout(
         rx.el.div(

@@ -10,9 +10,7 @@ from manga_app.ui.link import link
 from manga_app.core.config import get_settings
 from manga_app.pages.home.state import LATEST_COUNT, SHELF_COUNT, HomeState
 from manga_app.core.routes import PageKind
-
-KIND = PageKind.HOME
-ON_LOAD: list = [HomeState.load]
+from manga_app.ui.page import page
 
 
 def _section(title: str, section_id: str, body: rx.Component, more: rx.Component | None = None) -> rx.Component:
@@ -29,6 +27,7 @@ def _loaded_or(placeholder: rx.Component, content: rx.Component) -> rx.Component
     return rx.cond(HomeState.loaded, content, placeholder)
 
 
+@page(PageKind.HOME, on_load=[HomeState.load])
 def view() -> rx.Component:
     return site_layout(
         rx.el.section(

@@ -10,13 +10,10 @@ from manga_app.ui.account.opds_key import opds_panel
 from manga_app.ui.cards import moment_time
 from manga_app.ui.layout import site_layout
 from manga_app.core.routes import PageKind
+from manga_app.ui.page import page
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 from manga_app.offline.parts import offline_library
-
-KIND = PageKind.LIBRARY
-# Page-specific on_load events, run after the navigation stack and the head.
-ON_LOAD: list = [LibraryState.load]
 
 
 def _item(item: rx.Var) -> rx.Component:
@@ -30,6 +27,7 @@ def _item(item: rx.Var) -> rx.Component:
     )
 
 
+@page(PageKind.LIBRARY, on_load=[LibraryState.load])
 def view() -> rx.Component:
     return site_layout(
         rx.el.h1("ライブラリ", class_name="page-title"),

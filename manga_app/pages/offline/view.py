@@ -7,11 +7,10 @@ import reflex as rx
 from manga_app.ui.layout import site_layout
 from manga_app.offline.parts import offline_shelf
 from manga_app.core.routes import PageKind
-
-KIND = PageKind.OFFLINE
-ON_LOAD: list = []
+from manga_app.ui.page import page
 
 
+@page(PageKind.OFFLINE)
 def view() -> rx.Component:
     return site_layout(
         rx.el.h1("保存した話", class_name="page-title"),

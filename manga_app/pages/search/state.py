@@ -19,7 +19,7 @@ from manga_app.search.params import parse_search_params
 from manga_app.search.query import Query
 from manga_app.pages.search.logic import search_url
 from manga_app.ui.records import Card, Chip, PageLink, TabLink, card_for
-from manga_app.read_models.search_index import current_index
+from manga_app.search.held_index import current_index
 
 # At most one search per visitor per interval while typing; a keystroke in
 # between is searched when the interval ends (see `flush`).

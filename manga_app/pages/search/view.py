@@ -8,10 +8,9 @@ from manga_app.ui.layout import site_layout
 from manga_app.ui.pager import pager
 from manga_app.pages.search.state import SearchState
 from manga_app.core.routes import PageKind
+from manga_app.ui.page import page
 from manga_app.search.normalize import MAX_QUERY_CHARS
 
-KIND = PageKind.SEARCH
-ON_LOAD: list = [SearchState.load]
 # Keystrokes closer together than this are sent as one event.
 TYPING_DEBOUNCE_MS = 150
 INPUT_ID = "search-page-input"
@@ -80,6 +79,7 @@ def _results() -> rx.Component:
     )
 
 
+@page(PageKind.SEARCH, on_load=[SearchState.load])
 def view() -> rx.Component:
     return site_layout(
         rx.el.h1(SearchState.heading, class_name="page-title"),

@@ -9,13 +9,11 @@ from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.pages.title.state import TitleState
 from manga_app.core.routes import PageKind
+from manga_app.ui.page import page
 from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH
 from manga_app.accounts.library_state import LibraryState
 from manga_app.offline.parts import series_offline_save
 
-KIND = PageKind.MANGA
-# The account's newest progress from other devices, for read marks and 続きを読む.
-ON_LOAD: list = [TitleState.load, LibraryState.pull]
 
 # Web Share where the browser has it, else copy the address.
 _SHARE_SCRIPT = (
@@ -136,5 +134,7 @@ def _placeholder() -> rx.Component:
     )
 
 
+# The account's newest progress from other devices, for read marks and 続きを読む.
+@page(PageKind.MANGA, on_load=[TitleState.load, LibraryState.pull])
 def view() -> rx.Component:
     return site_layout(rx.cond(TitleState.loaded, _body(), _placeholder()))

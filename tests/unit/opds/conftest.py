@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from manga_app.core import db
 from manga_app.read_models import held
 from manga_app.core.config import get_settings
-from manga_app.read_models import search_index
+from manga_app.search import held_index
 from manga_app.web.middleware import site_http_layer
 from tests.unit.served import serving
 
@@ -45,12 +45,12 @@ def site(demo_data: Path):
         patch.setenv("CATALOGUE_URL", base_url)
         get_settings.cache_clear()
         held._HELD, db._SHARED_ENGINE = None, None
-        search_index._current = search_index._building = search_index._first = None
+        held_index._current = held_index._building = held_index._first = None
         try:
             yield demo_data
         finally:
             get_settings.cache_clear()
-            held._HELD, search_index._current, search_index._building = None, None, None
+            held._HELD, held_index._current, held_index._building = None, None, None
             if db._SHARED_ENGINE is not None:
                 db._SHARED_ENGINE.dispose()
             db._SHARED_ENGINE = None

@@ -15,7 +15,7 @@ import pytest
 
 from manga_app.read_models import held
 from manga_app.search.query import Query
-from manga_app.read_models import search_index
+from manga_app.search import held_index
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -42,8 +42,8 @@ def site(tmp_path: Path, monkeypatch):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     # This process's held catalogue and index, as the backend keeps them, on this site.
     monkeypatch.setattr(held, "_HELD", held.HeldCatalogue(f"http://127.0.0.1:{server.server_address[1]}", refresh_seconds=0))
-    monkeypatch.setattr(search_index, "_current", None)
-    monkeypatch.setattr(search_index, "_building", None)
+    monkeypatch.setattr(held_index, "_current", None)
+    monkeypatch.setattr(held_index, "_building", None)
     try:
         yield tmp_path
     finally:
@@ -57,16 +57,16 @@ def titles(pair) -> list[str]:
 
 
 def test_a_big_catalogue_keeps_its_old_index_answering_until_the_new_one_is_ready(site: Path, monkeypatch) -> None:
-    monkeypatch.setattr(search_index, "_THREAD_ABOVE", 0)  # every catalogue counts as big
+    monkeypatch.setattr(held_index, "_THREAD_ABOVE", 0)  # every catalogue counts as big
     _publish(site, ["星の街", "猫の森"], when=1_900_000_000)
 
     async def scenario():
-        first = await search_index.current_index()
+        first = await held_index.current_index()
         _publish(site, ["星の街", "猫の森", "海の王国"], when=2_000_000_000)
         await held.held_catalogue().refresh()  # the publish is noticed
-        during = await search_index.current_index()  # answers at once, from the old index
-        await search_index._building  # the new index, built meanwhile
-        after = await search_index.current_index()
+        during = await held_index.current_index()  # answers at once, from the old index
+        await held_index._building  # the new index, built meanwhile
+        after = await held_index.current_index()
         return first, during, after
 
     first, during, after = asyncio.run(scenario())
@@ -80,10 +80,10 @@ def test_a_small_catalogue_shows_a_publish_at_once(site: Path) -> None:
     _publish(site, ["星の街", "猫の森"], when=1_900_000_000)
 
     async def scenario():
-        await search_index.current_index()
+        await held_index.current_index()
         _publish(site, ["星の街", "猫の森", "海の王国"], when=2_000_000_000)
         await held.held_catalogue().refresh()
-        return await search_index.current_index()
+        return await held_index.current_index()
 
     after = asyncio.run(scenario())
     assert sorted(titles(after)) == ["星の街", "海の王国", "猫の森"]

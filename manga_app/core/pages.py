@@ -1,0 +1,111 @@
+"""Every page of the site, declared once: its route, its head, and where else
+it appears (sitemap, service worker, footer, library shelves). Routes, heads,
+the sitemap, the service worker's page list and the shelves are derived from
+these declarations; the view, its on_load and its server cookies are joined
+to a declaration where the view is written (`ui.page.page`). Pure: no
+framework imports.
+
+Adding a page is docs/architecture.md, "Adding a page"."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+SITE_DESCRIPTION = (
+    "日本語の生漫画をスマホで快適に。最新話の更新、人気作品、ジャンル別の一覧と"
+    "読みやすいリーダーで、無料でマンガを読めるサイトです。"
+)
+
+
+class JsonLd(enum.Enum):
+    """The structured data of a page whose head is fixed."""
+
+    WEBSITE = "website"  # the site itself, with its search action
+    BREADCRUMBS = "breadcrumbs"  # the site's home, then this page
+
+
+@dataclass(frozen=True)
+class Head:
+    """The head of a page the same for every visitor and catalogue.
+    An empty title is the site's default title (its names, listed)."""
+
+    title: str
+    description: str
+    indexable: bool = True
+    json_ld: JsonLd = JsonLd.BREADCRUMBS
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: `route` is its Reflex route template (`/genre/[name]`; a
+    path without brackets is the page's one path). `head` None means the
+    head is built from the catalogue row the path names (heads.resolve)."""
+
+    route: str
+    head: Head | None = None
+    in_sitemap: bool = False  # listed in /sitemap.xml as a fixed path
+    kept_offline: bool = False  # kept by the service worker, opens offline
+    nav_label: str = ""  # its link in the footer menu ("": none)
+    shelves: bool = False  # shows the library's shelves (LibraryState loads them)
+
+    @property
+    def fixed(self) -> bool:
+        """Whether the page lives at one path (its route has no parameter)."""
+        return "[" not in self.route
+
+
+class PageKind(enum.Enum):
+    """The pages, in the footer's order. Each member's value is its declaration."""
+
+    HOME = Page("/", Head("", SITE_DESCRIPTION, json_ld=JsonLd.WEBSITE), in_sitemap=True, kept_offline=True,
+                nav_label="トップ")
+    GENRES = Page(
+        "/genres",
+        Head("ジャンル一覧", "ジャンルから漫画を探す。作品数つきの全ジャンル一覧です。"),
+        in_sitemap=True,
+        nav_label="ジャンル",
+    )
+    GENRE = Page("/genre/[name]")
+    SEARCH = Page("/search", Head("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。"), nav_label="検索")
+    MANGA = Page("/manga/[slug]")
+    # Reflex cannot express `/{slug}-ch-{n}` as a route, so the reader is the
+    # single-segment dynamic route and the server refuses (404) every path
+    # that does not parse as a chapter path (routes.match).
+    READER = Page("/[reader_path]")
+    # The visitor's own pages: never indexed, kept for offline use.
+    LIBRARY = Page("/library", Head("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", indexable=False),
+                   kept_offline=True, nav_label="ライブラリ", shelves=True)
+    HISTORY = Page("/history", Head("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", indexable=False),
+                   kept_offline=True, nav_label="閲覧履歴", shelves=True)
+    OFFLINE = Page("/offline", Head("保存した話", "オフラインで読むために保存した話の一覧です。", indexable=False),
+                   kept_offline=True)
+
+    @property
+    def page(self) -> Page:
+        return self.value
+
+    @property
+    def path(self) -> str:
+        """The one path of a fixed page."""
+        if not self.page.fixed:
+            raise ValueError(f"{self.name} has no single path: {self.page.route}")
+        return self.page.route
+
+
+def fixed_paths() -> dict[str, PageKind]:
+    return {kind.page.route: kind for kind in PageKind if kind.page.fixed}
+
+
+def sitemap_paths() -> tuple[str, ...]:
+    return tuple(kind.path for kind in PageKind if kind.page.in_sitemap)
+
+
+def offline_paths() -> tuple[str, ...]:
+    """The pages the service worker keeps (assets/js/offline/sw.js SITE_PAGES)."""
+    return tuple(kind.path for kind in PageKind if kind.page.kept_offline)
+
+
+def footer_links() -> tuple[tuple[str, str], ...]:
+    """(label, path) of each page in the footer menu, in declaration order."""
+    return tuple((kind.page.nav_label, kind.path) for kind in PageKind if kind.page.nav_label)
