@@ -7,9 +7,10 @@ does). Every rule here is tested with tables of cases."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
+from urllib.parse import parse_qsl
 
 JST = timezone(timedelta(hours=9), "Asia/Tokyo")
 
@@ -141,10 +142,44 @@ def badges(*, status: str, created_at: datetime, updated_at: datetime, now: date
     return found
 
 
-def utc(moment: datetime) -> datetime:
-    return moment.astimezone(UTC)
+# The pages' queries. A malformed period, day or page means the default
+# (日間, today's weekday, page 1): they only choose how the page is shown, so
+# an old or mistyped link still shows something useful and the canonical
+# address names the default. A genre names content: an unknown one is a 404
+# (the page's head says so), never an empty ranking served as a real page.
+RANKING_PER_PAGE = 30
+CALENDAR_PER_PAGE = 24
+_MAX_PAGE = 100_000
 
 
-def page_slice(items: Sequence, page: int, per_page: int) -> Sequence:
-    start = (page - 1) * per_page
-    return items[start : start + per_page]
+@dataclass(frozen=True)
+class RankingQuery:
+    period: str = DAY
+    genre: str = ""
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class CalendarQuery:
+    day: str
+    chosen: bool  # the day was in the URL (else it is today's)
+    page: int = 1
+
+
+def parse_ranking_query(query_string: str) -> RankingQuery:
+    values = _values(query_string)
+    return RankingQuery(parse_period(values.get("period")), values.get("genre", "").strip(), _page(values.get("page")))
+
+
+def parse_calendar_query(query_string: str, *, now: datetime) -> CalendarQuery:
+    values = _values(query_string)
+    day = parse_day(values.get("day"), now=now)
+    return CalendarQuery(day, values.get("day") == day, _page(values.get("page")))
+
+
+def _values(query_string: str) -> dict[str, str]:
+    return dict(parse_qsl(query_string[:2000], errors="replace"))
+
+
+def _page(value: str | None) -> int:
+    return int(value) if value and value.isascii() and value.isdigit() and 1 <= int(value) <= _MAX_PAGE else 1

@@ -55,6 +55,6 @@ class HeadState(rx.State):
         """on_load of every page: the head of the page at the current path."""
         settings = get_settings()
         path = self.router.url.path or "/"
-        head = await resolve_head(routes.match(path), path)
+        head = await resolve_head(routes.match(path), path, self.router.url.query or "")
         self.found = head is not None
         self.apply(head or build.not_found_head(path, site_name=settings.site_name))

@@ -26,7 +26,7 @@ from sqlmodel import Session
 from manga_app.catalogue import view_history
 from manga_app.core import discovery
 from manga_app.core.db import shared_engine
-from manga_app.read_models.compact import STATUSES, Catalogue
+from manga_app.read_models.compact import STATUSES, Catalogue, MangaItem
 from manga_app.read_models.held import Snapshot, held_catalogue
 
 logger = logging.getLogger(__name__)
@@ -61,6 +61,39 @@ class Board:
             with self._lock:
                 self._rankings[key] = found
         return found
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One page of a ranking or a calendar day: its series (with their
+    places, or whether they came out today), the number of series and pages."""
+
+    items: list[tuple[MangaItem, discovery.Ranked | bool]]
+    total: int
+    page: int
+    pages: int
+
+
+def _listing(entries: list, page: int, per_page: int, item_of) -> Listing:
+    pages = max(1, -(-len(entries) // per_page))
+    page = min(max(1, page), pages)
+    chosen = entries[(page - 1) * per_page : page * per_page]
+    return Listing([item_of(entry) for entry in chosen], len(entries), page, pages)
+
+
+def known_genre(board: Board, genre: str) -> bool:
+    return genre in board.genre_members
+
+
+def ranking_listing(board: Board, period: str, genre: str, page: int, per_page: int) -> Listing:
+    catalogue = board.snapshot.mangas
+    return _listing(board.ranking(period, genre), page, per_page, lambda ranked: (catalogue.item(ranked.key), ranked))
+
+
+def calendar_listing(board: Board, day: str, page: int, per_page: int) -> Listing:
+    catalogue = board.snapshot.mangas
+    return _listing(board.calendar[day], page, per_page,
+                    lambda index: (catalogue.item(index), index in board.updated_today))
 
 
 class _TieBySlug:

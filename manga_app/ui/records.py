@@ -80,6 +80,37 @@ class Card(SeriesCard):
 
 
 @dataclass
+class RankCard(Card):
+    """A series in a ranking: its place, its movement since the period
+    before (discovery.UP, DOWN, FRESH, SAME) and its views in the period."""
+
+    rank: int = 0
+    movement: str = ""
+    movement_label: str = ""  # ↑ ↓ NEW →
+    movement_text: str = ""  # said to screen readers
+    period_views: str = ""
+
+
+_MOVEMENT_TEXT = {discovery.UP: "順位上昇", discovery.DOWN: "順位下降", discovery.FRESH: "初登場", discovery.SAME: "変動なし"}
+TODAY_BADGE = Badge("本日更新", "today")
+
+
+def rank_card_for(item: Any, ranked: discovery.Ranked, *, now: datetime) -> RankCard:
+    card = card_for(item, now=now)
+    return RankCard(**vars(card), rank=ranked.rank, movement=ranked.movement,
+                    movement_label=discovery.MOVEMENT_LABELS[ranked.movement],
+                    movement_text=_MOVEMENT_TEXT[ranked.movement], period_views=format_count(ranked.views))
+
+
+def calendar_card_for(item: Any, *, updated_today: bool, now: datetime) -> Card:
+    """A card of the weekday calendar: 本日更新 in place of 更新 for today's updates."""
+    card = card_for(item, now=now)
+    if updated_today:
+        card.badges = [badge for badge in card.badges if badge.kind != discovery.UPDATED] + [TODAY_BADGE]
+    return card
+
+
+@dataclass
 class Chip:
     """A link to a genre (with its count), or a search filter chip."""
 
