@@ -91,20 +91,32 @@ def ranking(current: Mapping[int, int], previous: Mapping[int, int], *, keep: It
     ranked; `keep` limits both rankings to some series (a genre's).
 
     A series ranked now but not before is NEW; same place →."""
-    kept = None if keep is None else set(keep)
-    before = {item.key: item.rank for item in _order(previous, kept, tie)}
-    result = []
-    for item in _order(current, kept, tie):
-        was = before.get(item.key)
-        movement = FRESH if was is None else UP if was > item.rank else DOWN if was < item.rank else SAME
-        result.append(Ranked(item.key, item.views, item.rank, movement))
-    return result
+    return rank_within(order(current, tie), order(previous, tie), current, keep=keep)
 
 
-def _order(views: Mapping[int, int], kept: set[int] | None, tie: Mapping[int, str] | None) -> list[Ranked]:
-    keys = [key for key, count in views.items() if count > 0 and (kept is None or key in kept)]
+def order(views: Mapping[int, int], tie: Mapping[int, str] | None = None) -> list[int]:
+    """The keys with views, most first (see ranking)."""
+    keys = [key for key, count in views.items() if count > 0]
     keys.sort(key=lambda key: (-views[key], tie.get(key, "") if tie else "", key))
-    return [Ranked(key, views[key], place, SAME) for place, key in enumerate(keys, start=1)]
+    return keys
+
+
+def rank_within(now: list[int], before: list[int], views: Mapping[int, int], *,
+                keep: Iterable[int] | None = None) -> list[Ranked]:
+    """A ranking from the orders of now and before (order()), renumbered
+    within `keep` when given: one pass over each, no sorting, so a genre's
+    ranking costs little once the whole ranking is ordered."""
+    if keep is not None:
+        kept = keep if isinstance(keep, (set, frozenset)) else set(keep)
+        now = [key for key in now if key in kept]
+        before = [key for key in before if key in kept]
+    places = {key: place for place, key in enumerate(before, start=1)}
+    result = []
+    for place, key in enumerate(now, start=1):
+        was = places.get(key)
+        movement = FRESH if was is None else UP if was > place else DOWN if was < place else SAME
+        result.append(Ranked(key, views[key], place, movement))
+    return result
 
 
 def usual_weekday(published: Iterable[datetime], *, now: datetime) -> str | None:

@@ -48,6 +48,7 @@ class Board:
     updated_today: frozenset[int]
     genre_members: dict[str, frozenset[int]]
     _rankings: dict[tuple[str, str], list[discovery.Ranked]] = field(default_factory=dict)
+    _orders: dict[str, tuple[list[int], list[int]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def ranking(self, period: str, genre: str = "") -> list[discovery.Ranked]:
@@ -56,8 +57,12 @@ class Board:
         found = self._rankings.get(key)
         if found is None:
             current, previous = self.periods[period]
+            orders = self._orders.get(period)
+            if orders is None:
+                tie = _TieBySlug(self.snapshot.mangas)
+                orders = self._orders[period] = (discovery.order(current, tie), discovery.order(previous, tie))
             keep = self.genre_members.get(genre, frozenset()) if genre else None
-            found = discovery.ranking(current, previous, keep=keep, tie=_TieBySlug(self.snapshot.mangas))
+            found = discovery.rank_within(*orders, current, keep=keep)
             with self._lock:
                 self._rankings[key] = found
         return found
@@ -143,8 +148,11 @@ def compute_board(*, session: Session, snapshot: Snapshot, now: datetime) -> Boa
     for index in range(len(catalogue)):
         for genre in catalogue.genres_of(index):
             members[catalogue.genre_names[genre]].add(index)
-    return Board(snapshot, now, periods, calendar, frozenset(today_updates),
-                 {name: frozenset(ids) for name, ids in members.items()})
+    board = Board(snapshot, now, periods, calendar, frozenset(today_updates),
+                  {name: frozenset(ids) for name, ids in members.items()})
+    for period in discovery.PERIODS:  # the whole rankings, ordered here rather than by a visitor
+        board.ranking(period)
+    return board
 
 
 class HeldBoard:
