@@ -25,7 +25,6 @@ import random
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import tempfile
 import time
 from datetime import UTC, date, datetime, timedelta
@@ -35,7 +34,7 @@ import httpx
 import sqlalchemy as sa
 
 from benchmarks import synthetic
-from benchmarks._site import PYTHON, ROOT, serve, tool_env
+from benchmarks._site import built_and_served, tool_env
 
 PORT = 3274
 WEB_DIR = ".web-bench-ranking"
@@ -154,10 +153,7 @@ def run(results_dir: Path) -> dict:
         os.symlink(published, data / "published")
         env = tool_env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=db_url, REFLEX_WEB_WORKDIR=WEB_DIR,
                        SITE_ORIGIN=f"http://localhost:{PORT}", CONTENT_KEY=synthetic.CONTENT_KEY)
-        subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}", f"WEB_DIR={WEB_DIR}"],
-                       cwd=ROOT, env=env, check=True, capture_output=True)
-        command = [PYTHON, "-m", "manga_app.serve", "--port", str(PORT), "--host", "127.0.0.1"]
-        with serve(command, ROOT, env, f"http://localhost:{PORT}") as url:
+        with built_and_served(PORT, WEB_DIR, env) as url:
             genres = [genre["name"] for genre in httpx.get(f"{url}/genres.json", timeout=60).json()[:3]]
             started = time.perf_counter()
             assert httpx.get(f"{url}/ranking?page=50", timeout=300).status_code == 200  # the board's computation
