@@ -7,7 +7,8 @@ does). Every rule here is tested with tables of cases."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from urllib.parse import parse_qsl
@@ -83,6 +84,26 @@ class Ranked:
     movement: str
 
 
+_MOVES = (UP, DOWN, FRESH, SAME)
+
+
+class Ranking:
+    """A whole ranking held compactly (typed arrays, no object per place: a
+    process holds one per period and genre, for 100,000 series, and the
+    garbage collector would walk them all); `places(start, stop)` builds the
+    Ranked of one page."""
+
+    def __init__(self, keys: array, views: array, moves: bytes) -> None:
+        self.keys, self.views, self.moves = keys, views, moves
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def places(self, start: int = 0, stop: int | None = None) -> list[Ranked]:
+        stop = len(self.keys) if stop is None else min(stop, len(self.keys))
+        return [Ranked(self.keys[i], self.views[i], i + 1, _MOVES[self.moves[i]]) for i in range(max(0, start), stop)]
+
+
 def ranking(current: Mapping[int, int], previous: Mapping[int, int], *, keep: Iterable[int] | None = None,
             tie: Mapping[int, str] | None = None) -> list[Ranked]:
     """Series ordered by views in the period (most first; ties by `tie`, a
@@ -91,18 +112,18 @@ def ranking(current: Mapping[int, int], previous: Mapping[int, int], *, keep: It
     ranked; `keep` limits both rankings to some series (a genre's).
 
     A series ranked now but not before is NEW; same place →."""
-    return rank_within(order(current, tie), order(previous, tie), current, keep=keep)
+    return rank_within(order(current, tie), order(previous, tie), current, keep=keep).places()
 
 
-def order(views: Mapping[int, int], tie: Mapping[int, str] | None = None) -> list[int]:
+def order(views: Mapping[int, int], tie: Mapping[int, str] | None = None) -> array:
     """The keys with views, most first (see ranking)."""
     keys = [key for key, count in views.items() if count > 0]
     keys.sort(key=lambda key: (-views[key], tie.get(key, "") if tie else "", key))
-    return keys
+    return array("q", keys)
 
 
-def rank_within(now: list[int], before: list[int], views: Mapping[int, int], *,
-                keep: Iterable[int] | None = None) -> list[Ranked]:
+def rank_within(now: Sequence[int], before: Sequence[int], views: Mapping[int, int], *,
+                keep: Iterable[int] | None = None) -> Ranking:
     """A ranking from the orders of now and before (order()), renumbered
     within `keep` when given: one pass over each, no sorting, so a genre's
     ranking costs little once the whole ranking is ordered."""
@@ -111,12 +132,11 @@ def rank_within(now: list[int], before: list[int], views: Mapping[int, int], *,
         now = [key for key in now if key in kept]
         before = [key for key in before if key in kept]
     places = {key: place for place, key in enumerate(before, start=1)}
-    result = []
+    moves = bytearray(len(now))
     for place, key in enumerate(now, start=1):
         was = places.get(key)
-        movement = FRESH if was is None else UP if was > place else DOWN if was < place else SAME
-        result.append(Ranked(key, views[key], place, movement))
-    return result
+        moves[place - 1] = _MOVES.index(FRESH if was is None else UP if was > place else DOWN if was < place else SAME)
+    return Ranking(array("q", now), array("q", (views[key] for key in now)), bytes(moves))
 
 
 def usual_weekday(published: Iterable[datetime], *, now: datetime) -> str | None:

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import threading
 import time
+from array import array
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,6 +27,7 @@ from sqlmodel import Session
 from manga_app.catalogue import view_history
 from manga_app.core import discovery
 from manga_app.core.db import shared_engine
+from manga_app.core.heap import freeze_long_lived
 from manga_app.read_models.compact import STATUSES, Catalogue, MangaItem
 from manga_app.read_models.held import Snapshot, held_catalogue
 
@@ -47,11 +49,11 @@ class Board:
     calendar: dict[str, list[int]]
     updated_today: frozenset[int]
     genre_members: dict[str, frozenset[int]]
-    _rankings: dict[tuple[str, str], list[discovery.Ranked]] = field(default_factory=dict)
-    _orders: dict[str, tuple[list[int], list[int]]] = field(default_factory=dict)
+    _rankings: dict[tuple[str, str], discovery.Ranking] = field(default_factory=dict)
+    _orders: dict[str, tuple[array, array]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def ranking(self, period: str, genre: str = "") -> list[discovery.Ranked]:
+    def ranking(self, period: str, genre: str = "") -> discovery.Ranking:
         """The period's ranking (of one genre's series, given its name), computed once per board."""
         key = (period, genre)
         found = self._rankings.get(key)
@@ -79,11 +81,11 @@ class Listing:
     pages: int
 
 
-def _listing(entries: list, page: int, per_page: int, item_of) -> Listing:
-    pages = max(1, -(-len(entries) // per_page))
+def _listing(total: int, page: int, per_page: int, chosen, item_of) -> Listing:
+    """`chosen(start, stop)`: the entries of one page."""
+    pages = max(1, -(-total // per_page))
     page = min(max(1, page), pages)
-    chosen = entries[(page - 1) * per_page : page * per_page]
-    return Listing([item_of(entry) for entry in chosen], len(entries), page, pages)
+    return Listing([item_of(entry) for entry in chosen((page - 1) * per_page, page * per_page)], total, page, pages)
 
 
 def known_genre(board: Board, genre: str) -> bool:
@@ -91,13 +93,13 @@ def known_genre(board: Board, genre: str) -> bool:
 
 
 def ranking_listing(board: Board, period: str, genre: str, page: int, per_page: int) -> Listing:
-    catalogue = board.snapshot.mangas
-    return _listing(board.ranking(period, genre), page, per_page, lambda ranked: (catalogue.item(ranked.key), ranked))
+    catalogue, ranking = board.snapshot.mangas, board.ranking(period, genre)
+    return _listing(len(ranking), page, per_page, ranking.places, lambda ranked: (catalogue.item(ranked.key), ranked))
 
 
 def calendar_listing(board: Board, day: str, page: int, per_page: int) -> Listing:
-    catalogue = board.snapshot.mangas
-    return _listing(board.calendar[day], page, per_page,
+    catalogue, ids = board.snapshot.mangas, board.calendar[day]
+    return _listing(len(ids), page, per_page, lambda start, stop: ids[start:stop],
                     lambda index: (catalogue.item(index), index in board.updated_today))
 
 
@@ -135,7 +137,7 @@ def compute_board(*, session: Session, snapshot: Snapshot, now: datetime) -> Boa
         )
     times = view_history.publication_times(session=session, since=now - discovery.WEEKDAY_LOOKBACK)
     series_of = {index: key for key, index in by_id.items()}
-    calendar: dict[str, list[int]] = {day: [] for day in discovery.DAY_LABELS}
+    calendar: dict[str, array] = {day: array("q") for day in discovery.DAY_LABELS}
     today_updates = set()
     for index in sorted(range(len(catalogue)), key=catalogue.updated.__getitem__, reverse=True):
         if catalogue.status[index] != _ONGOING:
@@ -150,8 +152,9 @@ def compute_board(*, session: Session, snapshot: Snapshot, now: datetime) -> Boa
             members[catalogue.genre_names[genre]].add(index)
     board = Board(snapshot, now, periods, calendar, frozenset(today_updates),
                   {name: frozenset(ids) for name, ids in members.items()})
-    for period in discovery.PERIODS:  # the whole rankings, ordered here rather than by a visitor
-        board.ranking(period)
+    for period in discovery.PERIODS:  # every ranking made here, in the thread, rather than for a visitor
+        for genre in ["", *board.genre_members]:
+            board.ranking(period, genre)
     return board
 
 
@@ -184,6 +187,7 @@ class HeldBoard:
                 return board
             self._board = await asyncio.to_thread(_compute, snapshot)
             self._computed_at = time.monotonic()
+            freeze_long_lived()  # a board is long-lived: out of the collector's way, as the catalogue is
             return self._board
 
 

@@ -106,9 +106,9 @@ def test_rankings_of_each_period_with_their_boundaries(engine, period):
         snapshot = Snapshot.build([item(slug, slug=slug) for slug, _, _ in SERIES], (), "v1")
         board = compute_board(session=session, snapshot=snapshot, now=NOW)
     slugs = snapshot.mangas.slugs
-    got = [(slugs[r.key], r.views, r.movement) for r in board.ranking(period)]
+    got = [(slugs[r.key], r.views, r.movement) for r in board.ranking(period).places()]
     assert got == EXPECTED[period]
-    assert [r.rank for r in board.ranking(period)] == list(range(1, len(got) + 1))
+    assert [r.rank for r in board.ranking(period).places()] == list(range(1, len(got) + 1))
 
 
 def test_the_all_time_movement_is_against_the_totals_before_today(engine):
@@ -122,7 +122,7 @@ def test_the_all_time_movement_is_against_the_totals_before_today(engine):
         session.commit()
         snapshot = Snapshot.build([item(s, slug=s) for s in ("first", "second", "third")], (), "v1")
         board = compute_board(session=session, snapshot=snapshot, now=NOW)
-    got = [(snapshot.mangas.slugs[r.key], r.movement) for r in board.ranking("all")]
+    got = [(snapshot.mangas.slugs[r.key], r.movement) for r in board.ranking("all").places()]
     assert got == [("second", "up"), ("first", "down"), ("third", "new")]
 
 
