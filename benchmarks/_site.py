@@ -66,6 +66,17 @@ def serve(command: list[str], cwd: Path, env: dict[str, str], url: str) -> Itera
 
 
 @contextlib.contextmanager
+def built_and_served(port: int, web_dir: str, env: dict[str, str]) -> Iterator[str]:
+    """The production build for `port` in `web_dir` (made when sources
+    changed), served as `make run` serves it; yields its URL."""
+    subprocess.run(["make", "--no-print-directory", "build", f"PORT={port}", f"WEB_DIR={web_dir}"],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    command = [PYTHON, "-m", "manga_app.serve", "--port", str(port), "--host", "127.0.0.1"]
+    with serve(command, ROOT, env, f"http://localhost:{port}") as url:
+        yield url
+
+
+@contextlib.contextmanager
 def served_site(
     port: int, web_dir: str, *, series: int | None = 8, library: Path | None = None, db_url: str | None = None,
     **settings: str,
@@ -82,8 +93,5 @@ def served_site(
             subprocess.run([PYTHON, "-m", "manga_app.demo", str(library), "--series", str(series)],
                            cwd=ROOT, env=env, check=True, capture_output=True)
         subprocess.run([PYTHON, "-m", "manga_app.catalogue", "import", str(library)], cwd=ROOT, env=env, check=True, capture_output=True)
-        subprocess.run(["make", "--no-print-directory", "build", f"PORT={port}", f"WEB_DIR={web_dir}"],
-                       cwd=ROOT, env=env, check=True, capture_output=True)
-        command = [PYTHON, "-m", "manga_app.serve", "--port", str(port), "--host", "127.0.0.1"]
-        with serve(command, ROOT, env, f"http://localhost:{port}") as url:
+        with built_and_served(port, web_dir, env) as url:
             yield url, data

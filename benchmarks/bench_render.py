@@ -25,7 +25,7 @@ import httpx
 
 from benchmarks import synthetic
 from benchmarks.load import http as wrk
-from benchmarks._site import PYTHON, ROOT, serve, tool_env
+from benchmarks._site import built_and_served, tool_env
 
 PORT = 3296
 WEB_DIR = ".web-bench-render"
@@ -68,12 +68,7 @@ def run(results_dir: Path) -> dict:
         os.symlink(published, data / "published")
         env = tool_env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=db_url, REFLEX_WEB_WORKDIR=WEB_DIR,
                        SITE_ORIGIN=f"http://localhost:{PORT}", CONTENT_KEY=synthetic.CONTENT_KEY)
-        import subprocess
-
-        subprocess.run(["make", "--no-print-directory", "build", f"PORT={PORT}", f"WEB_DIR={WEB_DIR}"],
-                       cwd=ROOT, env=env, check=True, capture_output=True)
-        command = [PYTHON, "-m", "manga_app.serve", "--port", str(PORT), "--host", "127.0.0.1"]
-        with serve(command, ROOT, env, f"http://localhost:{PORT}") as url:
+        with built_and_served(PORT, WEB_DIR, env) as url:
             items = httpx.get(f"{url}/mangas_1.json", timeout=60).json()["list"]
             slugs = [item["slug"] for item in random.Random(15).sample(items, min(COLD_TITLES + 20, len(items)))]
             asyncio.run(_cold_renders(url, slugs[:20]))  # warm up the renderer and the held catalogue

@@ -35,6 +35,7 @@ app = rx.App(
         "/css/reader.css",
         "/css/account.css",
         "/css/offline.css",
+        "/css/discover.css",
     ],
     head_components=[
         rx.el.meta(name="theme-color", content="#f8413b"),

@@ -9,13 +9,14 @@ read with their series and never queried on their own.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 __all__ = [
-    "CatalogueChange", "Chapter", "Genre", "Page", "PublishState", "Series", "SeriesGenre", "UTCDateTime", "utc_now",
+    "CatalogueChange", "Chapter", "Genre", "Page", "PublishState", "Series", "SeriesGenre", "SeriesViewDay", "UTCDateTime",
+    "utc_now",
 ]
 
 STATUSES = ("ongoing", "completed")
@@ -97,6 +98,8 @@ class Chapter(SQLModel, table=True):
     __tablename__ = "chapter"
     __table_args__ = (
         sa.UniqueConstraint("series_id", "number_hundredths", name="uq_chapter_series_number"),
+        # The calendar reads the chapters of the last weeks (migration 0011).
+        sa.Index("ix_chapter_published_at", "published_at"),
         {"extend_existing": True},
     )
 
@@ -167,3 +170,23 @@ class PublishState(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     token: str = Field(max_length=64)
+
+
+class SeriesViewDay(SQLModel, table=True):
+    """Views of a series counted on one day in Japan (migration 0011): what
+    the ranking of any period adds up. Written with the running totals
+    (repository.add_view), one upsert per counted view; days no period reads
+    are pruned (view_history.prune_view_days).
+
+    The key starts with the day, so a period's rows are one range of it and
+    pruning is one range delete; that key is the table's only index. No
+    foreign key: a deleted series' rows (no index by series to cascade
+    through) are left out by every reader, which joins with `series`, and
+    pruned with their days."""
+
+    __tablename__ = "series_view_day"
+    __table_args__ = {"extend_existing": True}
+
+    day: date = Field(primary_key=True)
+    series_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    views: int = Field(default=0)

@@ -9,11 +9,13 @@ listed: a series without chapters has nothing to read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import date
 from decimal import Decimal
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
+from manga_app.catalogue import view_history
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.naming import to_hundredths
 
@@ -184,11 +186,14 @@ def media_key_in_use(*, session: Session, key: str) -> bool:
     )
 
 
-def add_view(*, session: Session, series_id: int, chapter_id: int | None = None) -> None:
-    """Count one view atomically in SQL (no read-modify-write race between workers)."""
+def add_view(*, session: Session, series_id: int, chapter_id: int | None = None, day: date | None = None) -> None:
+    """Count one view atomically in SQL (no read-modify-write race between
+    workers): the running totals and, given the day in Japan, that day's count."""
     session.execute(sa.update(Series).where(Series.id == series_id).values(views=Series.views + 1))
     if chapter_id is not None:
         session.execute(
             sa.update(Chapter).where(Chapter.id == chapter_id).values(views=Chapter.views + 1)
         )
+    if day is not None:
+        view_history.add_day_view(session=session, series_id=series_id, day=day)
     session.commit()

@@ -67,6 +67,10 @@ class PageKind(enum.Enum):
         nav_label="ジャンル",
     )
     GENRE = Page("/genre/[name]")
+    # Their heads depend on the query (period, genre, day) and an unknown
+    # genre is a 404, so they are built like the catalogue's pages.
+    RANKING = Page("/ranking", in_sitemap=True, nav_label="ランキング")
+    CALENDAR = Page("/calendar", in_sitemap=True, nav_label="曜日別")
     SEARCH = Page("/search", Head("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。"), nav_label="検索")
     MANGA = Page("/manga/[slug]")
     # Reflex cannot express `/{slug}-ch-{n}` as a route, so the reader is the

@@ -18,6 +18,8 @@ SEARCH = PageKind.SEARCH.path
 LIBRARY = PageKind.LIBRARY.path
 HISTORY = PageKind.HISTORY.path
 OFFLINE = PageKind.OFFLINE.path
+RANKING = PageKind.RANKING.path
+CALENDAR = PageKind.CALENDAR.path
 
 # Reflex route templates, one per declared page.
 ROUTE_TEMPLATES: dict[PageKind, str] = {kind: kind.page.route for kind in PageKind}
@@ -214,6 +216,18 @@ def search_url(**params: str | int | list[str] | None) -> str:
         values = value if isinstance(value, list) else [value]
         pairs.extend((key, str(item)) for item in values)
     return f"{SEARCH}?{urlencode(pairs)}" if pairs else SEARCH
+
+
+def ranking_url(period: str = "", genre: str = "", page: int = 1) -> str:
+    """`/ranking?period=&genre=&page=`; the defaults (empty, page 1) left out."""
+    pairs = [(key, str(value)) for key, value in (("period", period), ("genre", genre), ("page", page if page > 1 else "")) if value]
+    return f"{RANKING}?{urlencode(pairs)}" if pairs else RANKING
+
+
+def calendar_url(day: str = "", page: int = 1) -> str:
+    """`/calendar?day=&page=`; the defaults (today, page 1) left out."""
+    pairs = [(key, str(value)) for key, value in (("day", day), ("page", page if page > 1 else "")) if value]
+    return f"{CALENDAR}?{urlencode(pairs)}" if pairs else CALENDAR
 
 
 def _strip_query(path: str) -> str:

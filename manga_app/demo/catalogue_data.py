@@ -163,7 +163,7 @@ CATALOGUE: tuple[SeriesDef, ...] = (
         summary="廃部寸前の園芸部が目をつけたのは、立入禁止の校舎屋上だった。"
         "トマトとスイカと友情を育てる、縦スクロール青春コメディ。",
         status="ongoing",
-        chapters=3,
+        chapters=1,
         latest="hours",
         cadence_days=7,
         publisher=_YUUNAGI,

@@ -187,6 +187,8 @@ def _latest_date(series: SeriesDef, now: datetime, rng: random.Random) -> dateti
 
 def _chapter_dates(series: SeriesDef, count: int, now: datetime, rng: random.Random) -> list[datetime]:
     """Dates for ``count`` chapters, oldest first, ending at the series' bucket."""
+    if series.key in _REGULAR_DAYS_BACK:
+        return _regular_dates(series, count, now, rng, _REGULAR_DAYS_BACK[series.key])
     latest = _latest_date(series, now, rng)
     gaps = [
         timedelta(days=series.cadence_days * rng.uniform(0.85, 1.15), hours=rng.randint(-6, 6))
@@ -201,6 +203,49 @@ def _chapter_dates(series: SeriesDef, count: int, now: datetime, rng: random.Ran
     for gap in reversed(gaps):
         dates.append(dates[-1] - gap)
     return [d.replace(microsecond=0) for d in reversed(dates)]
+
+
+# Ongoing weekly and fortnightly series come out on one weekday in Japan, as
+# magazines do, so the weekday calendar has a series under every day: those
+# whose latest chapter is from today stay on today's weekday; the others
+# (buckets "days" and "weeks") are given, in catalogue order, how many days
+# before today their latest chapter came out, cycling through the six other
+# weekdays ("days" reaches back 1-6 days, "weeks" 7-13).
+JST = timezone(timedelta(hours=9))
+_RECENT_BUCKETS = ("just_now", "minutes", "hours")
+
+
+def _regular_days_back() -> dict[str, int | None]:
+    found: dict[str, int | None] = {}
+    others = 0
+    for series in CATALOGUE:
+        if series.status != "ongoing" or series.cadence_days > 14:
+            continue
+        if series.latest in _RECENT_BUCKETS:
+            found[series.key] = None
+        elif series.latest in ("days", "weeks"):
+            found[series.key] = 1 + others % 6 + (7 if series.latest == "weeks" else 0)
+            # Fewer than three chapters make no schedule (core.discovery.usual_weekday).
+            others += series.chapter_total >= 3
+    return found
+
+
+_REGULAR_DAYS_BACK = _regular_days_back()
+
+
+def _regular_dates(series: SeriesDef, count: int, now: datetime, rng: random.Random, days_back: int | None) -> list[datetime]:
+    """Every cadence_days exactly, at one time of day: one weekday in Japan."""
+    if days_back is None:
+        latest = _latest_date(series, now, rng)
+    else:
+        # A moment on that Japanese day no later in the day than now, so it
+        # is at least `days_back` whole days old (its relative-time bucket).
+        local_now = _to_utc(now).astimezone(JST)
+        midnight = (local_now - timedelta(days=days_back)).replace(hour=0, minute=0, second=0, microsecond=0)
+        elapsed = int((local_now - local_now.replace(hour=0, minute=0, second=0, microsecond=0)).total_seconds())
+        latest = (midnight + timedelta(seconds=rng.randint(0, elapsed))).astimezone(timezone.utc)
+    step = timedelta(days=series.cadence_days)
+    return [(latest - step * back).replace(microsecond=0) for back in reversed(range(count))]
 
 
 # --------------------------------------------------------------------------

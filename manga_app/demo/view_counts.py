@@ -3,7 +3,8 @@
 A fresh import has no readers, so every series would show 閲覧 0 and the home
 page's 人気 shelf would be in no particular order. This step gives the demo
 series and chapters counts a real site could have (a few hits past a
-million, a long tail of hundreds), then publishes so the lists show them.
+million, a long tail of hundreds) and a view history of the last days for
+the rankings (view_days.py), then publishes so the lists show them.
 
 The counts come from the demo plan alone (series key, chapter numbers,
 seed), never from the archives: the importer must not take views from
@@ -28,6 +29,7 @@ from manga_app.core.db import default_db_url, make_engine, migrate, normalise_ur
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import title_key, to_hundredths
 from manga_app.demo.plan import SeriesPlan, plan_library
+from manga_app.demo.view_days import apply_view_days
 
 __all__ = ["SeriesViews", "apply_demo_views", "demo_views", "main"]
 
@@ -102,12 +104,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             with Session(engine) as session:
                 series, chapters = apply_demo_views(session=session, seed=args.seed)
+                days = apply_view_days(session=session, seed=args.seed)
         finally:
             engine.dispose()
     except sa.exc.SQLAlchemyError as exc:
         print(f"error: cannot set the demo views: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 1
-    print(f"demo views: set for {series} series and {chapters} chapters")
+    print(f"demo views: set for {series} series and {chapters} chapters, {days} series-days")
     if args.no_publish:
         return 0
     return catalogue_cli.main(["publish", *(["--db", args.db] if args.db else [])])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from manga_app.core import routes
+from manga_app.core import discovery, routes
 from manga_app.heads import seo
 from manga_app.core.display import STATUS_LABELS
 from manga_app.core.pages import JsonLd, PageKind
@@ -140,6 +140,52 @@ def genre_head(name: str, total: int, *, site_name: str, origin: str) -> PageHea
         json_ld=(
             {"@context": "https://schema.org", "@type": "CollectionPage", "name": f"{name}の漫画一覧", "url": origin + path},
             _breadcrumbs(origin, [(site_name, routes.HOME), ("ジャンル一覧", routes.GENRES), (name, path)]),
+        ),
+    )
+
+
+def ranking_head(period: str, genre: str, page: int, entries: list[tuple[int, str, str]], *, site_name: str,
+                 origin: str) -> PageHead:
+    """A ranking page; `entries` are its (place, title, url), listed as an ItemList."""
+    path = routes.ranking_url("" if period == discovery.DAY else period, genre, page)
+    label = discovery.PERIOD_LABELS[period]
+    name = f"{genre}の漫画{label}ランキング" if genre else f"漫画{label}ランキング"
+    shown = name + (f"（{page}ページ目）" if page > 1 else "")
+    return PageHead(
+        title=page_title(shown, site_name),
+        description=_clip(f"{name}。{label}に読まれた人数の多い順に、順位の上がり下がりつきで並べています。"),
+        path=path,
+        json_ld=(
+            {
+                "@context": "https://schema.org",
+                "@type": "ItemList",
+                "name": name,
+                "url": origin + path,
+                "itemListOrder": "https://schema.org/ItemListOrderDescending",
+                "itemListElement": [
+                    {"@type": "ListItem", "position": place, "name": title, "url": origin + url}
+                    for place, title, url in entries
+                ],
+            },
+            _breadcrumbs(origin, [(site_name, routes.HOME), ("ランキング", routes.RANKING)]
+                         + ([(name, path)] if genre or period != discovery.DAY else [])),
+        ),
+    )
+
+
+def calendar_head(day: str, chosen: bool, page: int, *, site_name: str, origin: str) -> PageHead:
+    """The weekday calendar; `chosen`: the day is in the URL (else it is today's,
+    and the page's address is the calendar's own)."""
+    path = routes.calendar_url(day if chosen else "", page)
+    label = discovery.DAY_LABELS[day]
+    name = "不定期更新の漫画" if day == discovery.IRREGULAR else f"{label}曜日更新の漫画"
+    return PageHead(
+        title=page_title(name + (f"（{page}ページ目）" if page > 1 else ""), site_name),
+        description=_clip(f"{name}一覧。連載中の作品を、最近の更新から割り出した曜日ごとに並べています。本日更新の作品には印がつきます。"),
+        path=path,
+        json_ld=(
+            {"@context": "https://schema.org", "@type": "CollectionPage", "name": name, "url": origin + path},
+            _breadcrumbs(origin, [(site_name, routes.HOME), ("曜日別", routes.CALENDAR)]),
         ),
     )
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 
+from manga_app.core import discovery as core_discovery
 from manga_app.heads import build
+from manga_app.read_models import discovery
+from manga_app.read_models.discovery import held_board
 from manga_app.read_models.held import held_catalogue
 from manga_app.read_models.title_cache import load_chapter, load_title
 from manga_app.core.config import get_settings
@@ -15,41 +19,61 @@ from manga_app.core.routes import PageKind, RouteMatch
 from manga_app.heads.seo import PageHead
 
 
-async def _genre_head(found: RouteMatch, path: str) -> PageHead | None:
+async def _genre_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
     settings = get_settings()
     snapshot = await held_catalogue().snapshot()
     genre = next((genre for genre in snapshot.genres if genre.name == found.params["name"]), None)
     return None if genre is None else build.genre_head(genre.name, genre.total, site_name=settings.site_name, origin=settings.origin)
 
 
-async def _title_head(found: RouteMatch, path: str) -> PageHead | None:
+async def _title_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
     settings = get_settings()
     title = await asyncio.to_thread(load_title, found.params["slug"])
     return None if title is None else build.title_head(*title, site_name=settings.site_name, origin=settings.origin)
 
 
-async def _reader_head(found: RouteMatch, path: str) -> PageHead | None:
+async def _reader_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
     settings = get_settings()
     context = await asyncio.to_thread(load_chapter, found.params)
     return None if context is None else build.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
 
 
+async def _ranking_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
+    settings = get_settings()
+    wanted = core_discovery.parse_ranking_query(query)
+    board = await held_board().board()
+    if wanted.genre and not discovery.known_genre(board, wanted.genre):
+        return None
+    listing = discovery.ranking_listing(board, wanted.period, wanted.genre, wanted.page, core_discovery.RANKING_PER_PAGE)
+    entries = [(ranked.rank, item.title, routes.manga_url(item.slug)) for item, ranked in listing.items]
+    return build.ranking_head(wanted.period, wanted.genre, listing.page, entries, site_name=settings.site_name,
+                              origin=settings.origin)
+
+
+async def _calendar_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
+    settings = get_settings()
+    wanted = core_discovery.parse_calendar_query(query, now=datetime.now(UTC))
+    return build.calendar_head(wanted.day, wanted.chosen, wanted.page, site_name=settings.site_name, origin=settings.origin)
+
+
 # The heads of the pages that declare none (core/pages.py): built from the
 # catalogue row their path names, None when there is no such row (a 404).
-CATALOGUE_HEADS: dict[PageKind, Callable[[RouteMatch, str], Awaitable[PageHead | None]]] = {
+CATALOGUE_HEADS: dict[PageKind, Callable[[RouteMatch, str, str], Awaitable[PageHead | None]]] = {
     PageKind.GENRE: _genre_head,
     PageKind.MANGA: _title_head,
     PageKind.READER: _reader_head,
+    PageKind.RANKING: _ranking_head,
+    PageKind.CALENDAR: _calendar_head,
 }
 
 
-async def resolve_head(found: RouteMatch | None, path: str) -> PageHead | None:
+async def resolve_head(found: RouteMatch | None, path: str, query: str = "") -> PageHead | None:
     if found is None:
         return None
     if found.kind.page.head is not None:
         settings = get_settings()
         return build.static_head(found.kind, site_names=settings.names, origin=settings.origin)
-    return await CATALOGUE_HEADS[found.kind](found, path)
+    return await CATALOGUE_HEADS[found.kind](found, path, query)
 
 
 async def series_near(found: RouteMatch | None) -> tuple[str, str]:

@@ -60,7 +60,7 @@ class HeadState(rx.State):
         settings = get_settings()
         path = self.router.url.path or "/"
         found = routes.match(path)
-        head = await resolve_head(found, path)
+        head = await resolve_head(found, path, self.router.url.query or "")
         self.found = head is not None
         self.series_title, self.series_url = ("", "") if self.found else await series_near(found)
         self.apply(head or build.not_found_head(path, site_name=settings.site_name))

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session
 
-from manga_app.catalogue import repository
+from manga_app.catalogue import repository, view_history
 from manga_app.core.db import shared_engine
 from manga_app.core.config import content_key, get_settings
 from manga_app.reader.models import ChapterViewMark
@@ -90,7 +90,7 @@ def record_view(
         inserted += len(session.execute(statement).all())
     if inserted == len(keys):
         # Same transaction as the marks: a view is counted exactly when they are.
-        repository.add_view(session=session, series_id=series_id, chapter_id=chapter_id)
+        repository.add_view(session=session, series_id=series_id, chapter_id=chapter_id, day=day)
         return True
     session.commit()
     return False
@@ -111,13 +111,14 @@ _pruned_on: date | None = None
 def count_chapter_view(slug: str, number: str, *, browser_id: str, uid: str, address: str, day: date) -> bool:
     """The reader's call: this visitor (the browser's random id and, signed
     in, the verified uid) opened chapter `number` of `slug` on `day`. Counts
-    at most once; prunes old marks once a day per process."""
+    at most once; prunes old marks and view days once a day per process."""
     global _pruned_on
     secret = hashing_secret(content_key(get_settings()))
     visitors = [visitor_key(secret, "b", browser_id)] + ([visitor_key(secret, "u", uid)] if uid else [])
     with Session(shared_engine()) as session:
         if _pruned_on != day:
             prune_views(session=session, today=day)
+            view_history.prune_view_days(session=session, today=day)
             _pruned_on = day
         chapter = repository.get_chapter(session=session, series_slug=slug, number=number)
         if chapter is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from manga_app.ui.badges import badge_row
 from manga_app.ui.link import link
 from manga_app.ui.phrased import phrased
 from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH, Card
@@ -52,6 +53,7 @@ def series_card(card: rx.Var, position: rx.Var[int] | None = None) -> rx.Compone
     return rx.el.li(
         link(
             cover_image(card, position=position),
+            badge_row(card),
             rx.el.span(phrased(card.parts), class_name="card-title phrased"),
             _match_line(card),
             rx.el.span(
@@ -79,6 +81,7 @@ def card_shelf(cards: rx.Var[list[Card]], *, label: str, stat: str = "updated") 
         return rx.el.li(
             link(
                 cover_image(card, sizes="120px"),
+                badge_row(card),
                 rx.el.span(phrased(card.parts), class_name="card-title phrased"),
                 rx.el.span(meta, class_name="card-meta"),
                 href=card.url,
@@ -95,6 +98,7 @@ def update_row(card: rx.Var) -> rx.Component:
     return rx.el.li(
         link(
             cover_image(card, sizes="64px"),
+            badge_row(card),
             rx.el.span(
                 rx.el.span(card.title, class_name="update-title"),
                 rx.el.span(

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from manga_app.core import routes
+from manga_app.core import discovery, routes
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.core.phrases import boundaries
 from manga_app.search.highlight import best_alternative, segments
@@ -69,6 +69,19 @@ class SeriesCard:
 
 
 @dataclass
+class Badge:
+    """完結, NEW or 更新 on a card; `kind` is its style (discovery.BADGE_LABELS)."""
+
+    text: str = ""
+    kind: str = ""
+
+
+def badges_for(item: Any, *, now: datetime) -> list[Badge]:
+    found = discovery.badges(status=item.status, created_at=item.created_at, updated_at=item.updated_at, now=now)
+    return [Badge(discovery.BADGE_LABELS[kind], kind) for kind in found]
+
+
+@dataclass
 class Card(SeriesCard):
     """A series on the home, genre and search pages."""
 
@@ -81,6 +94,38 @@ class Card(SeriesCard):
     parts: list[Part] = field(default_factory=list)
     # When the match is in an alias or reading rather than the title.
     match_parts: list[Part] = field(default_factory=list)
+    badges: list[Badge] = field(default_factory=list)
+
+
+@dataclass
+class RankCard(Card):
+    """A series in a ranking: its place, its movement since the period
+    before (discovery.UP, DOWN, FRESH, SAME) and its views in the period."""
+
+    rank: int = 0
+    movement: str = ""
+    movement_label: str = ""  # ↑ ↓ NEW →
+    movement_text: str = ""  # said to screen readers
+    period_views: str = ""
+
+
+_MOVEMENT_TEXT = {discovery.UP: "順位上昇", discovery.DOWN: "順位下降", discovery.FRESH: "初登場", discovery.SAME: "変動なし"}
+TODAY_BADGE = Badge("本日更新", "today")
+
+
+def rank_card_for(item: Any, ranked: discovery.Ranked, *, now: datetime) -> RankCard:
+    card = card_for(item, now=now)
+    return RankCard(**vars(card), rank=ranked.rank, movement=ranked.movement,
+                    movement_label=discovery.MOVEMENT_LABELS[ranked.movement],
+                    movement_text=_MOVEMENT_TEXT[ranked.movement], period_views=format_count(ranked.views))
+
+
+def calendar_card_for(item: Any, *, updated_today: bool, now: datetime) -> Card:
+    """A card of the weekday calendar: 本日更新 in place of 更新 for today's updates."""
+    card = card_for(item, now=now)
+    if updated_today:
+        card.badges = [badge for badge in card.badges if badge.kind != discovery.UPDATED] + [TODAY_BADGE]
+    return card
 
 
 @dataclass
@@ -137,6 +182,7 @@ def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
         status_label=STATUS_LABELS.get(item.status, ""),
         parts=parts,
         match_parts=match_parts,
+        badges=badges_for(item, now=now),
     )
 
 

@@ -56,6 +56,8 @@ def _site_pages(base_url: str) -> list[tuple[str, str]]:
         ("/search", "main"),
         ("/search?q=%E3%81%AE&sort=views", "main .card"),
         (f"/manga/{title['slug']}", ".title-name"),
+        ("/ranking?period=week", "main .rank-title"),
+        ("/calendar?day=irregular", "main h1"),
         ("/library", "main h1"),
         ("/history", "main h1"),
         ("/no-such-page", "main .not-found-title"),

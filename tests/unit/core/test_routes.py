@@ -85,6 +85,8 @@ MATCH_CASES = [
     ("search", "/search", RouteMatch(PageKind.SEARCH)),
     ("search-with-query", "/search?q=abc&genre=x", RouteMatch(PageKind.SEARCH)),
     ("search-trailing-slash", "/search/", RouteMatch(PageKind.SEARCH)),
+    ("ranking", "/ranking?period=week&genre=SF", RouteMatch(PageKind.RANKING)),
+    ("calendar", "/calendar?day=mon", RouteMatch(PageKind.CALENDAR)),
     ("library", "/library", RouteMatch(PageKind.LIBRARY)),
     ("library-trailing-slash", "/library/", RouteMatch(PageKind.LIBRARY)),
     ("history", "/history", RouteMatch(PageKind.HISTORY)),
@@ -517,3 +519,22 @@ def test_the_browser_reads_a_pathname_as_a_reader_page_exactly_when_the_server_d
                             capture_output=True, text=True, check=True, timeout=30)
     assert json.loads(answer.stdout) == [uses_reader_layout(path) for path in pathnames]
     assert [expected for _, expected in rows] == [uses_reader_layout(path) for path, _ in rows]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ((), "/ranking"),
+        (("week",), "/ranking?period=week"),
+        (("", "日常", 2), "/ranking?genre=%E6%97%A5%E5%B8%B8&page=2"),
+        (("all", "SF", 1), "/ranking?period=all&genre=SF"),
+    ],
+)
+def test_ranking_url(args, expected):
+    assert routes.ranking_url(*args) == expected
+
+
+@pytest.mark.parametrize(("args", "expected"), [((), "/calendar"), (("mon",), "/calendar?day=mon"),
+                                                (("irregular", 3), "/calendar?day=irregular&page=3")])
+def test_calendar_url(args, expected):
+    assert routes.calendar_url(*args) == expected

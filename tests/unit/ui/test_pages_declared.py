@@ -46,7 +46,7 @@ def test_every_page_without_a_declared_head_has_one_built_from_the_catalogue():
 
 
 def test_the_sitemap_lists_the_pages_declared_in_it():
-    assert sitemap.STATIC_PATHS == (routes.HOME, routes.GENRES)
+    assert sitemap.STATIC_PATHS == (routes.HOME, routes.GENRES, routes.RANKING, routes.CALENDAR)
 
 
 def test_the_service_worker_keeps_the_pages_declared_kept_offline():
@@ -56,7 +56,7 @@ def test_the_service_worker_keeps_the_pages_declared_kept_offline():
 
 
 def test_the_footer_and_the_shelves_follow_the_declarations():
-    assert [label for label, _ in pages.footer_links()] == ["トップ", "ジャンル", "検索", "ライブラリ", "閲覧履歴"]
+    assert [label for label, _ in pages.footer_links()] == ["トップ", "ジャンル", "ランキング", "曜日別", "検索", "ライブラリ", "閲覧履歴"]
     assert {kind for kind in PageKind if kind.page.shelves} == {PageKind.LIBRARY, PageKind.HISTORY}
 
 
