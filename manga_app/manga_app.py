@@ -12,6 +12,7 @@ from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
 from manga_app.reflex_patches import leave_out_color_mode_script, own_stylesheet_link
 from manga_app.ssr.pages import warm_up
+from manga_app.web import bounded_logs
 from manga_app.web.middleware import site_http_layer
 
 # Fail fast on a placeholder or malformed CONTENT_KEY, or on emulator mode
@@ -23,6 +24,8 @@ own_stylesheet_link()
 
 app = rx.App(
     html_lang="ja",
+    # The browser's error reports: one bounded line each, identical ones once a minute.
+    frontend_exception_handler=bounded_logs.frontend_exception,
     stylesheets=[
         "/css/antd.css",
         "/css/site.css",

@@ -292,6 +292,42 @@ def test_an_oversized_frame_closes_the_connection_and_stays_out_of_the_log(base_
     small.close()
 
 
+FRONTEND_EXCEPTION = "reflex___state____state.reflex___state____frontend_event_exception_state.handle_frontend_exception"
+
+
+def _log_lines(server_env) -> list[str]:
+    return (Path(server_env["DATA_DIR"]) / f"server-{PORT}.log").read_text(errors="replace").splitlines()
+
+
+def test_client_text_and_malformed_frames_cost_the_log_a_bounded_line_and_forge_none(base_url, server_env):
+    forged = "ERROR forged by a client"
+    before = len(_log_lines(server_env))
+    # One front-end "exception" of 53 KB with line breaks and an ANSI escape, sent 20 times.
+    tab = Tab(base_url)
+    tab.hydrate()
+    for _ in range(20):
+        tab.send(FRONTEND_EXCEPTION, info=("\x1b[2J" + "x" * 500 + "\n" + forged + "\n") * 100, component_stack="")
+    tab.settled()
+    # Malformed engine.io frames: the first closes the socket.
+    frames = Tab(base_url)
+    frames.hydrate()
+    for _ in range(50):
+        if not frames.client.connected:
+            break
+        frames.client.eio.ws.send("4" + "2/_event,[\"event\"," + "{" * 10)
+    frames.wait_for(lambda: not frames.client.connected)
+    for _ in range(20):
+        httpx.get(f"{base_url}//", timeout=10)
+    assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
+    time.sleep(1.0)  # the server's log handler writes asynchronously
+    added = _log_lines(server_env)[before:]
+    assert not any(line.lstrip().startswith(forged) for line in added), added[:20]
+    assert "\x1b" not in "\n".join(added)
+    assert max(map(len, added), default=0) < 600, max(added, key=len)[:300]
+    # A handful of lines for the lot, not one or more per event, frame or request.
+    assert len(added) <= 15, "\n".join(line[:200] for line in added[:80])
+
+
 # --- HTTP ---------------------------------------------------------------------
 
 
