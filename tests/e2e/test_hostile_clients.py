@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import threading
 import time
@@ -22,6 +23,7 @@ from firebase_admin import auth as admin_auth
 from manga_app.accounts import emulator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import admin_app
+from manga_app.web.http_protocol import HEADER_TIMEOUT
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST
@@ -353,6 +355,16 @@ def test_headers_on_html_json_and_media_and_hsts_on_the_production_host(base_url
         assert "strict-transport-security" not in response.headers
         production = httpx.get(url.replace("localhost", "127.0.0.1"), headers={"Host": f"{PRODUCTION_HOST}:{PORT}"}, timeout=10)
         assert production.headers["strict-transport-security"].startswith("max-age="), url
+
+
+def test_a_client_sending_its_headers_slowly_is_let_go_and_others_are_served(base_url):
+    host, port = "127.0.0.1", int(base_url.rsplit(":", 1)[1])
+    slow = socket.create_connection((host, port), timeout=10)
+    slow.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")  # and never the end of its headers
+    slow.settimeout(HEADER_TIMEOUT * 6)
+    assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
+    assert slow.recv(1024) == b""  # closed by the server, without an answer
+    slow.close()
 
 
 def test_internal_paths_answer_404_and_built_assets_are_served(base_url):
