@@ -5,6 +5,7 @@ account is unchanged."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -12,12 +13,14 @@ import socket
 import subprocess
 import threading
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 import socketio
+from PIL import Image
 from firebase_admin import auth as admin_auth
 
 from manga_app.accounts import emulator
@@ -365,6 +368,31 @@ def test_a_client_sending_its_headers_slowly_is_let_go_and_others_are_served(bas
     assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
     assert slow.recv(1024) == b""  # closed by the server, without an answer
     slow.close()
+
+
+def test_a_genre_named_at_length_keeps_the_genre_list_within_a_phone_screen(base_url, server_env, tmp_path, page):
+    genre = "Genre" * 81  # 405 characters and no place to break a line
+    folder = tmp_path / "comics" / "長い名前"
+    folder.mkdir(parents=True)
+    with zipfile.ZipFile(folder / "長い名前 第1話.cbz", "w") as archive:
+        archive.writestr("ComicInfo.xml", f"<ComicInfo><Number>1</Number><Genre>{genre}, 日常</Genre></ComicInfo>")
+        image = io.BytesIO()
+        Image.new("RGB", (600, 900), (40, 90, 160)).save(image, "PNG")
+        archive.writestr("001.png", image.getvalue())
+    imported = subprocess.run([str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(tmp_path / "comics")],
+                              cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300)
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    deadline = time.monotonic() + 30
+    while genre not in {item["name"] for item in httpx.get(f"{base_url}/genres.json", timeout=10).json()}:
+        assert time.monotonic() < deadline, "the genre never reached the published catalogue"
+        time.sleep(0.5)
+    page.goto(f"{base_url}/genres")
+    chip = page.locator("a.chip", has_text="GenreGenreGenre").first
+    chip.wait_for()
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], widths
+    box = chip.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= widths[1], box
 
 
 def test_internal_paths_answer_404_and_built_assets_are_served(base_url):
