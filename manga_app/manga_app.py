@@ -12,6 +12,7 @@ from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
 from manga_app.reflex_patches import leave_out_color_mode_script, own_stylesheet_link
 from manga_app.ssr.pages import warm_up
+from manga_app.web import bounded_logs
 from manga_app.web.middleware import site_http_layer
 
 # Fail fast on a placeholder or malformed CONTENT_KEY, or on emulator mode
@@ -26,6 +27,8 @@ app = rx.App(
     # Reflex's CSS reset has invalid font declarations: the site's copy
     # (assets/css/reset.css) is valid and comes first, as Reflex's did.
     reset_style=False,
+    # The browser's error reports: one bounded line each, identical ones once a minute.
+    frontend_exception_handler=bounded_logs.frontend_exception,
     stylesheets=[
         "/css/reset.css",
         "/css/antd.css",

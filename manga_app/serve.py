@@ -36,6 +36,7 @@ from manga_app.core.db import migrate
 from manga_app.core.config import get_settings
 from manga_app.web.origins import allowed_origins
 from manga_app.web.shell import static_dir
+from manga_app.web.http_protocol import HeaderDeadlineProtocol
 from manga_app.web.websocket_protocol import WebSocketProtocol
 
 
@@ -94,7 +95,8 @@ def main() -> None:
             port=args.port,
             workers=workers,
             loop="uvloop",
-            http="httptools",
+            # httptools, with a deadline for each request's headers (web/http_protocol.py).
+            http=HeaderDeadlineProtocol,
             # websockets' sans-I/O protocol, holding less per open websocket (web/websocket_protocol.py).
             ws=WebSocketProtocol,
             ws_per_message_deflate=False,

@@ -22,12 +22,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import reflex as rx
 
 from manga_app.accounts import service
 from manga_app.accounts.settings import get_firebase_config
-from manga_app.accounts.verify import TokenRefused, VerifiedUser, verify_id_token
+from manga_app.accounts.verify import TokenRefused, VerificationUnavailable, VerifiedUser, verify_id_token
 from manga_app.ui.notify import notify
 
 logger = logging.getLogger(__name__)
@@ -52,13 +54,21 @@ ERROR_MESSAGES = {
     "auth/popup-blocked": "ポップアップがブロックされました。ブラウザの設定を確かめてください。",
     "auth/not-ready": "準備中です。少し待ってからもう一度お試しください。",
 }
+PROVIDER_DOWN = ("error", SIGN_IN_FAILED, "ログインの確認ができませんでした。しばらくしてからもう一度お試しください。")
 MAX_LOGGED = 300
 # The browser's Firebase session ends with the backend's, so the two agree.
 BROWSER_SIGN_OUT = rx.call_script("window.mangaAuth && window.mangaAuth.signOut()")
 
 
+# Verifications wait on the identity provider: on threads of their own, so a
+# provider that stops answering cannot take the default pool's threads, which
+# every page's database work shares.
+_VERIFYING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="verify-token")
+
+
 async def verified(token: object, *, check_revoked: bool = False) -> VerifiedUser:
-    return await asyncio.to_thread(verify_id_token, token, config=get_firebase_config(), check_revoked=check_revoked)
+    call = partial(verify_id_token, token, config=get_firebase_config(), check_revoked=check_revoked)
+    return await asyncio.get_running_loop().run_in_executor(_VERIFYING, call)
 
 
 class AuthState(rx.State):
@@ -130,6 +140,9 @@ class AuthState(rx.State):
             logger.warning("Refused an ID token: %s", error)
             self._clear()
             return notify("error", SIGN_IN_FAILED, "もう一度ログインしてください。")
+        except VerificationUnavailable:
+            self.loading = False
+            return notify(*PROVIDER_DOWN)
         claimed = user.get("googleId") if isinstance(user, dict) else None
         if claimed != found.uid:
             # The browser's user object does not match its own token.
@@ -153,6 +166,10 @@ class AuthState(rx.State):
             logger.warning("Refused a refreshed ID token of %s: %s", self._uid, error)
             self._clear()
             return [notify(*SESSION_ENDED), BROWSER_SIGN_OUT]
+        except VerificationUnavailable:
+            # An outage says nothing against the token: the session stays (until
+            # its current token expires; the browser's next refresh tries again).
+            return None
         if found.uid == self._uid:
             self._show(found)
         # Another user's token: a switch of user, which the auth-state report handles.
@@ -165,7 +182,7 @@ class AuthState(rx.State):
         anonymous and the second must not."""
         try:
             source, target = await verified(anonymous_token), await verified(token, check_revoked=True)
-        except TokenRefused as error:
+        except (TokenRefused, VerificationUnavailable) as error:
             logger.warning("Refused a merge: %s", error)
             return notify("error", MERGE_FAILED)
         if not source.is_anonymous or target.is_anonymous or source.uid == target.uid:

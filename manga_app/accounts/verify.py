@@ -32,6 +32,16 @@ class TokenRefused(Exception):
     """The token is not a valid, current ID token of this project."""
 
 
+class VerificationUnavailable(Exception):
+    """The identity provider did not answer (an outage): nothing is known
+    about the token, so no session should end because of it."""
+
+
+# Seconds firebase-admin waits for Firebase (its default is 120: a provider
+# that stops answering would hold a verification thread that long).
+PROVIDER_TIMEOUT = 5.0
+
+
 @dataclass(frozen=True)
 class VerifiedUser:
     """Claims of a verified token: the only user identity the backend trusts."""
@@ -59,13 +69,14 @@ def admin_app(config: FirebaseConfig, credential: credentials.Base | None = None
         # firebase-admin reads this at every verification; the settings only
         # allow it for demo- projects, which exist nowhere but the emulator.
         os.environ[EMULATOR_ENV] = config.emulator_host
+    # One per emulator too: firebase-admin's auth client keeps the emulator address it was made with.
+    key = f"{config.project_id}@{config.emulator_host}" if config.emulated else config.project_id
     with _apps_lock:
-        app = _apps.get(config.project_id)
+        app = _apps.get(key)
         if app is None:
-            options = {"projectId": config.project_id}
-            name = f"manga-{config.project_id}"
-            app = firebase_admin.initialize_app(credential=credential, options=options, name=name)
-            _apps[config.project_id] = app
+            options = {"projectId": config.project_id, "httpTimeout": PROVIDER_TIMEOUT}
+            app = firebase_admin.initialize_app(credential=credential, options=options, name=f"manga-{key}")
+            _apps[key] = app
         return app
 
 
@@ -89,11 +100,11 @@ def verify_id_token(
     except admin_auth.UserNotFoundError as error:
         raise TokenRefused("the account no longer exists") from error
     except admin_auth.CertificateFetchError as error:
-        logger.error("Could not fetch the Firebase token certificates: %s", error)
-        raise TokenRefused("certificates unavailable") from error
+        logger.error("Could not fetch the Firebase token certificates: %.200s", error)
+        raise VerificationUnavailable("certificates unavailable") from error
     except admin_exceptions.FirebaseError as error:
         logger.error("Could not check the account of an ID token: %.200s", error)
-        raise TokenRefused("account check unavailable") from error
+        raise VerificationUnavailable("account check unavailable") from error
     _check_times(claims, now=time.time() if now is None else now)
     return _user_from(claims)
 

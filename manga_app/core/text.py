@@ -68,4 +68,4 @@ def bounded(text: str, limit: int = 200) -> str:
     escaped = shown(text)
     if len(escaped) <= limit:
         return escaped
-    return f"{escaped[:limit]}…(+{len(escaped) - limit} chars)"
+    return f"{escaped[:limit]}… [{len(escaped) - limit} more characters]"

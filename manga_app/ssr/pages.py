@@ -10,6 +10,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode
 
 from manga_app.core import routes
 from manga_app.pages import load_events, server_cookies
@@ -72,6 +73,25 @@ async def warm_up() -> None:
         log.exception("The page renderer did not start")
 
 
+# The query parameters each page reads (pages/search, pages/genre); any other
+# parameter changes nothing the server renders, so it neither renders anew
+# nor takes a place in the cache (`?z=<random>` would do both).
+QUERY_PARAMETERS = {
+    routes.PageKind.SEARCH: ("q", "genre", "exclude", "status", "sort", "page"),
+    routes.PageKind.GENRE: ("sort", "page"),
+}
+
+
+def own_query(kind: routes.PageKind | None, query: str) -> str:
+    """`query` with only the parameters the page reads, in a stable order."""
+    wanted = QUERY_PARAMETERS.get(kind, ())
+    if not wanted or not query:
+        return ""
+    pairs = [(name, value) for name, value in parse_qsl(query[:4000], keep_blank_values=True, errors="replace")
+             if name in wanted]
+    return urlencode(sorted(pairs, key=lambda pair: wanted.index(pair[0])))
+
+
 async def render_page(
     path: str,
     query: str,
@@ -84,6 +104,7 @@ async def render_page(
 ) -> Page:
     """`cookies`: the request's; only those the page names are used."""
     found = routes.match(path)
+    query = own_query(found.kind if found else None, query)
     named = server_cookies(found.kind if found else None)
     used = tuple((name, cookies[name]) for name in named if cookies and cookies.get(name))
     key = _Key(version, production, path, query, used)

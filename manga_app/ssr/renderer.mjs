@@ -71,7 +71,8 @@ let queue = Promise.resolve();
 async function render({ url, seed }) {
   seedPageState(seed);
   try {
-    const response = await handle(new Request(new URL(url, "http://localhost")));
+    // Appended, not resolved: a path such as "//" is a path here, never a scheme-relative URL.
+    const response = await handle(new Request(new URL("http://localhost" + url)));
     return { status: response.status, html: await response.text() };
   } finally {
     seedPageState("");

@@ -13,6 +13,10 @@ callback that queues the PING packet. What goes over the
 wire, and when, is engine.io's: the same packets, the same ping interval,
 the same timeouts that close a socket whose tab is gone.
 
+A frame that does not decode (as engine.io's packet or as socket.io's)
+closes the socket after one warning line: engine.io would log a traceback
+for each and keep reading.
+
 A socket that starts on long-polling and upgrades (Reflex's frontend opens
 websockets directly) is served by engine.io's own handler.
 """
@@ -24,6 +28,18 @@ import time
 
 from engineio import exceptions, packet
 from engineio.async_socket import AsyncSocket
+from socketio import packet as socketio_packet
+
+from manga_app.core.text import bounded
+
+
+def _checked(pkt: packet.Packet) -> packet.Packet:
+    """`pkt`, once its socket.io packet decodes: socket.io decodes it in a task
+    of its own, where a malformed one only logs a traceback (ValueError here
+    ends the socket with one line instead)."""
+    if pkt.packet_type == packet.MESSAGE and isinstance(pkt.data, str):
+        socketio_packet.Packet(encoded_packet=pkt.data)
+    return pkt
 
 
 class LeanSocket(AsyncSocket):
@@ -103,13 +119,16 @@ class LeanSocket(AsyncSocket):
             if len(data) > limit:
                 break  # as engine.io: a packet over max_http_buffer_size ends the socket
             try:
-                await self.receive(packet.Packet(encoded_packet=data))
+                await self.receive(_checked(packet.Packet(encoded_packet=data)))
             except exceptions.UnknownPacketError:
                 pass
             except exceptions.SocketIsClosedError:
                 break
-            except Exception:  # noqa: BLE001 - as engine.io: logged, the socket goes on
-                self.server.logger.exception("Unknown receive error")
+            except Exception as error:  # noqa: BLE001 - a malformed frame: one line, and the socket ends
+                # (engine.io logs a traceback and goes on: a client could fill the disk frame by frame)
+                self.server.logger.warning("Closed a socket after a malformed frame: %s: %s",
+                                           type(error).__name__, bounded(str(error), 120))
+                break
         await self.queue.put(None)  # the writer sends what is queued, then ends
         await writer_task
         await self.close(wait=False, abort=True, reason=self.server.reason.TRANSPORT_CLOSE)

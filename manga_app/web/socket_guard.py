@@ -107,5 +107,5 @@ def on_disconnect(self: EventNamespace, original, sid: str):
     PER_CONNECTION.forget(sid)
     NOTICES.forget(sid)
     if (token := self.sid_to_token.get(sid)) is not None:
-        state_lifetime.closed(self.app.state_manager, token)
+        state_lifetime.closed(self.app.state_manager, token, address=_address(self, sid))
     return original(self, sid)

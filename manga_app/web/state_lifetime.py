@@ -28,6 +28,7 @@ import asyncio
 import functools
 import logging
 import time
+from collections import OrderedDict
 
 from reflex.istate.manager import StateManager
 from reflex.istate.manager.memory import StateManagerMemory
@@ -38,6 +39,10 @@ from reflex.utils.token_manager import TokenManager
 
 logger = logging.getLogger(__name__)
 
+# Closed tabs whose state is kept, per client address (newest last): see `closed`.
+MAX_CLOSED_PER_ADDRESS = 100
+MAX_ADDRESSES = 10_000
+_closed_by_address: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
 # The worker's open tabs, as Reflex records them (token -> socket).
 _tabs: TokenManager | None = None
 _refreshing: asyncio.Task | None = None
@@ -70,10 +75,24 @@ def kept_while_open(purge_token):
     return purge_unless_open
 
 
-def closed(manager: StateManager, token: str) -> None:
-    """The tab of `token` closed: its state is dropped one TTL from now, unless it comes back."""
-    if isinstance(manager, StateManagerMemory) and (tracked := manager._token_expires_at.get(token)) is not None:
-        manager._track_token(tracked[1])
+def closed(manager: StateManager, token: str, *, address: str = "") -> None:
+    """The tab of `token` closed: its state is dropped one TTL from now, unless it comes back.
+    Of the closed tabs of one address, only the newest MAX_CLOSED_PER_ADDRESS
+    keep theirs that long: the others' go at once (500 tabs opened and dropped
+    held ~46 MB for the whole TTL)."""
+    if not isinstance(manager, StateManagerMemory) or (tracked := manager._token_expires_at.get(token)) is None:
+        return
+    manager._track_token(tracked[1])
+    recent = _closed_by_address.setdefault(address, OrderedDict())
+    recent.pop(token, None)
+    recent[token] = None
+    while len(recent) > MAX_CLOSED_PER_ADDRESS:
+        oldest, _ = recent.popitem(last=False)
+        if (old := manager._token_expires_at.get(oldest)) is not None and not is_open(oldest):
+            manager._purge_token(old[1])
+    if len(_closed_by_address) > MAX_ADDRESSES:  # the least recent address's list is forgotten, not its states
+        _closed_by_address.pop(next(iter(_closed_by_address)))
+    _closed_by_address.move_to_end(address)
 
 
 def _state_names(cls: type[BaseState] = State) -> list[str]:

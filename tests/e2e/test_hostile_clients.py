@@ -5,23 +5,28 @@ account is unchanged."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
+import socket
 import subprocess
 import threading
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 import socketio
+from PIL import Image
 from firebase_admin import auth as admin_auth
 
 from manga_app.accounts import emulator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import admin_app
+from manga_app.web.http_protocol import HEADER_TIMEOUT
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST
@@ -292,6 +297,42 @@ def test_an_oversized_frame_closes_the_connection_and_stays_out_of_the_log(base_
     small.close()
 
 
+FRONTEND_EXCEPTION = "reflex___state____state.reflex___state____frontend_event_exception_state.handle_frontend_exception"
+
+
+def _log_lines(server_env) -> list[str]:
+    return (Path(server_env["DATA_DIR"]) / f"server-{PORT}.log").read_text(errors="replace").splitlines()
+
+
+def test_client_text_and_malformed_frames_cost_the_log_a_bounded_line_and_forge_none(base_url, server_env):
+    forged = "ERROR forged by a client"
+    before = len(_log_lines(server_env))
+    # One front-end "exception" of 53 KB with line breaks and an ANSI escape, sent 20 times.
+    tab = Tab(base_url)
+    tab.hydrate()
+    for _ in range(20):
+        tab.send(FRONTEND_EXCEPTION, info=("\x1b[2J" + "x" * 500 + "\n" + forged + "\n") * 100, component_stack="")
+    tab.settled()
+    # Malformed engine.io frames: the first closes the socket.
+    frames = Tab(base_url)
+    frames.hydrate()
+    for _ in range(50):
+        if not frames.client.connected:
+            break
+        frames.client.eio.ws.send("4" + "2/_event,[\"event\"," + "{" * 10)
+    frames.wait_for(lambda: not frames.client.connected)
+    for _ in range(20):
+        httpx.get(f"{base_url}//", timeout=10)
+    assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
+    time.sleep(1.0)  # the server's log handler writes asynchronously
+    added = _log_lines(server_env)[before:]
+    assert not any(line.lstrip().startswith(forged) for line in added), added[:20]
+    assert "\x1b" not in "\n".join(added)
+    assert max(map(len, added), default=0) < 600, max(added, key=len)[:300]
+    # A handful of lines for the lot, not one or more per event, frame or request.
+    assert len(added) <= 15, "\n".join(line[:200] for line in added[:80])
+
+
 # --- HTTP ---------------------------------------------------------------------
 
 
@@ -317,6 +358,41 @@ def test_headers_on_html_json_and_media_and_hsts_on_the_production_host(base_url
         assert "strict-transport-security" not in response.headers
         production = httpx.get(url.replace("localhost", "127.0.0.1"), headers={"Host": f"{PRODUCTION_HOST}:{PORT}"}, timeout=10)
         assert production.headers["strict-transport-security"].startswith("max-age="), url
+
+
+def test_a_client_sending_its_headers_slowly_is_let_go_and_others_are_served(base_url):
+    host, port = "127.0.0.1", int(base_url.rsplit(":", 1)[1])
+    slow = socket.create_connection((host, port), timeout=10)
+    slow.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")  # and never the end of its headers
+    slow.settimeout(HEADER_TIMEOUT * 6)
+    assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
+    assert slow.recv(1024) == b""  # closed by the server, without an answer
+    slow.close()
+
+
+def test_a_genre_named_at_length_keeps_the_genre_list_within_a_phone_screen(base_url, server_env, tmp_path, page):
+    genre = "Genre" * 81  # 405 characters and no place to break a line
+    folder = tmp_path / "comics" / "長い名前"
+    folder.mkdir(parents=True)
+    with zipfile.ZipFile(folder / "長い名前 第1話.cbz", "w") as archive:
+        archive.writestr("ComicInfo.xml", f"<ComicInfo><Number>1</Number><Genre>{genre}, 日常</Genre></ComicInfo>")
+        image = io.BytesIO()
+        Image.new("RGB", (600, 900), (40, 90, 160)).save(image, "PNG")
+        archive.writestr("001.png", image.getvalue())
+    imported = subprocess.run([str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(tmp_path / "comics")],
+                              cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300)
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    deadline = time.monotonic() + 30
+    while genre not in {item["name"] for item in httpx.get(f"{base_url}/genres.json", timeout=10).json()}:
+        assert time.monotonic() < deadline, "the genre never reached the published catalogue"
+        time.sleep(0.5)
+    page.goto(f"{base_url}/genres")
+    chip = page.locator("a.chip", has_text="GenreGenreGenre").first
+    chip.wait_for()
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], widths
+    box = chip.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= widths[1], box
 
 
 def test_internal_paths_answer_404_and_built_assets_are_served(base_url):

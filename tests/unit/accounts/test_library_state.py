@@ -67,7 +67,7 @@ def test_a_guest_follows_in_the_browser_and_keeps_them_on_sign_in(catalogue, aut
     # The browser now holds the account's library, marked as its own.
     assert (guest.library.owner, guest.library.follows_json, guest.library.followed) == (uid_of(token), "", ["alpha"])
     assert guest.history() == [("beta", "2", 4)]
-    assert guest.reading.entries()[0].title == "betaの題"
+    assert guest.reading._entries()[0].title == "betaの題"
 
 
 def test_the_browser_copy_of_one_account_never_joins_another(catalogue, auth_emulator):
@@ -104,7 +104,7 @@ def test_progress_syncs_across_devices_newest_write_winning(catalogue, auth_emul
     run(laptop.library.record_progress("alpha", "2", 1, 0.0, NOW_MS() - 60_000))  # an older report arriving late
     assert rows(uid_of(token)) == [("alpha", 200, 5)]
     other = signed_in_browser(token)
-    [entry] = other.reading.entries()
+    [entry] = other.reading._entries()
     assert (entry.slug, entry.chapter, entry.page, entry.offset, entry.chapter_title) == ("alpha", "2", 5, 0.25, "つづき")
     # Reading done in a browser while signed in reaches the account at the next sync.
     laptop.reading.history_json = read_in_browser("beta", "10.5", 3, datetime.now(UTC) + timedelta(seconds=2))

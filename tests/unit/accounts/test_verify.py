@@ -5,12 +5,15 @@ tokens checked by firebase-admin's signature verification."""
 
 from __future__ import annotations
 
+import dataclasses
+import socket
+import threading
 import time
 import uuid
 
 import pytest
 from manga_app.accounts.settings import EMULATOR_ENV, FirebaseSettings, resolve
-from manga_app.accounts.verify import MAX_TOKEN_LENGTH, TokenRefused, verify_id_token
+from manga_app.accounts.verify import MAX_TOKEN_LENGTH, TokenRefused, VerificationUnavailable, verify_id_token
 
 from .emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 from .signed_tokens import PROJECT, Signer
@@ -98,3 +101,42 @@ def test_an_expired_signed_token_is_refused(real_config, google_signer):
 def test_a_signed_token_of_another_project_is_refused(real_config, google_signer):
     with pytest.raises(TokenRefused, match="aud"):
         verify_id_token(google_signer.token("someone-elses-project"), config=real_config)
+
+
+# --- an identity provider that stops answering ------------------------------
+
+
+@pytest.fixture
+def unanswering_provider():
+    """A local TCP server that accepts connections and never answers (an outage of the provider)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    for connection in held:
+        connection.close()
+    server.close()
+
+
+def test_a_provider_that_does_not_answer_is_an_outage_not_a_refused_token(emulated_config, unanswering_provider):
+    token = google_token()  # a real token of the emulator: nothing wrong with it
+    config = dataclasses.replace(emulated_config, emulator_host=unanswering_provider)
+    with pytest.raises(VerificationUnavailable):
+        verify_id_token(token, config=config, check_revoked=True)
+    # The token itself is still good once the provider answers again.
+    assert verify_id_token(token, config=emulated_config, check_revoked=True).uid == claims_of(token)["sub"]

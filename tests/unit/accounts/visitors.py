@@ -104,4 +104,4 @@ class Browser:
 
     def history(self) -> list[tuple[str, str, int]]:
         """(slug, chapter, page) of the browser's history, newest first."""
-        return [(entry.slug, entry.chapter, entry.page) for entry in self.reading.entries()]
+        return [(entry.slug, entry.chapter, entry.page) for entry in self.reading._entries()]

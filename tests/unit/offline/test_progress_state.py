@@ -35,7 +35,7 @@ def test_a_guests_offline_reading_joins_the_browsers_history(catalogue, auth_emu
     result = run(state.upload([report("/alpha-ch-1", 3, first, furthest=PAGES - 1), report("/alpha-ch-2-c200", 2, second)]))
     assert messages(result) == []
     assert guest.history() == [("alpha", "2", 2)]
-    entry = guest.reading.entries()[0]
+    entry = guest.reading._entries()[0]
     assert (entry.title, entry.chapter_title, entry.read, entry.opened) == ("alphaの題", "つづき", ("1",), (("2", 2),))
     # The browser drops what the server took.
     assert state.synced_through == second
@@ -61,9 +61,9 @@ def test_a_chapter_read_offline_before_a_later_reading_of_its_series_keeps_only_
     run(guest.sign_out())
     later = reading.HistoryEntry(slug="alpha", title="alphaの題", cover="", chapter="3", chapter_title="", page=6, offset=0.0,
                                  read_at=reading.now_iso(datetime.now(UTC)), opened=(("3", 6),))
-    guest.reading.save([later])
+    guest.reading._save([later])
     run(offline_state(guest).upload([report("/alpha-ch-1", 2, minutes_ago(60))]))
-    entry = guest.reading.entries()[0]
+    entry = guest.reading._entries()[0]
     assert (entry.chapter, entry.page) == ("3", 6)
     assert dict(entry.opened) == {"3": 6, "1": 2}
 

@@ -59,3 +59,29 @@ def test_visitors_asking_at_once_for_a_page_not_yet_rendered_wait_for_one_render
     # A shell is never kept: a later visitor asks the renderer again.
     asyncio.run(pages.render_page("/no-such-page", "", host="localhost", scheme="http", production=False, version="v1"))
     assert renders == ["/no-such-page"] * 2
+
+
+def test_query_parameters_no_page_reads_neither_render_anew_nor_fill_the_cache(
+    web_dir_without_a_server_build: Path, monkeypatch: pytest.MonkeyPatch,
+):
+    renders = []
+    render = pages._render
+
+    async def counted(*args, **kwargs):
+        renders.append((args[0], args[1]))
+        await asyncio.sleep(0.05)
+        return await render(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "_render", counted)
+
+    async def visitors(queries):
+        return await asyncio.gather(*(
+            pages.render_page("/search", query, host="localhost", scheme="http", production=False, version="v1")
+            for query in queries))
+
+    # Junk after the search's own parameters (cache busting): one render, of the page's own query.
+    asyncio.run(visitors([f"q=%E7%8C%AB&z={i}&utm_source=x{i}" for i in range(50)]))
+    assert renders == [("/search", "q=%E7%8C%AB")]
+    # The page's own parameters still make pages of their own.
+    asyncio.run(visitors(["q=%E7%8C%AB&page=2", "sort=new&q=%E7%8C%AB"]))
+    assert sorted(renders[1:]) == [("/search", "q=%E7%8C%AB&page=2"), ("/search", "q=%E7%8C%AB&sort=new")]

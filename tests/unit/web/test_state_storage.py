@@ -184,3 +184,31 @@ def test_in_redis_the_state_of_an_open_tab_is_kept_however_long_it_is_idle(redis
         return kept, title
 
     assert asyncio.run(visit()) == (True, "進撃の巨人")
+
+
+def test_tabs_one_address_opens_and_drops_keep_a_bounded_number_of_states():
+    reflex_patches.install()
+
+    async def scenario():
+        manager = StateManagerMemory(token_expiration=1800)
+        tabs = LocalTokenManager()
+        state_lifetime.watch(tabs)
+        neighbour = _token()  # another address's closed tab: untouched by this one's
+        await tabs.link_token_to_sid(neighbour.ident, "sid-neighbour")
+        await _open_title(manager, neighbour)
+        state_lifetime.closed(manager, neighbour.ident, address="203.0.113.9")
+        await tabs.disconnect_token(neighbour.ident, "sid-neighbour")
+        dropped = [_token() for _ in range(state_lifetime.MAX_CLOSED_PER_ADDRESS * 2)]
+        for number, token in enumerate(dropped):
+            await tabs.link_token_to_sid(token.ident, f"sid-{number}")
+            await _open_title(manager, token)
+            state_lifetime.closed(manager, token.ident, address="198.51.100.7")
+            await tabs.disconnect_token(token.ident, f"sid-{number}")
+        kept = [token for token in dropped if token.cache_key in manager.states]
+        # The newest are kept (a reload within the TTL finds its state); the oldest went at once.
+        assert kept == dropped[-len(kept):] and len(kept) <= state_lifetime.MAX_CLOSED_PER_ADDRESS + 1
+        assert neighbour.cache_key in manager.states
+        assert await _title_of(manager, dropped[-1]) == "進撃の巨人"
+        await manager.close()
+
+    asyncio.run(scenario())
