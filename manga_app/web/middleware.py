@@ -17,7 +17,7 @@ from starlette.responses import PlainTextResponse
 from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app import reflex_patches
-from manga_app.web import catalogue_files, install, opds, pages, robots, service_worker, shell, sitemap
+from manga_app.web import catalogue_files, install, opds, pages, robots, service_worker, shell, sitemap, slashes
 from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.
@@ -90,6 +90,8 @@ class SiteHttpLayer:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.reflex_app(scope, receive, send)
+        elif await slashes.redirect_collapsed(scope, receive, send):
+            return
         elif scope["path"].startswith(MEDIA_PREFIX + "/"):
             await self.media(scope, receive, send)
         elif opds.is_file_path(scope["path"]):
