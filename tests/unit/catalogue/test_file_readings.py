@@ -13,6 +13,7 @@ from manga_app.catalogue.importer import import_source
 from manga_app.catalogue.models import Series
 from manga_app.catalogue.publisher import publish_catalogue
 from manga_app.catalogue.readings import readings_for
+from manga_app.catalogue.series_readings import refresh_search
 from manga_app.read_models.compact import CatalogueBuilder
 from manga_app.search.index import SearchIndex
 from manga_app.search.normalize import query_terms
@@ -104,3 +105,11 @@ def test_only_kana_is_taken_as_a_reading_from_comicinfo():
     assert readings("セイントセイヤ") == (("聖闘士星矢", "せいんとせいや"),)  # Kavita's SeriesSort
     assert readings("Saint Seiya") == ()  # a Latin sort title is not a reading
     assert readings("聖闘士星矢 01") == ()  # nor is the title with a number
+
+
+def test_an_operators_reading_is_not_overwritten_by_the_files():
+    series = Series(slug="s", title="聖闘士星矢", title_key="聖闘士星矢")
+    refresh_search(series)
+    series.readings = [{**series.readings[0], "hiragana": "せいんとせいや", "source": "operator"}]
+    refresh_search(series, (("聖闘士星矢", "せいとしせいや"),))  # a file with another reading
+    assert series.readings[0]["hiragana"] == "せいんとせいや" and series.readings[0]["source"] == "operator"
