@@ -25,8 +25,8 @@ from .test_epub import write_epub
 # EPUB 3: file-as refines the title and the creator (a comma between family and given name).
 EPUB3 = """<dc:title id="t">聖闘士星矢</dc:title>
 <meta refines="#t" property="file-as">セイントセイヤ</meta>
-<dc:creator id="c1">車田正美</dc:creator>
-<meta refines="#c1" property="file-as">クルマダ, マサミ</meta>
+<dc:creator id="c1">永井豪</dc:creator>
+<meta refines="#c1" property="file-as">ナガイ, ゴウ</meta>
 <dc:language>ja</dc:language>"""
 # EPUB 2: opf:file-as attributes (half-width katakana, as some stores write it).
 EPUB2 = """<dc:title xmlns:opf="http://www.idpf.org/2007/opf" opf:file-as="ﾄｳｷｮｳｸﾞｰﾙ">東京喰種</dc:title>
@@ -73,7 +73,7 @@ def test_the_file_as_of_an_epub_title_and_creator_is_the_stored_sort_reading(tmp
     assert seiya.readings[0]["hiragana"] == "せいんとせいや" and seiya.readings[0]["source"] == "file"
     assert ghoul.readings[0]["hiragana"] == "とうきょうぐーる" and ghoul.readings[0]["source"] == "file"
     names = {r["text"]: r["hiragana"] for r in (*seiya.readings, *ghoul.readings) if r.get("of") == "name"}
-    assert names == {"車田正美": "くるまだまさみ", "石田スイ": "いしだすい"}
+    assert names == {"永井豪": "ながいごう", "石田スイ": "いしだすい"}
 
 
 def test_searching_the_files_reading_finds_the_title(tmp_path, engine, media, content_key):
