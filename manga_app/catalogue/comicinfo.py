@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from xml.etree.ElementTree import Element, ParseError
 
+import unicodedata
+
+from manga_app.catalogue import kana
 from manga_app.catalogue.naming import title_key
 from manga_app.core.text import has_surrogate
 
@@ -32,9 +35,13 @@ except ImportError:  # pragma: no cover - defusedxml is in requirements
         return _stdlib_fromstring(text)
 
 
-__all__ = ["ComicInfo", "MetadataError", "SeriesSidecar", "parse_comicinfo", "parse_series_json"]
+__all__ = ["ComicInfo", "MetadataError", "SeriesSidecar", "given_reading", "parse_comicinfo", "parse_series_json"]
 
 _LIST_SPLIT = re.compile(r"\s*[,;、]\s*")
+# Kana and the long-vowel mark, after dropping what separates the words of a
+# file-as ("スズキ, タロウ", "スズキ・タロウ", "すずき たろう").
+_KANA_ONLY = re.compile("[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30feー]+")
+_READING_SEPARATORS = re.compile("[\\s,、・=＝]+")
 _MANGA_VALUES = {"yes": "yes", "no": "no", "yesandrighttoleft": "yes_rtl", "unknown": None}
 _MYLAR_STATUS = {
     "continuing": "ongoing",
@@ -66,6 +73,8 @@ class ComicInfo:
     format: str | None = None  # e.g. 'Webtoon'
     localized_series: str | None = None  # ComicInfo 2.1: the title in another language
     alternate_series: str | None = None
+    # (text, hiragana reading) pairs the file gives, kana-only readings only.
+    readings: tuple[tuple[str, str], ...] = ()
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -109,6 +118,8 @@ def parse_comicinfo(data: bytes) -> ComicInfo:
     if _local(root.tag) != "ComicInfo":
         raise MetadataError(f"invalid ComicInfo.xml: root element is <{_local(root.tag)}>")
     values = {_local(child.tag): (child.text or "").strip() for child in root}
+    given = [(values.get("Series"), values.get("SeriesSort")), (values.get("Title"), values.get("TitleSort"))]
+    given += [(child.get("of"), child.text) for child in root if _local(child.tag) == "Reading"]
     return ComicInfo(
         series=values.get("Series") or None,
         number=values.get("Number") or None,
@@ -125,6 +136,7 @@ def parse_comicinfo(data: bytes) -> ComicInfo:
         format=values.get("Format") or None,
         localized_series=values.get("LocalizedSeries") or None,
         alternate_series=values.get("AlternateSeries") or None,
+        readings=_readings(given),
     )
 
 
@@ -148,6 +160,22 @@ def parse_series_json(data: bytes) -> SeriesSidecar:
         year=year if isinstance(year, int) else None,
         publisher=_text(metadata.get("publisher")),
     )
+
+
+def given_reading(value: str | None) -> str | None:
+    """The hiragana reading in `value` when it is written in kana only (NFKC
+    first, so half-width katakana counts), else None."""
+    joined = _READING_SEPARATORS.sub("", unicodedata.normalize("NFKC", value or ""))
+    return kana.hiragana(joined) if _KANA_ONLY.fullmatch(joined) else None
+
+
+def _readings(pairs: list[tuple[str | None, str | None]]) -> tuple[tuple[str, str], ...]:
+    found: dict[str, str] = {}
+    for text, value in pairs:
+        reading = given_reading(value)
+        if text and text.strip() and reading:
+            found.setdefault(text.strip(), reading)
+    return tuple(found.items())
 
 
 def _local(tag: str) -> str:

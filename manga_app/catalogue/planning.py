@@ -89,6 +89,7 @@ def plan_chapter(
             status=sidecar.status or folder.status,
             direction=info.direction,
             language=info.language,
+            readings=info.readings,
         ),
     ))
 

@@ -19,6 +19,7 @@ from manga_app.catalogue.media import StoredImage
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.naming import slugify, title_key
 from manga_app.catalogue.readings import readings_for
+from manga_app.catalogue.series_readings import refresh_search as _refresh_search
 from manga_app.catalogue.spreads import spread_offset
 from manga_app.core.routes import VOLUME_SLUG
 
@@ -47,10 +48,10 @@ class SeriesFacts:
     status: str | None = None
     direction: str | None = None
     language: str | None = None
+    # (text, hiragana) readings the file gives for a title, alias or name.
+    readings: tuple[tuple[str, str], ...] = ()
 
 
-# A reading's "source" when the file's metadata or the operator gave it.
-GIVEN_SOURCES = ("file", "operator")
 
 
 def find_or_create_series(*, session: Session, title: str) -> Series:
@@ -110,7 +111,7 @@ def merge_series_facts(*, session: Session, series: Series, facts: SeriesFacts) 
     for name, value in changes.items():
         if getattr(series, name) != value:  # unchanged values cost no UPDATE
             setattr(series, name, value)
-    _refresh_search(series)
+    _refresh_search(series, facts.readings)
     _add_genres(session, series, facts.genres)
 
 
@@ -140,32 +141,6 @@ def _add_genres(session: Session, series: Series, names: Iterable[str]) -> None:
     ]
     if new_links:
         session.execute(sa.insert(SeriesGenre), new_links)
-
-
-def _refresh_search(series: Series) -> None:
-    """Readings of every title, alias, author and artist (a name's entry has
-    "of": "name"), and the flat search string of the titles. A reading the
-    file or the operator gave wins and stays while its text does. Skipped
-    when the texts are the ones the readings were made for."""
-    titles = [series.title, *series.alt_titles]
-    names = list(dict.fromkeys([*series.authors, *series.artists]))
-    texts = [*titles, *names]
-    if series.search_text and [r.get("text") for r in series.readings or ()] == texts:
-        return
-    given = {r["text"]: r for r in series.readings or () if r.get("source") in GIVEN_SOURCES and r.get("hiragana")}
-    readings = []
-    parts: list[str] = []
-    for position, text in enumerate(texts):
-        entry = given.get(text) or {"text": text, **readings_for(text)._asdict()}
-        if position >= len(titles):
-            entry = {**entry, "of": "name"}
-        readings.append(entry)
-        if position < len(titles):
-            romaji_joined = entry["romaji"].replace(" ", "")
-            parts += [text, entry["hiragana"], entry["katakana"], entry["romaji"], romaji_joined]
-    series.readings = readings
-    normal = (unicodedata.normalize("NFKC", p).lower() for p in parts if p)
-    series.search_text = " ".join(dict.fromkeys(normal))
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,13 @@
 hiragana reading, its romaji in Hepburn and in kunrei-shiki, and each kanji
 word of it; a kanji query finds a title written in kana (猫 -> ねこまち日和);
 an author is found by how their name is read, and the title page shows that
-reading over the name."""
+reading over the name; a reading the EPUB gives (file-as) wins."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import time
 
 import httpx
 import pytest
@@ -14,7 +16,10 @@ from playwright.sync_api import Page, expect
 
 from manga_app.catalogue.readings import readings_for
 from manga_app.core import routes
-from tests.e2e.conftest import wait_for_hydration
+from tests.e2e.conftest import ROOT, wait_for_hydration
+from tests.unit.catalogue.builders import distinct_pages
+from tests.unit.catalogue.test_epub import write_epub
+from tests.unit.catalogue.test_file_readings import EPUB3
 
 RESULTS = "main .card-grid[aria-label='検索結果'] .card-title"
 # Hepburn spellings and their kunrei-shiki ones (longest first).
@@ -70,3 +75,31 @@ def test_an_author_is_found_by_the_reading_of_their_name_and_it_is_shown_over_th
     wait_for_hydration(page)
     expect(page.locator(".title-facts .author ruby").first).to_contain_text("綾瀬つむぎ")
     expect(page.locator(".title-facts .author rt").first).to_have_text("あやせつむぎ")
+
+
+def test_a_reading_the_epub_gives_finds_the_title_and_is_shown_over_the_author(
+    base_url: str, server_env, page: Page, tmp_path
+) -> None:
+    # An operator imports a volume whose OPF gives readings (file-as) the generator gets wrong.
+    library = tmp_path / "library"
+    images = distinct_pages(2, seed=34)
+    write_epub(
+        library / "聖闘士星矢" / "聖闘士星矢 第1巻.epub",
+        manifest='<item id="i1" href="p1.png" media-type="image/png"/><item id="i2" href="p2.png" media-type="image/png"/>',
+        spine='<itemref idref="i1"/><itemref idref="i2"/>',
+        files={"p1.png": images[0], "p2.png": images[1]},
+        metadata=EPUB3,
+    )
+    result = subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "import", str(library)],
+        cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    deadline = time.monotonic() + 30
+    while "聖闘士星矢" not in demo_titles(base_url) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    # The visitor types the reading the publisher gave: the title comes first.
+    assert first_three(page, base_url, "せいんとせいや")[0] == "聖闘士星矢"
+    page.locator(RESULTS).first.click()
+    wait_for_hydration(page)
+    expect(page.locator(".title-facts .author rt").first).to_have_text("ながいごう")  # the analyser alone reads ながいつよし

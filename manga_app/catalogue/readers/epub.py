@@ -10,7 +10,9 @@ pointing outside it refuses the book.
 The metadata (series and volume from belongs-to-collection + group-position
 or calibre:series, dc:creator/publisher/description/subject/language, the
 reading direction from page-progression-direction) is handed to the importer
-as ComicInfo.xml bytes, like any CBZ's. The cover-image comes first when the
+as ComicInfo.xml bytes, like any CBZ's. Each file-as of the title, a creator
+or the collection (EPUB 3 `<meta refines="#id" property="file-as">`, EPUB 2
+`opf:file-as`) goes along as `<Reading of="text">`. The cover-image comes first when the
 spine does not show it.
 """
 
@@ -38,6 +40,7 @@ _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _PAGE_TYPES = ("application/xhtml+xml", "image/svg+xml", "text/html")
 _IMAGE_SOURCE = re.compile(rb"""<(?:\w+:)?(?:img|image)\b[^>]*?\b(?:src|xlink:href|href)\s*=\s*["']([^"']+)""", re.I)  # fmt: skip
 _TAGS = re.compile(r"<[^>]+>")
+_OPF_FILE_AS = "{http://www.idpf.org/2007/opf}file-as"
 
 
 @contextmanager
@@ -208,7 +211,26 @@ def _comicinfo(opf: Element, direction: str | None) -> bytes:
     for name, value in fields.items():
         if value:
             SubElement(info, name).text = value
+    for text, reading in _file_as(entries):
+        SubElement(info, "Reading", of=text).text = reading
     return tostring(info, encoding="utf-8", xml_declaration=True)
+
+
+def _file_as(entries: Element) -> list[tuple[str, str]]:
+    """(text, file-as) of each dc:title, dc:creator and collection that has one."""
+    refined = {
+        (meta.get("refines") or "")[1:]: (meta.text or "").strip()
+        for meta in entries
+        if _local(meta.tag) == "meta" and meta.get("property") == "file-as" and meta.get("refines")
+    }
+    found = []
+    for element in entries:
+        text = " ".join((element.text or "").split())
+        reading = element.get(_OPF_FILE_AS) or refined.get(element.get("id") or "")
+        named = _local(element.tag) in ("title", "creator") or element.get("property") == "belongs-to-collection"
+        if text and reading and named:
+            found.append((text, reading))
+    return found
 
 
 def _collection(entries: Element) -> tuple[str | None, str | None]:
