@@ -21,7 +21,7 @@ BUILD_STAMP := $(WEB_DIR)/.built-for-port-$(PORT)
 DEMO_DIR := data/demo
 DEMO_STAMP := data/.demo-imported
 
-.PHONY: run dev test bench import setup build demo clean clean-data system-packages
+.PHONY: run dev dev-serve test bench import setup build demo clean clean-data system-packages
 
 ## run: set everything up and serve the production build with the demo catalogue on $(PORT)
 run: setup build demo
@@ -32,7 +32,19 @@ run: setup build demo
 ## server (`make run` serves the server's first HTML). Its own build folder, so `make run` keeps its build.
 DEV_WEB_DIR ?= .web-dev
 dev: setup assets/css/antd.css assets/antd_map_token.json demo
-	REFLEX_WEB_WORKDIR=$(DEV_WEB_DIR) $(PY) -m reflex run --env dev --frontend-port $(PORT) --backend-port $$(($(PORT) + 1))
+	@$(MAKE) --no-print-directory dev-serve
+
+# The page is on Vite's port but /media is the backend's: make dev reads the catalogue from its own data
+# folder (DATA_DIR/dev-PORT: the media and content key linked, the lists published again at each start)
+# whose image URLs name the backend's origin. Only the backend reloads on a save, and only for what it runs.
+DEV_BACKEND_PORT = $(shell echo $$(($(PORT) + 1)))
+DEV_DATA_DIR = $(or $(DATA_DIR),data)/dev-$(PORT)
+DEV_ENV = DATA_DIR=$(DEV_DATA_DIR) MEDIA_BASE_URL=http://localhost:$(DEV_BACKEND_PORT)/media \
+	REFLEX_WEB_WORKDIR=$(DEV_WEB_DIR) REFLEX_HOT_RELOAD_OVERRIDE_PATHS=$(CURDIR)/manga_app:$(CURDIR)/assets:$(CURDIR)/rxconfig.py
+dev-serve:
+	mkdir -p $(DEV_DATA_DIR) && ln -sfn ../media $(DEV_DATA_DIR)/media && ln -sfn ../content_key $(DEV_DATA_DIR)/content_key
+	$(DEV_ENV) $(PY) -m manga_app.catalogue publish
+	$(DEV_ENV) $(PY) -m reflex run --env dev --frontend-port $(PORT) --backend-port $(DEV_BACKEND_PORT)
 
 ## test: set everything up and run every test (unit, then end-to-end in Chromium)
 test: setup
@@ -93,4 +105,4 @@ clean:
 
 ## clean-data: forget the local database, media and demo (the next make run re-imports)
 clean-data:
-	rm -rf data/manga.db data/media data/published data/demo $(DEMO_STAMP)
+	rm -rf data/manga.db data/media data/published data/demo data/dev-* $(DEMO_STAMP)

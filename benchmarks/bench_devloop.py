@@ -52,13 +52,21 @@ def _demo(env: dict[str, str], data: Path) -> None:
         subprocess.run([PYTHON, "-m", *command], cwd=ROOT, env=env, check=True, capture_output=True)
 
 
-def _edits(url: str) -> tuple[float, list[float]]:
+def _require_covers(page) -> None:
+    """The home page's covers are drawn (they come from the backend's port, not Vite's)."""
+    cover = page.locator("img.cover").first
+    cover.scroll_into_view_if_needed(timeout=WAIT_MS)
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=cover.element_handle(), timeout=30_000)
+
+
+def _edits(url: str) -> tuple[float, list[float], int]:
     from playwright.sync_api import sync_playwright
 
     original = VIEW.read_text(encoding="utf-8")
     if LEAD not in original:
         raise RuntimeError(f"{VIEW} no longer holds {LEAD!r}: update the benchmark's LEAD")
     seconds = []
+    kept = 0  # edits shown by hot replacement, the open page not reloaded
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
         try:
@@ -67,7 +75,9 @@ def _edits(url: str) -> tuple[float, list[float]]:
             page.goto(url + "/", timeout=WAIT_MS)
             page.get_by_text(LEAD).wait_for(timeout=WAIT_MS)
             first = time.monotonic() - started
+            _require_covers(page)
             page.wait_for_timeout(2000)  # let the first visit settle (fonts, the websocket)
+            page.evaluate("window.__devloop_kept = true")
             try:
                 for edit in range(1, EDITS + 1):
                     text = f"日本語の生漫画を、スマホでも快適に（{edit}回目の編集）。"
@@ -75,12 +85,13 @@ def _edits(url: str) -> tuple[float, list[float]]:
                     VIEW.write_text(original.replace(LEAD, text), encoding="utf-8")
                     page.get_by_text(text).wait_for(timeout=WAIT_MS)
                     seconds.append(time.monotonic() - saved)
+                    kept += page.evaluate("window.__devloop_kept === true")
                     page.wait_for_timeout(1000)
             finally:
                 VIEW.write_text(original, encoding="utf-8")
         finally:
             browser.close()
-    return first, seconds
+    return first, seconds, kept
 
 
 def run(results_dir: Path) -> dict:
@@ -88,22 +99,22 @@ def run(results_dir: Path) -> dict:
     _web_dir()
     with tempfile.TemporaryDirectory(prefix="bench-devloop-") as temp:
         data = Path(temp)
-        env = tool_env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=f"sqlite:///{data / 'bench.db'}",
-                       REFLEX_WEB_WORKDIR=WEB_DIR)
+        env = tool_env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=f"sqlite:///{data / 'bench.db'}")
         _demo(env, data)
-        command = [PYTHON, "-m", "reflex", "run", "--env", "dev", "--frontend-port", str(PORT),
-                   "--backend-port", str(PORT + 1)]
+        # Exactly what `make dev` serves, after its set-up.
+        command = ["make", "--no-print-directory", "dev-serve", f"PORT={PORT}", f"DEV_WEB_DIR={WEB_DIR}"]
         started = time.monotonic()
         with serve(command, ROOT, env, f"http://localhost:{PORT + 1}"):
             backend = time.monotonic() - started
             with contextlib.suppress(httpx.HTTPError):
                 httpx.get(f"http://localhost:{PORT}/", timeout=WAIT_MS / 1000)
-            first, seconds = _edits(f"http://localhost:{PORT}")
+            first, seconds, kept = _edits(f"http://localhost:{PORT}")
     median = statistics.median(seconds)
     return {"figures": [
         {"figure": "save to browser, a text change in a page's view (median)", "value": round(median, 2), "unit": "s",
          "target": f"<= {TARGET_SECONDS:.0f} s", "pass": median <= TARGET_SECONDS},
         {"figure": "save to browser, the slowest of the edits", "value": round(max(seconds), 2), "unit": "s"},
+        {"figure": f"edits shown without reloading the page (of {EDITS})", "value": kept, "unit": ""},
         {"figure": "start-up, the command to the backend answering", "value": round(backend, 1), "unit": "s"},
         {"figure": "then the first visit to the home page's text", "value": round(first, 1), "unit": "s"},
     ]}
