@@ -93,13 +93,14 @@ def served_floor(url: str, image_url: str, width: int, height: int) -> Iterator[
 
 
 def _manifests(data: Path) -> dict[tuple[str, str], list[dict]]:
+    from manga_app.core import routes
     from manga_app.core.content_key import ensure_dev_content_key
     from manga_app.reader.logic import decrypt_manifest
 
     key = ensure_dev_content_key(data / "content_key")
     found = {}
     for path in sorted((data / "published" / "manifests").glob("*/*.json")):
-        found[(path.parent.name, path.stem)] = decrypt_manifest(path.read_bytes(), key)
+        found[(path.parent.name, routes.parse_unit_segment(path.stem))] = decrypt_manifest(path.read_bytes(), key)
     return found
 
 

@@ -19,12 +19,16 @@ from sqlmodel import Session, select
 from manga_app.catalogue.media import READER_WIDTH, derivative_size, reader_path, saver_path
 from manga_app.catalogue.models import Chapter, Page
 from manga_app.catalogue.naming import format_hundredths
+from manga_app.core import routes
 from manga_app.core.crypto import decode_key, encrypt_text
 from manga_app.catalogue.publish_files import media_url, write_json
 
 
 MANIFEST_INDEX = ".index.json"
-INDEX_VERSION = 1
+# 2: volumes named `{n}-vol.json` (1 named them by their key): an index of
+# another version is not trusted, so the next publish writes every manifest
+# under its name and removes the files the folder holds under any other.
+INDEX_VERSION = 2
 
 
 def manifest_page(base: str, media_key: str, width: int, height: int) -> dict:
@@ -91,7 +95,7 @@ class ManifestWriter:
             known = self._previous_entries(slug)
             entries: dict[str, list] = {}
             for chapter_id, number in by_series[series_id]:
-                name = f"{format_hundredths(number)}.json"
+                name = f"{routes.unit_segment(format_hundredths(number))}.json"  # as routes.manifest_path
                 plaintext = json.dumps(
                     pages[chapter_id], ensure_ascii=False, separators=(",", ":")
                 )

@@ -169,6 +169,12 @@ def unit_segment(number: str | int | float | Decimal) -> str:
     return f"{shown}-{VOLUME_SLUG}" if is_volume(number) else shown
 
 
+def manifest_path(slug: str, number: str | int | float | Decimal) -> str:
+    """Where a unit's encrypted page list is published, named as public paths
+    name the unit (unit_segment): `/manifests/{slug}/12.json`, `.../3-vol.json`."""
+    return f"/manifests/{slug}/{unit_segment(number)}.json"
+
+
 def parse_unit_segment(segment: str) -> str | None:
     """The unit key written by unit_segment, formatted, or None for anything else."""
     found = re.fullmatch(rf"(?P<number>{_NUMBER})(?P<volume>-{VOLUME_SLUG})?", segment)

@@ -11,6 +11,7 @@ import weakref
 
 import httpx
 
+from manga_app.core import routes
 from manga_app.core.config import content_key, get_settings
 from manga_app.read_models import published
 from manga_app.reader.logic import ManifestError, decrypt_manifest
@@ -38,7 +39,7 @@ async def fetch_manifest_pages(slug: str, number: str) -> list[dict]:
     """The chapter's page list from the published catalogue, decrypted;
     ManifestError when it is missing or unreadable."""
     try:
-        response = await _client().get(f"/manifests/{slug}/{number}.json")
+        response = await _client().get(routes.manifest_path(slug, number))
     except httpx.HTTPError as error:
         raise ManifestError(f"manifest request failed: {type(error).__name__}") from error
     if response.status_code != 200:

@@ -16,12 +16,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app.web.encoding import accepts_gzip
 
 _LIST_PAGE = re.compile(r"^[1-9][0-9]{0,8}$")
-# Unit keys: chapters, and volumes at routes.VOLUME_KEY + N (seven digits).
-_MANIFEST_NUMBER = re.compile(r"^[0-9]{1,7}(?:\.[0-9]{1,2})?$")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 JSON_CACHE = "public, max-age=60, stale-while-revalidate=600"
 MEDIA_CACHE = "public, max-age=31536000, immutable"
@@ -95,10 +94,13 @@ async def mangas_json(request: Request) -> Response:
 
 
 async def manifest_json(request: Request) -> Response:
-    slug, number = request.path_params["slug"], request.path_params["number"]
-    if not _SLUG.match(slug) or not _MANIFEST_NUMBER.match(number):
+    """`/manifests/{slug}/{n}.json` (chapter n) or `{n}-vol.json` (volume n),
+    written as routes.manifest_path writes it; any other name is a 404."""
+    slug, segment = request.path_params["slug"], request.path_params["number"]
+    key = routes.parse_unit_segment(segment) if _SLUG.match(slug) and len(segment) <= 16 else None
+    if key is None or routes.unit_segment(key) != segment:
         return not_found_json()
-    return _published_file(request, f"manifests/{slug}/{number}.json")
+    return _published_file(request, routes.manifest_path(slug, key).lstrip("/"))
 
 
 class MediaFiles(StaticFiles):

@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
+from manga_app.core import routes
 from manga_app.core.crypto import decrypt_text, encrypt_text
 from tests.e2e.conftest import ROOT, wait_for_hydration
 
@@ -79,12 +80,13 @@ def last_chapter_of(server_env, status: str) -> tuple[str, str, str]:
 
 def chapter_numbers(server_env: dict[str, str], slug: str) -> list[str]:
     folder = Path(server_env["DATA_DIR"]) / "published" / "manifests" / slug
-    numbers = [path.stem for path in folder.glob("*.json") if not path.name.startswith(".")]
+    numbers = [routes.parse_unit_segment(path.stem) for path in folder.glob("*.json") if not path.name.startswith(".")]
     return sorted(numbers, key=float)
 
 
 def manifest_path(server_env: dict[str, str], slug: str, number: str) -> Path:
-    return Path(server_env["DATA_DIR"]) / "published" / "manifests" / slug / f"{number}.json"
+    """The published file of unit key `number` (a volume's is `{n}-vol.json`)."""
+    return Path(server_env["DATA_DIR"]) / "published" / routes.manifest_path(slug, number).lstrip("/")
 
 
 def content_key(server_env: dict[str, str]) -> str:

@@ -6,7 +6,9 @@ app understand (`latest_unit`), and the site still links it as a volume."""
 from __future__ import annotations
 
 import io
+import json
 import re
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -14,8 +16,9 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from manga_app.core import routes
-from tests.e2e.conftest import wait_for_hydration
-from tests.e2e.reader_helpers import imported_item
+from manga_app.core.crypto import decrypt_text
+from tests.e2e.conftest import ROOT, wait_for_hydration
+from tests.e2e.reader_helpers import content_key, counter, imported_item, open_chapter
 
 SERIES = "巻だけ見本"
 INTERNAL_KEY = "1000001"
@@ -24,7 +27,7 @@ INTERNAL_KEY = "1000001"
 def _markup(page_html: str) -> str:
     """What a page publishes: its markup, head and JSON-LD. Scripts are left out:
     the app's hydration state carries the keys the browser's own reading
-    history is kept by, as the manifests' paths do."""
+    history is kept by."""
     return re.sub(r"<script(?![^>]*application/ld\+json)[^>]*>.*?</script>", "", page_html, flags=re.S)
 
 
@@ -60,3 +63,39 @@ def test_a_series_of_one_volume_is_published_as_volume_1_and_never_by_its_key(
     wait_for_hydration(page)
     card = page.locator(".card", has_text=SERIES)
     expect(card.locator(".card-meta")).to_contain_text("第1巻")
+
+    # The encrypted page list: served under the reader's name for the volume, never its key.
+    published = Path(server_env["DATA_DIR"]) / "published"
+    named = [str(path.relative_to(published)) for path in published.rglob("*") if INTERNAL_KEY in path.name]
+    assert not named, f"published files named by the internal key: {named}"
+    served = httpx.get(f"{base_url}/manifests/{slug}/1-vol.json", timeout=10)
+    assert served.status_code == 200
+    assert decrypt_text(served.json()["data"], content_key(server_env), served.json()["iv"]).count('"url"') == 2
+    assert httpx.get(f"{base_url}/manifests/{slug}/{INTERNAL_KEY}.json", timeout=10).status_code == 404
+
+
+def test_a_catalogue_published_under_the_keys_is_renamed_by_the_next_publish(
+    base_url: str, server_env, page: Page, tmp_path: Path
+) -> None:
+    title = "巻だけ見本改"
+    slug = imported_item(base_url, server_env, tmp_path / "library", title, (("第01巻", 3),))["slug"]
+    # Given the files as the publisher before the rename left them: the volume's
+    # manifest named by its key, and an index (version 1) that names it so
+    manifests = Path(server_env["DATA_DIR"]) / "published" / "manifests"
+    (manifests / slug / "1-vol.json").rename(manifests / slug / f"{INTERNAL_KEY}.json")
+    index = manifests / ".index.json"
+    header, *lines = index.read_text(encoding="utf-8").splitlines()
+    lines = [line.replace('"1-vol.json"', f'"{INTERNAL_KEY}.json"') for line in lines]
+    index.write_text("\n".join([json.dumps({"version": 1}), *lines]) + "\n", encoding="utf-8")
+    assert httpx.get(f"{base_url}/manifests/{slug}/1-vol.json", timeout=10).status_code == 404
+    # When the operator publishes after upgrading
+    result = subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.catalogue", "publish"],
+        cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    # Then the old file is gone, the new name is served, and the reader opens the volume
+    assert not (manifests / slug / f"{INTERNAL_KEY}.json").exists()
+    assert httpx.get(f"{base_url}/manifests/{slug}/1-vol.json", timeout=10).status_code == 200
+    open_chapter(page, base_url + routes.chapter_url(slug, routes.VOLUME_KEY + 1))
+    expect(counter(page)).to_have_text("1 / 3")

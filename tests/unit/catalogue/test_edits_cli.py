@@ -67,7 +67,7 @@ def test_renumber_moves_the_unit_and_publishes_once(site: Path, capsys):
     assert _manifests(site, slug) == ["1.json", "14.json", "2.json"]
     # and a chapter can become a volume, read at its own URL and key
     assert main(["renumber", slug, "14", "第3巻"]) == 0
-    assert _manifests(site, slug) == ["1.json", "1000003.json", "2.json"]
+    assert _manifests(site, slug) == ["1.json", "2.json", "3-vol.json"]
 
 
 def test_renumber_onto_a_taken_number_is_refused_and_changes_nothing(site: Path, capsys):

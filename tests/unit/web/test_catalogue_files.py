@@ -115,3 +115,13 @@ def test_manifests_without_a_twin_are_compressed_on_the_fly_with_a_weak_etag(cli
 def test_a_name_longer_than_any_published_file_is_not_found_not_an_error(client, path):
     response = client.get(path)
     assert response.status_code == 404 and response.json() == {"error": "not found"}
+
+
+def test_a_volume_manifest_is_served_as_n_vol_and_never_by_its_key(client, published):
+    folder = published / "manifests" / "series-1"
+    for name in ("1-vol.json", "1000001.json", "01.json", "1-VOL.json"):  # the last three as if left by hand
+        (folder / name).write_text('{"iv": "", "data": ""}')
+    assert client.get("/manifests/series-1/1-vol.json").status_code == 200
+    for name in ("1000001", "01", "1-VOL", "1-vol-vol", "1-ch", "-1", "1e3", "nan", "1.json"):
+        response = client.get(f"/manifests/series-1/{name}.json")
+        assert response.status_code == 404 and response.json() == {"error": "not found"}, name
