@@ -11,7 +11,7 @@ from manga_app.reader import reading
 from manga_app.core import routes
 from manga_app.accounts import payloads
 from manga_app.read_models.loader import MangaItem
-from manga_app.ui.records import Moment, SeriesCard, moment
+from manga_app.ui.records import Moment, SeriesCard, moment, phrase_parts
 
 
 @dataclass
@@ -45,6 +45,7 @@ def history_cards(entries: list[reading.HistoryEntry], *, now: datetime) -> list
         HistoryCard(
             slug=entry.slug,
             title=entry.title,
+            parts=phrase_parts(entry.title),
             cover=entry.cover,
             url=routes.manga_url(entry.slug),
             chapter=routes.unit_label(entry.chapter, entry.chapter_title),
@@ -68,6 +69,7 @@ def library_cards(items: list[MangaItem], new: dict[str, int], *, now: datetime)
         LibraryCard(
             slug=item.slug,
             title=item.title,
+            parts=phrase_parts(item.title),
             cover=item.cover_small or item.cover,
             url=routes.manga_url(item.slug),
             latest="最新 " + routes.unit_label(item.latest_chapter),

@@ -8,14 +8,19 @@ from __future__ import annotations
 import reflex as rx
 
 from manga_app.core import routes
+from manga_app.core.phrases import phrases
 from manga_app.read_models.held import held_catalogue
 from manga_app.reader.picks import pick_next
+from manga_app.reader.state import ReaderState
 
 
 class EndCardState(rx.State):
     complete: bool = False
     # [{url, title, cover, why}]: series to read next, shown after the last chapter.
     picks: list[dict[str, str]] = []
+    # The card's titles (series, next chapter, picks) cut at their phrases
+    # (core/phrases.py), by text: end_card.jsx puts a <wbr> between them.
+    phrases: dict[str, list[str]] = {}
 
     @rx.event
     async def load(self):
@@ -24,12 +29,12 @@ class EndCardState(rx.State):
         snapshot = await held_catalogue().snapshot()
         catalogue = snapshot.mangas
         index = catalogue.find(slug) if slug else -1
-        if index < 0:
-            self.complete, self.picks = False, []
-            return
-        self.complete = catalogue.item(index).status == "completed"
+        reader = await self.get_state(ReaderState)
+        self.complete = index >= 0 and catalogue.item(index).status == "completed"
         self.picks = [
             {"url": routes.manga_url(catalogue.slugs[other]), "title": catalogue.titles[other],
              "cover": catalogue.cover_small(other), "why": why}
-            for other, why in pick_next(catalogue, index, snapshot.popular.ids)
+            for other, why in (pick_next(catalogue, index, snapshot.popular.ids) if index >= 0 else [])
         ]
+        texts = {reader.series_title, reader.next_label, *(pick["title"] for pick in self.picks)}
+        self.phrases = {text: phrases(text) for text in texts if text}

@@ -46,6 +46,7 @@ def _reader() -> rx.Component:
         next_warm=ReaderState.next_warm,
         series_complete=EndCardState.complete,
         end_picks=EndCardState.picks,
+        end_phrases=EndCardState.phrases,
         on_progress=ReaderState.save_progress,
         on_settings_change=ReaderState.change_settings,
         on_near_end=ReaderState.prefetch_next,

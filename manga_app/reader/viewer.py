@@ -45,6 +45,7 @@ class MangaReader(rx.Component):
     # The end card after the last chapter: 完結 or not, and [{url, title, cover, why}] to read next.
     series_complete: rx.Var[bool]
     end_picks: rx.Var[list[dict[str, str]]]
+    end_phrases: rx.Var[dict[str, list[str]]]
     # The chapter's own one-page offset in double view (worked out at import
     # from where its spreads fall), used until the reader picks one.
     default_offset: rx.Var[bool]

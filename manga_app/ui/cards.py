@@ -100,7 +100,7 @@ def update_row(card: rx.Var) -> rx.Component:
             cover_image(card, sizes="64px"),
             badge_row(card),
             rx.el.span(
-                rx.el.span(card.title, class_name="update-title"),
+                rx.el.span(phrased(card.parts), class_name="update-title phrased"),
                 rx.el.span(
                     rx.el.span(card.chapter_label, class_name="update-chapter"),
                     moment_time(card.updated, class_name="update-time"),

@@ -66,6 +66,7 @@ class SeriesCard:
     title: str = ""
     url: str = ""
     cover: str = ""
+    parts: list[Part] = field(default_factory=list)  # the title cut at its phrases
 
 
 @dataclass
@@ -91,7 +92,6 @@ class Card(SeriesCard):
     updated: Moment = field(default_factory=Moment)
     views: str = ""
     status_label: str = ""
-    parts: list[Part] = field(default_factory=list)
     # When the match is in an alias or reading rather than the title.
     match_parts: list[Part] = field(default_factory=list)
     badges: list[Badge] = field(default_factory=list)

@@ -4,26 +4,35 @@
 import React from "react";
 import { Link } from "react-router";
 
-function NextChapter({ url, label }) {
+// A title cut at the phrases the server found (reader/end_state.py, as
+// ui/phrased.py does for pages): a <wbr> between them, and the `phrased`
+// class (browse.css) forbids any other break.
+function Phrased({ text, phrases }) {
+  return (phrases[text] || [text]).map((part, i) => (
+    <React.Fragment key={i}>{i ? <wbr /> : null}{part}</React.Fragment>
+  ));
+}
+
+function NextChapter({ url, label, phrases }) {
   return (
     <Link className="reader-end-next" to={url} prefetch="intent">
       <span className="reader-end-next-label">次の話へ</span>
-      <span className="reader-end-next-title">{label}</span>
+      <span className="reader-end-next-title phrased"><Phrased text={label} phrases={phrases} /></span>
     </Link>
   );
 }
 
 function SeriesState({ complete }) {
   return complete ? (
-    <p className="reader-end-latest">
-      <span className="reader-end-complete">完結</span>最終話まで読みました。
+    <p className="reader-end-latest phrased">
+      <span className="reader-end-complete">完結</span>最終話まで<wbr />読みました。
     </p>
   ) : (
-    <p className="reader-end-latest">最新話まで読みました。更新をお待ちください。</p>
+    <p className="reader-end-latest phrased">最新話まで<wbr />読みました。<wbr />更新を<wbr />お待ちください。</p>
   );
 }
 
-function Picks({ picks }) {
+function Picks({ picks, phrases }) {
   if (!picks.length) return null;
   return (
     <nav className="reader-end-picks" aria-label="次に読む作品">
@@ -33,7 +42,7 @@ function Picks({ picks }) {
           <li key={pick.url}>
             <Link className="reader-end-pick" to={pick.url}>
               {pick.cover ? <img src={pick.cover} alt="" width={80} height={114} loading="lazy" /> : null}
-              <span className="reader-end-pick-title">{pick.title}</span>
+              <span className="reader-end-pick-title phrased"><Phrased text={pick.title} phrases={phrases} /></span>
               <span className="reader-end-pick-why">{pick.why}</span>
             </Link>
           </li>
@@ -43,14 +52,14 @@ function Picks({ picks }) {
   );
 }
 
-export function EndCard({ heading, nextUrl, nextLabel, seriesUrl, seriesTitle, complete = false, picks = [] }) {
+export function EndCard({ heading, nextUrl, nextLabel, seriesUrl, seriesTitle, complete = false, picks = [], phrases = {} }) {
   return (
     <section className="reader-end" aria-label="この話のおわり">
       <p className="reader-end-kicker">{heading} おわり</p>
-      {nextUrl ? <NextChapter url={nextUrl} label={nextLabel} /> : <SeriesState complete={complete} />}
-      {nextUrl ? null : <Picks picks={picks} />}
-      <Link className="reader-end-title" to={seriesUrl}>
-        {seriesTitle} の作品ページへ戻る
+      {nextUrl ? <NextChapter url={nextUrl} label={nextLabel} phrases={phrases} /> : <SeriesState complete={complete} />}
+      {nextUrl ? null : <Picks picks={picks} phrases={phrases} />}
+      <Link className="reader-end-title phrased" to={seriesUrl}>
+        <Phrased text={seriesTitle} phrases={phrases} /> の<wbr />作品ページへ<wbr />戻る
       </Link>
     </section>
   );

@@ -52,7 +52,7 @@ function Reader(props) {
     chapterNumber = "", prevUrl = "", prevLabel = "", nextUrl = "", nextLabel = "", chapters = [],
     mode = "paged", direction = "rtl", directionChoice = "auto", settings = {}, preload = 0,
     initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0, defaultOffset = false,
-    seriesComplete = false, endPicks = [],
+    seriesComplete = false, endPicks = [], endPhrases = {},
     onProgress, onSettingsChange, onNearEnd,
   } = props;
   // Back from a chapter's first page opens the one before at its end.
@@ -216,7 +216,7 @@ function Reader(props) {
   useNearEnd({ page, total, nextUrl, onNearEnd });
 
   const endCard = (
-    <EndCard {...{ heading, nextUrl, nextLabel, seriesUrl, seriesTitle }} complete={seriesComplete} picks={endPicks} />
+    <EndCard {...{ heading, nextUrl, nextLabel, seriesUrl, seriesTitle }} complete={seriesComplete} picks={endPicks} phrases={endPhrases} />
   );
 
   return (

@@ -10,6 +10,7 @@ from manga_app.ui.filters import link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.ui.page import page
+from manga_app.ui.phrased import phrased
 from manga_app.ui.pager import pager
 
 
@@ -20,7 +21,7 @@ def rank_row(card: rx.Var) -> rx.Component:
                        class_name=rx.cond(card.rank <= 3, "rank-number is-top", "rank-number")),
             rx.el.span(cover_image(card, sizes="64px"), badge_row(card), class_name="rank-cover"),
             rx.el.span(
-                rx.el.span(card.title, class_name="rank-title"),
+                rx.el.span(phrased(card.parts), class_name="rank-title phrased"),
                 rx.el.span(
                     rx.el.span(card.chapter_label, class_name="update-chapter"),
                     rx.el.span("閲覧 ", card.period_views, class_name="rank-views"),

@@ -68,6 +68,10 @@ class TitleState(rx.State):
         return phrase_parts(self.title)
 
     @rx.var
+    def alias_parts(self) -> list[list[Part]]:
+        return [phrase_parts(alias) for alias in self.aliases]
+
+    @rx.var
     async def progress(self) -> TitleProgress:
         history = await self.get_state(ReadingState)
         entry = reading.entry_for(history._entries(), self.slug) if self.slug else None

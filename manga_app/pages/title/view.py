@@ -88,7 +88,7 @@ def _header() -> rx.Component:
             rx.el.h1(phrased(TitleState.title_parts), class_name="title-name phrased"),
             rx.cond(
                 TitleState.aliases.length() > 0,
-                rx.el.p(rx.foreach(TitleState.aliases, lambda alias: rx.el.span(alias, class_name="alias")), class_name="title-aliases"),
+                rx.el.p(rx.foreach(TitleState.alias_parts, lambda parts: rx.el.span(phrased(parts), class_name="alias phrased")), class_name="title-aliases"),
             ),
             _facts(),
             class_name="title-info",

@@ -4,6 +4,7 @@ import reflex as rx
 
 from manga_app.ui.account.sign_in import account_bar, sign_in_panel
 from manga_app.ui.link import link
+from manga_app.ui.phrased import phrased
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 
@@ -28,7 +29,7 @@ def shelf_item(
     return rx.el.li(
         link(cover(item.cover), href=item.url, class_name="shelf-cover-link", aria_label=item.title),
         rx.el.div(
-            link(item.title, href=item.url, class_name="shelf-title"),
+            link(phrased(item.parts), href=item.url, class_name="shelf-title phrased"),
             rx.el.p(*meta, class_name="shelf-meta"),
             *body,
             class_name="shelf-body",
