@@ -137,6 +137,17 @@ async def _renders(url: str, paths: list[str]) -> list[float]:
     return times
 
 
+def _board_ready(url: str) -> float:
+    """Seconds until the board computed at start replaces the 集計中 page (requests meanwhile do not wait)."""
+    started = time.perf_counter()
+    while True:
+        response = httpx.get(f"{url}/ranking?page=50", timeout=60)
+        assert response.status_code == 200, response.status_code
+        if "集計中" not in response.text:
+            return time.perf_counter() - started
+        time.sleep(0.5)
+
+
 def run(results_dir: Path) -> dict:
     from manga_app.core import discovery, routes
 
@@ -155,9 +166,7 @@ def run(results_dir: Path) -> dict:
                        SITE_ORIGIN=f"http://localhost:{PORT}", CONTENT_KEY=synthetic.CONTENT_KEY)
         with built_and_served(PORT, WEB_DIR, env) as url:
             genres = [genre["name"] for genre in httpx.get(f"{url}/genres.json", timeout=60).json()[:3]]
-            started = time.perf_counter()
-            assert httpx.get(f"{url}/ranking?page=50", timeout=300).status_code == 200  # the board's computation
-            board_seconds = time.perf_counter() - started
+            board_seconds = _board_ready(url)
             warm = ["/calendar?day=irregular&page=50", "/ranking?period=all&page=50"]
             asyncio.run(_renders(url, warm))
             ranking = [routes.ranking_url(period, genre, page) for period in discovery.PERIODS
@@ -169,7 +178,7 @@ def run(results_dir: Path) -> dict:
     ratio = per_view["with"] / per_view["without"]
     figures = [
         {"figure": "setup: 10,000,000 views and weekly chapters written", "value": round(fill_seconds, 1), "unit": "s"},
-        {"figure": "board computed (every ranking and the calendar, 100,000 series)", "value": round(board_seconds, 2),
+        {"figure": "board computed at start (every ranking and the calendar, 100,000 series)", "value": round(board_seconds, 2),
          "unit": "s"},
     ]
     for name, times in (("ranking", ranking_times), ("calendar", calendar_times)):

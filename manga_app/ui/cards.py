@@ -11,6 +11,8 @@ from manga_app.ui.link import link
 from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH, Card
 
 CARD_SIZES = "(min-width: 768px) 160px, 31vw"
+# Rankings and the calendar before the server has first added up the views (read_models/discovery.py).
+COUNTING_NOTE = "集計中です。ランキングと曜日別の一覧は、まもなく表示されます。しばらくしてから再読み込みしてください。"
 
 
 # A grid's first row on a phone (three columns): on screen at first paint,

@@ -4,7 +4,7 @@ import reflex as rx
 
 from manga_app.core.pages import PageKind
 from manga_app.pages.calendar.state import CalendarState
-from manga_app.ui.cards import card_grid, placeholder_grid
+from manga_app.ui.cards import COUNTING_NOTE, card_grid, placeholder_grid
 from manga_app.ui.filters import link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.page import page
@@ -25,7 +25,7 @@ def view() -> rx.Component:
         ),
         link_tabs(CalendarState.day_tabs, label="曜日"),
         rx.el.p(
-            rx.cond(CalendarState.loaded, CalendarState.total.to_string() + "作品", "読み込み中…"),
+            rx.cond(CalendarState.loaded, rx.cond(CalendarState.counting, "集計中", CalendarState.total.to_string() + "作品"), "読み込み中…"),
             rx.cond(CalendarState.pages > 1, rx.el.span(" ・ ", CalendarState.page, " / ", CalendarState.pages, "ページ")),
             class_name="result-count",
             aria_live="polite",
@@ -36,7 +36,11 @@ def view() -> rx.Component:
                 rx.cond(
                     CalendarState.cards.length() > 0,
                     card_grid(CalendarState.cards, label="作品一覧"),
-                    rx.el.p("この曜日に更新される連載はありません。", class_name="empty-note"),
+                    rx.cond(
+                        CalendarState.counting,
+                        rx.el.p(COUNTING_NOTE, class_name="empty-note counting-note", role="status"),
+                        rx.el.p("この曜日に更新される連載はありません。", class_name="empty-note"),
+                    ),
                 ),
                 placeholder_grid(12),
             ),

@@ -5,7 +5,7 @@ import reflex as rx
 from manga_app.core.pages import PageKind
 from manga_app.pages.ranking.state import RankingState
 from manga_app.ui.badges import badge_row
-from manga_app.ui.cards import cover_image, placeholder_rows
+from manga_app.ui.cards import COUNTING_NOTE, cover_image, placeholder_rows
 from manga_app.ui.filters import link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
@@ -54,7 +54,11 @@ def view() -> rx.Component:
                 rx.cond(
                     RankingState.rows.length() > 0,
                     rx.el.ol(rx.foreach(RankingState.rows, rank_row), class_name="rank-list", aria_label="ランキング"),
-                    rx.el.p("この期間に読まれた作品はまだありません。", class_name="empty-note"),
+                    rx.cond(
+                        RankingState.counting,
+                        rx.el.p(COUNTING_NOTE, class_name="empty-note counting-note", role="status"),
+                        rx.el.p("この期間に読まれた作品はまだありません。", class_name="empty-note"),
+                    ),
                 ),
                 placeholder_rows(10),
             ),
