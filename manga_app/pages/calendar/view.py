@@ -4,11 +4,10 @@ import reflex as rx
 
 from manga_app.core.pages import PageKind
 from manga_app.pages.calendar.state import CalendarState
-from manga_app.ui.cards import COUNTING_NOTE, card_grid, placeholder_grid
+from manga_app.ui.cards import board_results, card_grid, placeholder_grid
 from manga_app.ui.filters import link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.page import page
-from manga_app.ui.pager import pager
 
 
 @page(PageKind.CALENDAR, on_load=[CalendarState.load])
@@ -30,22 +29,8 @@ def view() -> rx.Component:
             class_name="result-count",
             aria_live="polite",
         ),
-        rx.el.div(
-            rx.cond(
-                CalendarState.loaded,
-                rx.cond(
-                    CalendarState.cards.length() > 0,
-                    card_grid(CalendarState.cards, label="作品一覧"),
-                    rx.cond(
-                        CalendarState.counting,
-                        rx.el.p(COUNTING_NOTE, class_name="empty-note counting-note", role="status"),
-                        rx.el.p("この曜日に更新される連載はありません。", class_name="empty-note"),
-                    ),
-                ),
-                placeholder_grid(12),
-            ),
-            pager(CalendarState.pager),
-            class_name="browse-results",
-            data_loaded=CalendarState.loaded,
+        board_results(
+            CalendarState, CalendarState.cards, card_grid(CalendarState.cards, label="作品一覧"),
+            empty="この曜日に更新される連載はありません。", placeholder=placeholder_grid(12),
         ),
     )
