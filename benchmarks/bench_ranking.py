@@ -7,7 +7,8 @@ with 10,000,000 views counted over the last 60 days in series_view_day
 chapters in the last eight weeks for half the series, the site is built
 and served as `make run` serves it. Figures:
 - the held board's computation (every ranking and the calendar, from the
-  database; once per process and REFRESH_SECONDS, in a thread);
+  database; started with the process, then every REFRESH_SECONDS, in a
+  thread), as the time until /ranking stops saying 集計中;
 - first render (nothing cached: states from on_load, rendered by the Node
   renderer) of distinct ranking pages (every period, all and three genres,
   pages 1-5) and calendar pages (every day, pages 1-5), p50/p95, as the HTTP
