@@ -7,7 +7,8 @@ with 10,000,000 views counted over the last 60 days in series_view_day
 chapters in the last eight weeks for half the series, the site is built
 and served as `make run` serves it. Figures:
 - the held board's computation (every ranking and the calendar, from the
-  database; once per process and REFRESH_SECONDS, in a thread);
+  database; started with the process, then every REFRESH_SECONDS, in a
+  thread), as the time until /ranking stops saying 集計中;
 - first render (nothing cached: states from on_load, rendered by the Node
   renderer) of distinct ranking pages (every period, all and three genres,
   pages 1-5) and calendar pages (every day, pages 1-5), p50/p95, as the HTTP
@@ -137,6 +138,17 @@ async def _renders(url: str, paths: list[str]) -> list[float]:
     return times
 
 
+def _board_ready(url: str) -> float:
+    """Seconds until the board computed at start replaces the 集計中 page (requests meanwhile do not wait)."""
+    started = time.perf_counter()
+    while True:
+        response = httpx.get(f"{url}/ranking?page=50", timeout=60)
+        assert response.status_code == 200, response.status_code
+        if "集計中" not in response.text:
+            return time.perf_counter() - started
+        time.sleep(0.5)
+
+
 def run(results_dir: Path) -> dict:
     from manga_app.core import discovery, routes
 
@@ -155,9 +167,7 @@ def run(results_dir: Path) -> dict:
                        SITE_ORIGIN=f"http://localhost:{PORT}", CONTENT_KEY=synthetic.CONTENT_KEY)
         with built_and_served(PORT, WEB_DIR, env) as url:
             genres = [genre["name"] for genre in httpx.get(f"{url}/genres.json", timeout=60).json()[:3]]
-            started = time.perf_counter()
-            assert httpx.get(f"{url}/ranking?page=50", timeout=300).status_code == 200  # the board's computation
-            board_seconds = time.perf_counter() - started
+            board_seconds = _board_ready(url)
             warm = ["/calendar?day=irregular&page=50", "/ranking?period=all&page=50"]
             asyncio.run(_renders(url, warm))
             ranking = [routes.ranking_url(period, genre, page) for period in discovery.PERIODS
@@ -169,7 +179,7 @@ def run(results_dir: Path) -> dict:
     ratio = per_view["with"] / per_view["without"]
     figures = [
         {"figure": "setup: 10,000,000 views and weekly chapters written", "value": round(fill_seconds, 1), "unit": "s"},
-        {"figure": "board computed (every ranking and the calendar, 100,000 series)", "value": round(board_seconds, 2),
+        {"figure": "board computed at start (every ranking and the calendar, 100,000 series)", "value": round(board_seconds, 2),
          "unit": "s"},
     ]
     for name, times in (("ranking", ranking_times), ("calendar", calendar_times)):

@@ -10,6 +10,7 @@ from manga_app.ui.visitor import visitor_id_wrap
 from manga_app.core.config import content_key, get_settings
 from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
+from manga_app.read_models import discovery
 from manga_app.reflex_patches import leave_out_color_mode_script, own_stylesheet_link
 from manga_app.ssr.pages import warm_up
 from manga_app.web import bounded_logs
@@ -69,3 +70,5 @@ app = rx.App(
 )
 register_pages(app)
 app.register_lifespan_task(warm_up)
+# The rankings computed at start, in a thread, rather than for the first visitor.
+app.register_lifespan_task(discovery.warm_up)

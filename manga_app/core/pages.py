@@ -48,6 +48,9 @@ class Page:
     kept_offline: bool = False  # kept by the service worker, opens offline
     nav_label: str = ""  # its link in the footer menu ("": none)
     shelves: bool = False  # shows the library's shelves (LibraryState loads them)
+    # The query parameters the page reads; any other one changes nothing the
+    # server renders, so it neither renders anew nor takes a cache place.
+    query: tuple[str, ...] = ()
 
     @property
     def fixed(self) -> bool:
@@ -66,12 +69,13 @@ class PageKind(enum.Enum):
         in_sitemap=True,
         nav_label="ジャンル",
     )
-    GENRE = Page("/genre/[name]")
+    GENRE = Page("/genre/[name]", query=("sort", "page"))
     # Their heads depend on the query (period, genre, day) and an unknown
     # genre is a 404, so they are built like the catalogue's pages.
-    RANKING = Page("/ranking", in_sitemap=True, nav_label="ランキング")
-    CALENDAR = Page("/calendar", in_sitemap=True, nav_label="曜日別")
-    SEARCH = Page("/search", Head("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。"), nav_label="検索")
+    RANKING = Page("/ranking", in_sitemap=True, nav_label="ランキング", query=("period", "genre", "page"))
+    CALENDAR = Page("/calendar", in_sitemap=True, nav_label="曜日別", query=("day", "page"))
+    SEARCH = Page("/search", Head("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。"), nav_label="検索",
+                  query=("q", "genre", "exclude", "status", "sort", "page"))
     MANGA = Page("/manga/[slug]")
     # Reflex cannot express `/{slug}-ch-{n}` as a route, so the reader is the
     # single-segment dynamic route and the server refuses (404) every path

@@ -49,6 +49,7 @@ class Board:
     calendar: dict[str, list[int]]
     updated_today: frozenset[int]
     genre_members: dict[str, frozenset[int]]
+    pending: bool = False  # an empty board served while the first is computed
     _rankings: dict[tuple[str, str], discovery.Ranking] = field(default_factory=dict)
     _orders: dict[str, tuple[array, array]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -159,36 +160,59 @@ def compute_board(*, session: Session, snapshot: Snapshot, now: datetime) -> Boa
 
 
 class HeldBoard:
-    """This process's board: the first call waits for it; later ones get what
-    is held while a due recomputation (or a new catalogue) runs in a thread."""
+    """This process's board. No request waits for a computation (43 s at
+    100,000 series): a missing, stale (new catalogue) or due board is
+    recomputed in a thread while what is held is served, or, before the
+    first board, an empty one marked `pending` (the pages say 集計中)."""
 
     def __init__(self, *, refresh_seconds: float = REFRESH_SECONDS) -> None:
         self.refresh_seconds = refresh_seconds
         self._board: Board | None = None
         self._computed_at = float("-inf")
         self._task: asyncio.Task | None = None
-        self._lock: asyncio.Lock | None = None
+        self._empty: Board | None = None
+        self.generation = 0  # board computations installed, a cache key of the pages that show it
 
     async def board(self) -> Board:
         snapshot = await held_catalogue().snapshot()
         board = self._board
         stale = board is None or board.snapshot.version != snapshot.version or board.snapshot.mangas is not snapshot.mangas
-        if stale:
-            return await self.refresh(snapshot)
-        if time.monotonic() - self._computed_at >= self.refresh_seconds and (self._task is None or self._task.done()):
-            self._task = asyncio.get_running_loop().create_task(self.refresh(snapshot))
-        return board
+        if stale or time.monotonic() - self._computed_at >= self.refresh_seconds:
+            self.start(snapshot)
+        if board is not None:
+            return board
+        if self._empty is None or self._empty.snapshot is not snapshot:
+            self._empty = empty_board(snapshot, datetime.now(UTC))
+        return self._empty
 
-    async def refresh(self, snapshot: Snapshot) -> Board:
-        self._lock = self._lock or asyncio.Lock()
-        async with self._lock:
-            board = self._board
-            if board is not None and board.snapshot is snapshot and time.monotonic() - self._computed_at < self.refresh_seconds:
-                return board
-            self._board = await asyncio.to_thread(_compute, snapshot)
-            self._computed_at = time.monotonic()
-            freeze_long_lived()  # a board is long-lived: out of the collector's way, as the catalogue is
-            return self._board
+    def start(self, snapshot: Snapshot) -> asyncio.Task:
+        """The computation for `snapshot`, started unless one runs."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._refresh(snapshot))
+        return self._task
+
+    async def _refresh(self, snapshot: Snapshot) -> None:
+        try:
+            board = await asyncio.to_thread(_compute, snapshot)
+        except Exception:  # logged; what is held is served, and the next request tries again
+            logger.exception("The rankings could not be computed")
+            return
+        self._board, self._computed_at = board, time.monotonic()
+        self.generation += 1
+        freeze_long_lived()  # a board is long-lived: out of the collector's way, as the catalogue is
+
+
+async def warm_up() -> None:
+    """A lifespan task: the first board computed at start, not for a visitor."""
+    board = held_board()
+    await board.start(await held_catalogue().snapshot())
+
+
+def empty_board(snapshot: Snapshot, now: datetime) -> Board:
+    """What is served before the first board: nothing ranked, every genre known (no 404 meanwhile)."""
+    return Board(snapshot, now, {period: ({}, {}) for period in discovery.PERIODS},
+                 {day: [] for day in discovery.DAY_LABELS}, frozenset(),
+                 dict.fromkeys(snapshot.mangas.genre_names, frozenset()), pending=True)
 
 
 def _compute(snapshot: Snapshot) -> Board:

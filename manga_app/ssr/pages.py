@@ -73,18 +73,11 @@ async def warm_up() -> None:
         log.exception("The page renderer did not start")
 
 
-# The query parameters each page reads (pages/search, pages/genre); any other
-# parameter changes nothing the server renders, so it neither renders anew
-# nor takes a place in the cache (`?z=<random>` would do both).
-QUERY_PARAMETERS = {
-    routes.PageKind.SEARCH: ("q", "genre", "exclude", "status", "sort", "page"),
-    routes.PageKind.GENRE: ("sort", "page"),
-}
-
-
 def own_query(kind: routes.PageKind | None, query: str) -> str:
-    """`query` with only the parameters the page reads, in a stable order."""
-    wanted = QUERY_PARAMETERS.get(kind, ())
+    """`query` with only the parameters the page reads (its declaration's
+    `query`), in a stable order: `?z=<random>` neither renders anew nor
+    takes a place in the cache."""
+    wanted = kind.page.query if kind else ()
     if not wanted or not query:
         return ""
     pairs = [(name, value) for name, value in parse_qsl(query[:4000], keep_blank_values=True, errors="replace")

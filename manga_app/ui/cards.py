@@ -9,6 +9,7 @@ import reflex as rx
 from manga_app.ui.badges import badge_row
 from manga_app.ui.link import link
 from manga_app.ui.phrased import phrased
+from manga_app.ui.pager import pager
 from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH, Card
 
 CARD_SIZES = "(min-width: 768px) 160px, 31vw"
@@ -133,4 +134,28 @@ def placeholder_rows(count: int) -> rx.Component:
         *[rx.el.li(class_name="update-row placeholder-row") for _ in range(count)],
         class_name="update-list is-placeholder",
         aria_hidden="true",
+    )
+
+
+def board_results(state: type, items: rx.Var, listed: rx.Component, *, empty: str, placeholder: rx.Component) -> rx.Component:
+    """A ranking's or calendar day's results and pager; `state` has loaded,
+    counting (the board is not computed yet: 集計中) and pager."""
+    return rx.el.div(
+        rx.cond(
+            state.loaded,
+            rx.cond(
+                items.length() > 0,
+                listed,
+                rx.cond(
+                    state.counting,
+                    rx.el.p("集計中です。まもなく表示されます。しばらくしてから再読み込みしてください。",
+                            class_name="empty-note counting-note", role="status"),
+                    rx.el.p(empty, class_name="empty-note"),
+                ),
+            ),
+            placeholder,
+        ),
+        pager(state.pager),
+        class_name="browse-results",
+        data_loaded=state.loaded,
     )

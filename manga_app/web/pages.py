@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, Response
 from manga_app.core import routes
 from manga_app.heads import seo
 from manga_app.accounts.settings import get_firebase_config
+from manga_app.read_models.discovery import held_board
 from manga_app.read_models.held import held_catalogue
 from manga_app.core.config import get_settings
 from manga_app.core.routes import PageKind
@@ -34,16 +35,20 @@ async def page(request: Request) -> Response:
     host = request.headers.get("host", "")
     production = seo.is_production_host(host, settings.production_host)
     snapshot = await held_catalogue().snapshot()
+    found = routes.match(request.url.path)
+    version = snapshot.version
+    if found is not None and found.kind in (PageKind.RANKING, PageKind.CALENDAR):
+        # They show the board, recomputed between publishes (and first 集計中).
+        version += f"/board-{held_board().generation}"
     result = await render_page(
         request.url.path,
         request.url.query,
         host=host,
         scheme=request.url.scheme,
         production=production,
-        version=snapshot.version,
+        version=version,
         cookies=request.cookies,
     )
-    found = routes.match(request.url.path)
     reader = found is not None and found.kind is PageKind.READER
     headers = {
         **(_READER_HEADERS if reader else _HTML_HEADERS),

@@ -22,6 +22,7 @@ class CalendarState(rx.State):
     page: int = 1
     pages: int = 1
     loaded: bool = False
+    counting: bool = False  # the first board is being computed (集計中)
 
     @rx.event
     async def load(self):
@@ -29,7 +30,7 @@ class CalendarState(rx.State):
         query = rules.parse_calendar_query(self.router.url.query or "", now=now)
         board = await discovery.held_board().board()
         listing = discovery.calendar_listing(board, query.day, query.page, rules.CALENDAR_PER_PAGE)
-        self.day = query.day
+        self.day, self.counting = query.day, board.pending
         self.day_label = "不定期" if query.day == rules.IRREGULAR else rules.DAY_LABELS[query.day] + "曜日"
         self.cards = [calendar_card_for(item, updated_today=today, now=now) for item, today in listing.items]
         self.day_tabs = logic.day_tabs(query, now=now)

@@ -4,11 +4,10 @@ import reflex as rx
 
 from manga_app.core.pages import PageKind
 from manga_app.pages.calendar.state import CalendarState
-from manga_app.ui.cards import card_grid, placeholder_grid
+from manga_app.ui.cards import board_results, card_grid, placeholder_grid
 from manga_app.ui.filters import link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.page import page
-from manga_app.ui.pager import pager
 
 
 @page(PageKind.CALENDAR, on_load=[CalendarState.load])
@@ -25,23 +24,13 @@ def view() -> rx.Component:
         ),
         link_tabs(CalendarState.day_tabs, label="曜日"),
         rx.el.p(
-            rx.cond(CalendarState.loaded, CalendarState.total.to_string() + "作品", "読み込み中…"),
+            rx.cond(CalendarState.loaded, rx.cond(CalendarState.counting, "集計中", CalendarState.total.to_string() + "作品"), "読み込み中…"),
             rx.cond(CalendarState.pages > 1, rx.el.span(" ・ ", CalendarState.page, " / ", CalendarState.pages, "ページ")),
             class_name="result-count",
             aria_live="polite",
         ),
-        rx.el.div(
-            rx.cond(
-                CalendarState.loaded,
-                rx.cond(
-                    CalendarState.cards.length() > 0,
-                    card_grid(CalendarState.cards, label="作品一覧"),
-                    rx.el.p("この曜日に更新される連載はありません。", class_name="empty-note"),
-                ),
-                placeholder_grid(12),
-            ),
-            pager(CalendarState.pager),
-            class_name="browse-results",
-            data_loaded=CalendarState.loaded,
+        board_results(
+            CalendarState, CalendarState.cards, card_grid(CalendarState.cards, label="作品一覧"),
+            empty="この曜日に更新される連載はありません。", placeholder=placeholder_grid(12),
         ),
     )

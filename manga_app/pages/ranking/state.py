@@ -23,12 +23,14 @@ class RankingState(rx.State):
     page: int = 1
     pages: int = 1
     loaded: bool = False
+    counting: bool = False  # the first board is being computed (集計中)
 
     @rx.event
     async def load(self):
         query = rules.parse_ranking_query(self.router.url.query or "")
         board = await discovery.held_board().board()
         self.genre, self.period_label = query.genre, rules.PERIOD_LABELS[query.period]
+        self.counting = board.pending
         self.period_tabs = logic.period_tabs(query)
         if query.genre and not discovery.known_genre(board, query.genre):
             # The head makes this a 404 (heads/resolve.py); nothing to list.

@@ -5,13 +5,12 @@ import reflex as rx
 from manga_app.core.pages import PageKind
 from manga_app.pages.ranking.state import RankingState
 from manga_app.ui.badges import badge_row
-from manga_app.ui.cards import cover_image, placeholder_rows
+from manga_app.ui.cards import board_results, cover_image, placeholder_rows
 from manga_app.ui.filters import link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.ui.page import page
 from manga_app.ui.phrased import phrased
-from manga_app.ui.pager import pager
 
 
 def rank_row(card: rx.Var) -> rx.Component:
@@ -49,18 +48,9 @@ def view() -> rx.Component:
         ),
         link_tabs(RankingState.period_tabs, label="期間"),
         link_tabs(RankingState.genre_tabs, label="ジャンル"),
-        rx.el.div(
-            rx.cond(
-                RankingState.loaded,
-                rx.cond(
-                    RankingState.rows.length() > 0,
-                    rx.el.ol(rx.foreach(RankingState.rows, rank_row), class_name="rank-list", aria_label="ランキング"),
-                    rx.el.p("この期間に読まれた作品はまだありません。", class_name="empty-note"),
-                ),
-                placeholder_rows(10),
-            ),
-            pager(RankingState.pager),
-            class_name="browse-results",
-            data_loaded=RankingState.loaded,
+        board_results(
+            RankingState, RankingState.rows,
+            rx.el.ol(rx.foreach(RankingState.rows, rank_row), class_name="rank-list", aria_label="ランキング"),
+            empty="この期間に読まれた作品はまだありません。", placeholder=placeholder_rows(10),
         ),
     )

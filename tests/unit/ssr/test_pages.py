@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from manga_app.core import routes
 from manga_app.ssr import pages
 from manga_app.ssr.renderer import RendererClient
 
@@ -85,3 +86,17 @@ def test_query_parameters_no_page_reads_neither_render_anew_nor_fill_the_cache(
     # The page's own parameters still make pages of their own.
     asyncio.run(visitors(["q=%E7%8C%AB&page=2", "sort=new&q=%E7%8C%AB"]))
     assert sorted(renders[1:]) == [("/search", "q=%E7%8C%AB&page=2"), ("/search", "q=%E7%8C%AB&sort=new")]
+
+
+@pytest.mark.parametrize(("path", "query", "kept"), [
+    ("/ranking", "period=week&genre=%E6%97%A5%E5%B8%B8&z=1", "period=week&genre=%E6%97%A5%E5%B8%B8"),
+    ("/ranking", "page=2&period=month", "period=month&page=2"),
+    ("/calendar", "day=irregular&utm_source=x", "day=irregular"),
+    ("/genre/%E6%97%A5%E5%B8%B8", "sort=new&z=2", "sort=new"),
+    ("/", "z=1", ""),
+])
+def test_every_page_keeps_the_query_parameters_its_declaration_names(path: str, query: str, kept: str):
+    """The parameters a page reads are in its declaration (core/pages.py): a
+    ranking's period and genre make pages of their own, junk does not."""
+    found = routes.match(path)
+    assert pages.own_query(found.kind if found else None, query) == kept
