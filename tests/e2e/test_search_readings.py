@@ -16,7 +16,8 @@ from playwright.sync_api import Page, expect
 
 from manga_app.catalogue.readings import readings_for
 from manga_app.core import routes
-from tests.e2e.conftest import ROOT, wait_for_hydration
+from manga_app.demo.catalogue_data import CATALOGUE
+from tests.e2e.conftest import DEMO_SERIES, ROOT, wait_for_hydration
 from tests.unit.catalogue.builders import distinct_pages
 from tests.unit.catalogue.test_epub import write_epub
 from tests.unit.catalogue.test_file_readings import EPUB3
@@ -32,8 +33,17 @@ def kunrei(hepburn: str) -> str:
     return re.sub("|".join(spelled for spelled, _ in _KUNREI), lambda found: dict(_KUNREI)[found.group()], hepburn)
 
 
-def demo_titles(base_url: str) -> list[str]:
+def newest_titles(base_url: str) -> list[str]:
     return [item["title"] for item in httpx.get(base_url + "/mangas_1.json").json()["list"]]
+
+
+def demo_titles() -> list[str]:
+    """The demo catalogue the server was started with (conftest imports its
+    first DEMO_SERIES). Not the newest grid page: other modules import
+    series of their own while the server runs (25 paging samples sharing
+    one kanji word among them), which pushed demo titles off that page and
+    made the test's outcome depend on the order modules ran in."""
+    return [series.title for series in CATALOGUE[:DEMO_SERIES]]
 
 
 def first_three(page: Page, base_url: str, query: str) -> list[str]:
@@ -48,7 +58,7 @@ def first_three(page: Page, base_url: str, query: str) -> list[str]:
 def test_every_demo_title_is_found_by_its_reading_romaji_in_both_systems_and_its_kanji_words(
     base_url: str, page: Page
 ) -> None:
-    titles = demo_titles(base_url)
+    titles = demo_titles()
     assert len(titles) >= 8
     missed = []
     for title in titles:
@@ -96,7 +106,7 @@ def test_a_reading_the_epub_gives_finds_the_title_and_is_shown_over_the_author(
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     deadline = time.monotonic() + 30
-    while "聖闘士星矢" not in demo_titles(base_url) and time.monotonic() < deadline:
+    while "聖闘士星矢" not in newest_titles(base_url) and time.monotonic() < deadline:
         time.sleep(0.5)
     # The visitor types the reading the publisher gave: the title comes first.
     assert first_three(page, base_url, "せいんとせいや")[0] == "聖闘士星矢"
