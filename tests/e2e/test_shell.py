@@ -11,6 +11,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import GA_ID, SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.reader_helpers import open_chapter, show_menu
 
 GTAG_PATTERN = "https://www.googletagmanager.com/gtag/js**"
 
@@ -204,8 +205,10 @@ def _first_chapter_url(base_url: str) -> str:
 def test_a_chapter_path_uses_the_reader_layout_without_site_chrome(base_url: str, page: Page) -> None:
     path = _first_chapter_url(base_url)
     assert _raw(base_url + path).status_code == 200
-    page.goto(base_url + path)
+    open_chapter(page, base_url + path)
     expect(page.locator("[data-layout=reader]")).to_be_visible()
+    # A chapter opens with the menu closed (reader branch); Esc opens it, as a tap in the middle does.
+    show_menu(page)
     expect(page.locator(".reader-bar").get_by_role("link", name="戻る", exact=True)).to_be_visible()
     expect(page.locator("header.site-header")).to_have_count(0)
     expect(page.locator("footer.site-footer")).to_have_count(0)

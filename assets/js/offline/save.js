@@ -53,22 +53,21 @@ async function keptPage(cache, url) {
 // What the browser already downloaded, never the network: keeping an opened
 // chapter costs no data. The images the worker noted as it fetched them
 // (sw.js); else, shown before the worker took control (a first visit),
-// asked again from the HTTP cache, where the browser can: this document's
-// own downloads, or the site's files from earlier ones. Another origin's (a
-// CDN's) cannot be asked of the HTTP cache without CORS.
-async function alreadyDownloaded(url) {
+// asked again from the HTTP cache (force-cache), where the browser can: this
+// document's own downloads, and only when `httpCache` (each ask is a request
+// of its own, so none is made while the reader is loading its pages). Another origin's (a CDN's) cannot be asked of the HTTP
+// cache without CORS.
+async function alreadyDownloaded(url, httpCache) {
   const href = new URL(url, window.location.href).href;
   const sameOrigin = new URL(href).origin === window.location.origin;
   try {
     const recent = await (await caches.open(RECENT_MEDIA)).match(href);
     if (recent) return recent;
-    let response;
-    if (performance.getEntriesByName(href).length) {
-      response = await fetch(href, sameOrigin ? { cache: "force-cache" } : { mode: "cors", credentials: "omit", cache: "force-cache" });
-    } else if (sameOrigin) {
-      response = await fetch(href, { cache: "only-if-cached", mode: "same-origin" });
-    }
-    return response && response.ok ? response : null;
+    // Only what this document downloaded: asking the HTTP cache (only-if-cached)
+    // for a page not loaded yet logged a console error each.
+    if (!httpCache || !performance.getEntriesByName(href).length) return null;
+    const response = await fetch(href, sameOrigin ? { cache: "force-cache" } : { mode: "cors", credentials: "omit", cache: "force-cache" });
+    return response.ok ? response : null;
   } catch (error) {
     return null; // not downloaded yet
   }
@@ -134,15 +133,17 @@ let queue = Promise.resolve();
 // at the reader's quality (`saver`), kept until deleted; else an opened
 // chapter: the pages the browser already downloaded, kept within the size
 // limit, least recently read out first (null while none is); its HTML and
-// title page as kept already unless `fresh`. One chapter is kept at a time.
-export function keepChapter(path, { saver, saved, fresh = true }) {
-  const run = () => keepNow(path, { saver, saved, fresh });
+// title page as kept already unless `fresh`; the HTTP cache asked only with
+// `httpCache`. One chapter is kept at a time.
+export function keepChapter(path, { saver, saved, fresh = true, httpCache = true }) {
+  const run = () => keepNow(path, { saver, saved, fresh, httpCache });
   const done = queue.then(run, run);
   queue = done.catch(() => null);
   return done;
 }
 
-async function keepNow(path, { saver, saved, fresh }) {
+async function keepNow(path, options) {
+  const { saved } = options;
   if (!offlineSupported()) throw new SaveError("このブラウザではオフライン保存できません");
   const known = entryFor(readIndex(), path);
   if (known && known.saved) {
@@ -160,7 +161,7 @@ async function keepNow(path, { saver, saved, fresh }) {
   };
   let entry;
   try {
-    entry = await keep(cache, path, { saver, saved, fresh });
+    entry = await keep(cache, path, options);
   } catch (error) {
     await forget();
     throw error;
@@ -169,7 +170,7 @@ async function keepNow(path, { saver, saved, fresh }) {
   return entry;
 }
 
-async function keep(cache, path, { saver, saved, fresh }) {
+async function keep(cache, path, { saver, saved, fresh, httpCache }) {
   const page = saved || fresh ? putPage : keptPage;
   const html = await page(cache, path);
   const seed = readerSeed(html);
@@ -180,7 +181,7 @@ async function keep(cache, path, { saver, saved, fresh }) {
     await page(cache, seed.chapterUrl);
     paths.push(seed.chapterUrl);
   }
-  const get = saved ? fetchOk : alreadyDownloaded;
+  const get = saved ? fetchOk : (url) => alreadyDownloaded(url, httpCache);
   const pages = await putFiles(cache, pageFiles(seed.pages, saver), get);
   if (!saved && !pages.kept.length) return null;
   const titleHtml = seed.seriesUrl ? await page(cache, seed.seriesUrl) : "";

@@ -11,6 +11,8 @@ import { useHydrated } from "../hydrated.js";
 import { useOnline } from "./root.jsx";
 
 const COUNTS = [1, 3, 5, 10];
+// How often a keep waiting for the reader's pages looks again.
+const IDLE_CHECK_MS = 500;
 
 function notify(kind, message, description = "") {
   if (window.mangaNotify) window.mangaNotify(kind, message, description);
@@ -150,40 +152,59 @@ export function ChapterOfflineSave({ url = "", label = "" }) {
 // image it fetches), so a page seen opens offline even after a reload or
 // with the tab closed, and once more when the reader leaves it or hides the
 // tab. The first keep asks the server for the chapter's HTML; the later ones
-// use the network for nothing. Offline, reading it only moves it last in
-// the least-recently-read order. Returns the cleanup.
-function keepWhileReading(path, saver) {
+// use the network for nothing. While the reader still has pages to load
+// (`pending()`), only the images the worker noted are kept; the HTTP cache
+// is asked once it has none. Offline, reading it only moves it last in the
+// least-recently-read order. Returns the cleanup.
+function keepWhileReading(path, saver, pending) {
   if (!navigator.onLine) {
     touch(path);
     return undefined;
   }
   let fresh = true;
   let running = null;
-  let again = false;
-  const keep = () => {
+  let again = null; // null, or whether the next keep may ask the HTTP cache
+  // `httpCache`: once the reader has no pages to load, or when leaving or
+  // hiding (each ask of the HTTP cache is a request beside the reader's own).
+  const keep = (httpCache = true) => {
     if (running) {
-      again = true;
+      again = again || httpCache;
       return;
     }
-    running = keepChapter(path, { saver, saved: false, fresh })
+    running = keepChapter(path, { saver, saved: false, fresh, httpCache })
       .then((entry) => {
         if (entry) fresh = false;
       }, () => {})
       .finally(() => {
         running = null;
-        if (again) {
-          again = false;
-          keep();
+        if (again !== null) {
+          const next = again;
+          again = null;
+          keep(next);
         }
       });
   };
-  const loaded = (list) => list.getEntries().some((entry) => entry.initiatorType === "img" || entry.initiatorType === "link") && keep();
+  let timer = null;
+  const whenIdle = () => {
+    timer = null;
+    if (pending()) timer = setTimeout(whenIdle, IDLE_CHECK_MS);
+    else keep(true);
+  };
+  const loaded = (list) => {
+    if (!list.getEntries().some((entry) => entry.initiatorType === "img" || entry.initiatorType === "link")) return;
+    if (!pending()) keep(true);
+    else {
+      keep(false);
+      if (!timer) timer = setTimeout(whenIdle, IDLE_CHECK_MS);
+    }
+  };
   const observer = typeof PerformanceObserver === "undefined" ? null : new PerformanceObserver(loaded);
   if (observer) observer.observe({ type: "resource", buffered: true });
   const onHide = () => document.visibilityState === "hidden" && keep();
   document.addEventListener("visibilitychange", onHide);
   return () => {
     if (observer) observer.disconnect();
+    clearTimeout(timer);
     document.removeEventListener("visibilitychange", onHide);
     if (navigator.onLine || !fresh) keep();
   };
@@ -191,7 +212,8 @@ function keepWhileReading(path, saver) {
 
 // The reader's one save control: this chapter (the next unread ones are saved
 // from the title page; the reader's menu keeps to what reading needs).
-export function ReaderOfflineSave({ chapterUrl = "", saver = false }) {
+// `pending`: how many pages the reader has still to load.
+export function ReaderOfflineSave({ chapterUrl = "", saver = false, pending = () => 0 }) {
   const { pathname } = useLocation();
   const online = useOnline();
   const usable = useHydrated() && offlineSupported();
@@ -199,7 +221,7 @@ export function ReaderOfflineSave({ chapterUrl = "", saver = false }) {
   const [busy, run] = useSaving();
   // A volume's reader path ends in `-vol` (manga_app/core/routes.py).
   const unit = chapterUrl.endsWith("-vol") ? "巻" : "話";
-  useEffect(() => (usable ? keepWhileReading(pathname, saver) : undefined), [pathname, usable]);
+  useEffect(() => (usable ? keepWhileReading(pathname, saver, pending) : undefined), [pathname, usable]);
   const save = () => run([pathname], saver, `この${unit}`);
   return (
     <div className="offline-save" data-testid="offline-save">

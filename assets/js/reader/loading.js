@@ -24,6 +24,17 @@ export function useFirstLoaded(rootRef, index) {
   return [firstLoaded, loaded];
 }
 
+// The open reader's queue: how many of the chapter's wanted pages are not
+// loaded yet (the next chapter's first pages aside; 0 with no reader).
+// Keeping an opened chapter (offline) waits for 0, so it never asks
+// anything beside the reader's own requests.
+let openQueue = null;
+export function pagesPending() {
+  if (!openQueue) return 0;
+  const { order, loaded, kept } = openQueue;
+  return order.current.filter((url) => url && !loaded.current.has(url) && !kept.current.has(url)).length;
+}
+
 // Loads `urls` (most wanted first; a new order re-plans), at most
 // MAX_IN_FLIGHT at once. Starts once `ready` (the app took over the page
 // the server drew). When the reader goes away (another chapter), unfinished
@@ -37,6 +48,8 @@ export function useLoadQueue(urls, ready, keep = []) {
   order.current = urls;
   const kept = useRef(new Set());
   kept.current = new Set(keep);
+  const queue = useRef({ order, loaded, kept });
+  openQueue = queue.current;
   const cancel = (urls) => {
     for (const url of urls) {
       const image = images.current.get(url);
@@ -95,6 +108,7 @@ export function useLoadQueue(urls, ready, keep = []) {
         if (image && !kept.current.has(url)) image.removeAttribute("src");
       }
       pump.current = () => {};
+      if (openQueue === queue.current) openQueue = null;
       images.current.clear();
       loading.current.clear();
     },

@@ -3,6 +3,7 @@
 import React from "react";
 import { Link, useNavigate } from "react-router";
 import { ReaderOfflineSave } from "../offline/save_button.jsx";
+import { pagesPending } from "./loading.js";
 
 function ChapterLink({ url, label, children, className }) {
   if (!url) {
@@ -100,7 +101,7 @@ export function Overlay({
         <button type="button" className="reader-chip reader-settings-button" onClick={onOpenSettings}>
           ⚙ 設定
         </button>
-        <ReaderOfflineSave chapterUrl={chapterUrl} saver={saver} />
+        <ReaderOfflineSave chapterUrl={chapterUrl} saver={saver} pending={pagesPending} />
       </div>
     </nav>
   );
