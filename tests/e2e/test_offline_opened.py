@@ -36,6 +36,20 @@ def open_from_title_page(page: Page, number: str) -> None:
     expect(page.locator(".reader-root img.reader-page").first).to_be_visible()
 
 
+def kept(page: Page, key: str, total: int) -> None:
+    """Waits until this browser's offline index holds the chapter (`slug/n`) with every
+    page the reader saw (kept as they load, assets/js/offline/store.js): a
+    reader does not go offline within milliseconds of the last page."""
+    page.wait_for_function(
+        """([key, total]) => {
+          const items = (JSON.parse(localStorage.getItem("manga_offline_chapters") || "null") || {}).items || {};
+          const entry = Object.values(items).find((item) => item.key === key);
+          return !!entry && (entry.files || []).length >= total;
+        }""",
+        arg=[key, total],
+    )
+
+
 def reads_offline(page: Page, total: int) -> None:
     expect(page.locator("body")).not_to_contain_text(NOT_SAVED)
     expect(page.get_by_test_id("offline-banner")).to_contain_text(OFFLINE_NOTICE)
@@ -58,6 +72,7 @@ def test_a_chapter_read_online_opens_offline_after_leaving_it_by_link_or_back_bu
     show_menu(page)
     page.locator(".reader-bar .back-button").click()
     expect(page).to_have_url(title_url)
+    kept(page, f"{slug}/2", total)
     context.set_offline(True)
     open_from_title_page(page, "2")
     reads_offline(page, total)
@@ -70,6 +85,7 @@ def test_a_chapter_read_online_opens_offline_after_leaving_it_by_link_or_back_bu
     read_through(page, total)
     page.go_back()
     expect(page).to_have_url(title_url)
+    kept(page, f"{slug}/3", total)
     context.set_offline(True)
     open_from_title_page(page, "3")
     reads_offline(page, total)
@@ -84,6 +100,7 @@ def test_a_chapter_read_online_opens_offline_reloaded_in_place_or_after_closing_
     open_chapter(page, f"{base_url}/{slug}-ch-1")
     worker_in_control(page)
     read_through(page, total)
+    kept(page, f"{slug}/1", total)
     context.set_offline(True)
     page.reload()
     reads_offline(page, total)
@@ -93,6 +110,7 @@ def test_a_chapter_read_online_opens_offline_reloaded_in_place_or_after_closing_
     total = len(manifest(server_env, slug, "2"))
     open_chapter(page, f"{base_url}/{slug}-ch-2")
     read_through(page, total)
+    kept(page, f"{slug}/2", total)
     page.close()
     context.set_offline(True)
     later = context.new_page()
