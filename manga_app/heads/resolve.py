@@ -42,7 +42,7 @@ async def _ranking_head(found: RouteMatch, path: str, query: str) -> PageHead | 
     settings = get_settings()
     wanted = core_discovery.parse_ranking_query(query)
     board = await held_board().board()
-    if wanted.genre and not discovery.known_genre(board, wanted.genre):
+    if wanted.genre and not discovery.known_genre(board, wanted.genre, await held_catalogue().snapshot()):
         return None
     listing = discovery.ranking_listing(board, wanted.period, wanted.genre, wanted.page, core_discovery.RANKING_PER_PAGE)
     entries = [(ranked.rank, item.title, routes.manga_url(item.slug)) for item, ranked in listing.items]

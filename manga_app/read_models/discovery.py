@@ -89,8 +89,11 @@ def _listing(total: int, page: int, per_page: int, chosen, item_of) -> Listing:
     return Listing([item_of(entry) for entry in chosen((page - 1) * per_page, page * per_page)], total, page, pages)
 
 
-def known_genre(board: Board, genre: str) -> bool:
-    return genre in board.genre_members
+def known_genre(board: Board, genre: str, snapshot: Snapshot | None = None) -> bool:
+    """A genre the board ranks, or one of `snapshot` (the catalogue now) that a
+    board computed before the last import does not know yet: ranked empty until
+    the board follows, never a 404 meanwhile."""
+    return genre in board.genre_members or (snapshot is not None and genre in snapshot.mangas.genre_names)
 
 
 def ranking_listing(board: Board, period: str, genre: str, page: int, per_page: int) -> Listing:

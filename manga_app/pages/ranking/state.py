@@ -9,6 +9,7 @@ import reflex as rx
 from manga_app.core import discovery as rules
 from manga_app.pages.ranking import logic
 from manga_app.read_models import discovery
+from manga_app.read_models.held import held_catalogue
 from manga_app.ui.records import PageLink, RankCard, TabLink, rank_card_for
 
 
@@ -32,7 +33,7 @@ class RankingState(rx.State):
         self.genre, self.period_label = query.genre, rules.PERIOD_LABELS[query.period]
         self.counting = board.pending
         self.period_tabs = logic.period_tabs(query)
-        if query.genre and not discovery.known_genre(board, query.genre):
+        if query.genre and not discovery.known_genre(board, query.genre, await held_catalogue().snapshot()):
             # The head makes this a 404 (heads/resolve.py); nothing to list.
             self.rows, self.genre_tabs, self.pager, self.total, self.loaded = [], [], [], 0, True
             return

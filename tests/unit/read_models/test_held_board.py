@@ -64,3 +64,11 @@ def test_the_empty_board_knows_every_genre_so_no_genre_ranking_is_a_404_meanwhil
     assert not discovery.known_genre(board, "存在しないジャンル")
     listing = discovery.ranking_listing(board, discovery.discovery.WEEK, "冒険", 1, 30)
     assert (listing.items, listing.total, listing.pages) == ([], 0, 1)
+
+
+def test_a_genre_imported_after_the_board_was_computed_is_known_before_the_board_follows():
+    before = Snapshot.build([item("ワンピース", genres=("冒険",))], (), "v1")
+    now = Snapshot.build([item("ワンピース", genres=("冒険",)), item("ハイキュー", genres=("スポーツ",))], (), "v2")
+    board = discovery.empty_board(before, datetime.now(UTC))
+    assert not discovery.known_genre(board, "スポーツ")
+    assert discovery.known_genre(board, "スポーツ", now) and not discovery.known_genre(board, "存在しないジャンル", now)
