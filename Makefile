@@ -84,9 +84,11 @@ tools/node_modules/.installed: tools/package.json tools/package-lock.json
 	cd tools && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# The Firebase Auth emulator (firebase-tools) for local runs and tests.
+# The Firebase Auth emulator (firebase-tools) for local runs and tests. Without its optional
+# dependencies: they are the hosting emulator's re2, a native module compiled from source (about
+# two minutes of a fresh setup), and node-gyp to build it; the Auth emulator uses neither.
 tools/firebase/node_modules/.installed: tools/firebase/package.json tools/firebase/package-lock.json
-	cd tools/firebase && npm ci --no-audit --no-fund --loglevel=error
+	cd tools/firebase && npm ci --omit=optional --no-audit --no-fund --loglevel=error
 	touch $@
 
 assets/css/antd.css assets/antd_map_token.json &: assets/antd_theme.json tools/extract_antd_css.cjs tools/node_modules/.installed

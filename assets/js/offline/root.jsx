@@ -4,7 +4,7 @@
 // app's own navigation would wait for a server that cannot answer), uploads
 // the reading done offline when the connection is back, and drops saved
 // chapters that were unpublished meanwhile, with a note.
-import React, { useCallback, useEffect, useState, useSyncExternalStore } from "react";
+import React, { useCallback, useEffect, useSyncExternalStore } from "react";
 import { readIndex, readOutbox, reports, withoutSent, writeOutbox } from "./store.js";
 import { removeChapters } from "./save.js";
 import { registerWorker } from "./register.js";
@@ -45,7 +45,7 @@ async function unpublished() {
   const gone = [];
   for (const entry of Object.values(readIndex())) {
     try {
-      const response = await fetch(entry.path, { method: "HEAD", credentials: "same-origin" });
+      const response = await fetch(entry.path, { method: "HEAD", credentials: "same-origin", cache: "no-store" });
       if (response.status === 404) gone.push(entry);
     } catch (error) {
       return gone; // the connection went again
@@ -54,9 +54,47 @@ async function unpublished() {
   return gone;
 }
 
+// The check runs once per tab session, whatever the app does with its
+// components meanwhile (a remount must neither run it twice nor lose what it
+// found): its notes are kept in the tab's sessionStorage until dismissed, and
+// every mounted root shows them.
+const NOTES_KEY = "manga_offline_notes";
+const NOTES_EVENT = "manga-offline-notes";
+let checking = null;
+
+function readNotes() {
+  return sessionStorage.getItem(NOTES_KEY) || "[]";
+}
+
+function writeNotes(notes) {
+  if (notes.length) sessionStorage.setItem(NOTES_KEY, JSON.stringify(notes));
+  else sessionStorage.removeItem(NOTES_KEY);
+  window.dispatchEvent(new Event(NOTES_EVENT));
+}
+
+function subscribeNotes(callback) {
+  window.addEventListener(NOTES_EVENT, callback);
+  return () => window.removeEventListener(NOTES_EVENT, callback);
+}
+
+function checkUnpublishedOnce() {
+  if (checking || sessionStorage.getItem(CHECKED_KEY)) return;
+  checking = (async () => {
+    const gone = await unpublished();
+    if (gone.length) {
+      await removeChapters(gone.map((entry) => entry.path));
+      const notes = gone.map((entry) => `「${entry.seriesTitle} ${entry.label}」は公開が終了したため、保存から削除しました。`);
+      writeNotes([...JSON.parse(readNotes()), ...notes]);
+    }
+    sessionStorage.setItem(CHECKED_KEY, "1");
+  })().finally(() => {
+    checking = null;
+  });
+}
+
 export function OfflineRoot({ syncedThrough = 0, connectionLost = false, authKnown = false, onUpload }) {
   const online = useOnline();
-  const [notes, setNotes] = useState([]);
+  const notes = JSON.parse(useSyncExternalStore(subscribeNotes, readNotes, () => "[]"));
   useEffect(registerWorker, []);
   useEffect(() => {
     if (online) return undefined;
@@ -79,17 +117,11 @@ export function OfflineRoot({ syncedThrough = 0, connectionLost = false, authKno
     if (syncedThrough > 0) writeOutbox(withoutSent(readOutbox(), syncedThrough));
   }, [syncedThrough]);
   useEffect(() => {
-    if (!online || sessionStorage.getItem(CHECKED_KEY)) return undefined;
-    const timer = setTimeout(async () => {
-      sessionStorage.setItem(CHECKED_KEY, "1");
-      const gone = await unpublished();
-      if (!gone.length) return;
-      await removeChapters(gone.map((entry) => entry.path));
-      setNotes(gone.map((entry) => `「${entry.seriesTitle} ${entry.label}」は公開が終了したため、保存から削除しました。`));
-    }, CHECK_DELAY_MS);
+    if (!online) return undefined;
+    const timer = setTimeout(checkUnpublishedOnce, CHECK_DELAY_MS);
     return () => clearTimeout(timer);
   }, [online]);
-  const dismiss = useCallback(() => setNotes([]), []);
+  const dismiss = useCallback(() => writeNotes([]), []);
   return (
     <>
       {online ? null : (
