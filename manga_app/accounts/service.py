@@ -9,10 +9,12 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from manga_app.accounts import opds_keys, progress, repository
+from manga_app.accounts import opds_keys, own_data, progress, repository
 from manga_app.accounts.payloads import Position
 from manga_app.accounts.verify import VerifiedUser
+from manga_app.core.config import content_key, get_settings
 from manga_app.core.db import shared_engine
+from manga_app.reader.view_counts import hashing_secret, visitor_key
 
 
 class FollowLimitReached(Exception):
@@ -144,3 +146,21 @@ def opds_user(key: str) -> str | None:
     """The uid a personal OPDS key belongs to (None: unknown or revoked)."""
     with Session(shared_engine()) as session:
         return opds_keys.uid_for_key(session=session, key=key)
+
+
+def _visitor(uid: str) -> str:
+    """The account's keyed hash in tables that store visitors (views, likes)."""
+    return visitor_key(hashing_secret(content_key(get_settings())), "u", uid)
+
+
+def export_account(uid: str) -> dict:
+    with Session(shared_engine()) as session:
+        return own_data.export(session=session, uid=uid, visitor=_visitor(uid))
+
+
+def delete_account(uid: str) -> dict[str, int]:
+    """Every row of the account, in one transaction (the sign-in account is the caller's next step)."""
+    with Session(shared_engine()) as session:
+        deleted = own_data.delete(session=session, uid=uid, visitor=_visitor(uid))
+        session.commit()
+    return deleted

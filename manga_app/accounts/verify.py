@@ -141,3 +141,17 @@ def _avatar(value: object) -> str:
     """Only http(s) photo URLs reach an <img src>."""
     text = _text(value, MAX_AVATAR)
     return text if text.startswith(("https://", "http://")) else ""
+
+
+def delete_firebase_user(uid: str, *, config: FirebaseConfig) -> bool:
+    """Delete the sign-in account itself (the emulator's, or the project's with
+    GOOGLE_APPLICATION_CREDENTIALS). True when it is gone (or never existed),
+    False when Firebase could not be asked. Blocking: call it in a thread."""
+    try:
+        admin_auth.delete_user(uid, app=admin_app(config))
+    except admin_auth.UserNotFoundError:
+        return True
+    except (ValueError, admin_exceptions.FirebaseError) as error:
+        logger.error("Could not delete the Firebase user %s: %.200s", uid, error)
+        return False
+    return True

@@ -88,6 +88,7 @@ class PageKind(enum.Enum):
                    kept_offline=True, nav_label="閲覧履歴", shelves=True)
     OFFLINE = Page("/offline", Head("保存した話", "オフラインで読むために保存した話の一覧です。", indexable=False),
                    kept_offline=True)
+    ACCOUNT = Page("/account", Head("アカウントとデータ", "保存されたデータのダウンロードとアカウントの削除。", indexable=False))
 
     @property
     def page(self) -> Page:

@@ -17,6 +17,7 @@ GENRES = PageKind.GENRES.path
 SEARCH = PageKind.SEARCH.path
 LIBRARY = PageKind.LIBRARY.path
 HISTORY = PageKind.HISTORY.path
+ACCOUNT = PageKind.ACCOUNT.path
 OFFLINE = PageKind.OFFLINE.path
 RANKING = PageKind.RANKING.path
 CALENDAR = PageKind.CALENDAR.path

@@ -17,6 +17,7 @@ AUTH = f"{ROOT}.manga_app___accounts___auth_state____auth_state"
 LIBRARY = f"{ROOT}.manga_app___accounts___library_state____library_state"
 READER = f"{ROOT}.manga_app___reader___state____reader_state"
 OPDS_KEY = f"{ROOT}.manga_app___accounts___opds_key_state____opds_key_state"
+ACCOUNT_DATA = f"{ROOT}.manga_app___accounts___data_state____account_data_state"
 READING = f"{ROOT}.manga_app___reader___reading_state____reading_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.

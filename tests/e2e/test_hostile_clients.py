@@ -30,7 +30,7 @@ from manga_app.web.http_protocol import HEADER_TIMEOUT
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST
-from .hostile_client import AUTH, LIBRARY, OPDS_KEY, READER, READING, Tab, account_exists, follows
+from .hostile_client import ACCOUNT_DATA, AUTH, LIBRARY, OPDS_KEY, READER, READING, Tab, account_exists, follows
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = "読み込み中です"
@@ -173,6 +173,20 @@ def test_a_client_token_replayed_after_disconnect_is_anonymous_with_nothing_of_t
     time.sleep(0.5)
     assert nothing_of(replay, uid, (slugs[0],))
     assert follows(db, uid) == [slugs[0]]
+    replay.close()
+
+
+def test_a_replayed_tab_can_neither_download_nor_delete_the_account(base_url, victim, db, slugs):
+    tab, _token, uid = victim
+    tab.close()
+    replay = Tab(base_url, token=tab.token)
+    replay.hydrate()
+    replay.send(f"{ACCOUNT_DATA}.download")
+    replay.send(f"{ACCOUNT_DATA}.delete_account")
+    replay.wait_for(lambda: sum("ログインしてください" in notice for notice in replay.notices()) == 2)
+    replay.settled()
+    assert uid not in json.dumps(replay.updates)  # no export reached the tab
+    assert account_exists(db, uid) and follows(db, uid) == [slugs[0]]
     replay.close()
 
 

@@ -92,6 +92,7 @@ def _signed_in_menu() -> rx.Component:
                     class_name="account-menu-upgrade",
                 ),
             ),
+            link("アカウントとデータ", href=routes.ACCOUNT, class_name="account-menu-item", data_testid="menu-account"),
             _action("ログアウト", sign_out(), test_id="sign-out"),
             class_name="account-menu",
         ),

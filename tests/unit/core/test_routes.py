@@ -92,6 +92,7 @@ MATCH_CASES = [
     ("history", "/history", RouteMatch(PageKind.HISTORY)),
     ("history-trailing-slash", "/history/", RouteMatch(PageKind.HISTORY)),
     ("offline", "/offline", RouteMatch(PageKind.OFFLINE)),
+    ("account", "/account", RouteMatch(PageKind.ACCOUNT)),
     # manga
     ("manga", "/manga/abc", RouteMatch(PageKind.MANGA, {"slug": "abc"})),
     ("manga-hyphenated", "/manga/one-piece-2", RouteMatch(PageKind.MANGA, {"slug": "one-piece-2"})),
@@ -433,6 +434,7 @@ def test_a_manga_url_matches_the_manga_page_with_the_same_slug(slug):
         pytest.param(PageKind.LIBRARY, routes.LIBRARY, id="library"),
         pytest.param(PageKind.HISTORY, routes.HISTORY, id="history"),
         pytest.param(PageKind.OFFLINE, routes.OFFLINE, id="offline"),
+        pytest.param(PageKind.ACCOUNT, routes.ACCOUNT, id="account"),
     ],
 )
 def test_each_static_path_constant_matches_its_page(kind, path):

@@ -1,0 +1,1 @@
+"""アカウントとデータ `/account`: download or delete what the site keeps about the reader."""
