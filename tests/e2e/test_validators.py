@@ -12,11 +12,13 @@ import json
 import re
 import subprocess
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 import pytest
 from playwright.sync_api import Browser
+
+from manga_app.core import routes
 
 from tests.e2e.conftest import ROOT, wait_for_hydration
 from tests.e2e.reader_helpers import imported_series
@@ -25,7 +27,7 @@ from tests.e2e.test_hydration import _chapter, _genre, _title
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 PAGE_KINDS = [
     "home", "genres", "genre", "search", "search-query", "title", "reader-chapter", "reader-volume",
-    "library", "history", "offline", "404-path", "404-chapter",
+    "library", "history", "offline", "ranking", "calendar", "account", "404-path", "404-chapter",
 ]
 # Documented false positives of the checkers themselves: (message pattern, reference).
 VNU_ALLOWED: list[tuple[str, str]] = [
@@ -65,9 +67,17 @@ def page_paths(base_url: str, server_env, tmp_path_factory) -> dict[str, str]:
         "library": "/library",
         "history": "/history",
         "offline": "/offline",
+        "ranking": "/ranking",
+        "calendar": "/calendar",
+        "account": "/account",
         "404-path": "/no-such-page",
         "404-chapter": f"/{slug}-ch-999",
     }
+
+
+def test_every_declared_page_kind_is_checked(page_paths: dict[str, str]) -> None:
+    checked = {found.kind for path in page_paths.values() if (found := routes.match(urlsplit(path).path))}
+    assert checked == set(routes.PageKind), set(routes.PageKind) - checked
 
 
 def _vnu(files: list[Path], *, css: bool = False) -> dict[str, list[dict]]:
