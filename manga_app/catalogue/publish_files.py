@@ -3,10 +3,13 @@ with a deterministic gzip twin), media URLs and UTC timestamps."""
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,9 +44,30 @@ def write_json(
     write_atomic(path, content)
 
 
+TEMPORARY_PREFIX = ".tmp-"
+LOCK_FILE = ".publish.lock"
+
+
+@contextmanager
+def publishing(out_dir: Path) -> Iterator[None]:
+    """One publish at a time into `out_dir` (the CLI, the console, an import):
+    the next waits for the lock. The lock dies with its process, so whoever
+    holds it knows that temporary files found now are left by a publisher that
+    was killed, and removes them."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with open(out_dir / LOCK_FILE, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            for left in out_dir.rglob(f"{TEMPORARY_PREFIX}*"):
+                left.unlink(missing_ok=True)
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def write_atomic(path: Path, content: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=path.parent)
+    fd, temp = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=path.suffix, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(content)

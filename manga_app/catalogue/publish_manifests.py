@@ -21,7 +21,7 @@ from manga_app.catalogue.models import Chapter, Page
 from manga_app.catalogue.naming import format_hundredths
 from manga_app.core import routes
 from manga_app.core.crypto import decode_key, encrypt_text
-from manga_app.catalogue.publish_files import media_url, write_json
+from manga_app.catalogue.publish_files import TEMPORARY_PREFIX, media_url, write_json
 
 
 MANIFEST_INDEX = ".index.json"
@@ -170,7 +170,7 @@ class ManifestWriter:
     def _open(self):
         if self._out is None:
             self.root.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".jsonl", dir=self.root)
+            fd, temp = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=".jsonl", dir=self.root)
             self._temp, self._out = Path(temp), os.fdopen(fd, "w", encoding="utf-8")
             self._out.write(json.dumps({"version": INDEX_VERSION}) + "\n")
         return self._out

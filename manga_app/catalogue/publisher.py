@@ -4,7 +4,11 @@ Output is streamed page by page (keyset batches of PAGE_SIZE series), so
 memory stays flat at 100,000 series. Every file is written atomically, and
 files that no longer apply (pages past the new last page, manifests of
 removed chapters or series) are deleted only after the new ones are in place,
-so a reader never sees a half-published catalogue.
+so a reader never sees a half-published catalogue. One publish runs at a
+time into a folder (publish_files.publishing: a lock that dies with its
+process), and the next one removes the temporary files of one that was
+killed (`kill -9` at any point leaves every served file whole:
+tests/unit/catalogue/test_publish_crash.py).
 
 Publishing again builds on the last publish (publish_record.py) with what
 the database logged as changed since (changes.py: its triggers note every
@@ -49,7 +53,7 @@ from manga_app.catalogue import changes, publish_record, repository
 from manga_app.core.content_key import validate_content_key
 from manga_app.catalogue.models import Series
 from manga_app.core.crypto import decode_key
-from manga_app.catalogue.publish_files import write_json
+from manga_app.catalogue.publish_files import publishing, write_json
 from manga_app.catalogue.publish_lists import ListPages
 from manga_app.catalogue.publish_manifests import INDEX_VERSION, MANIFEST_INDEX, ManifestWriter, remove_stale_series
 
@@ -84,9 +88,12 @@ def publish_catalogue(
 ) -> PublishResult:
     """Write the whole published catalogue into `out_dir` (see the module docstring)."""
     key = validate_content_key(content_key)
-    size = page_size or PAGE_SIZE
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    with publishing(out_dir):
+        return _publish(session, out_dir, key, media_base_url, page_size or PAGE_SIZE)
+
+
+def _publish(session: Session, out_dir: Path, key: str, media_base_url: str, size: int) -> PublishResult:
     settings = publish_record.settings_digest(decode_key(key), media_base_url=media_base_url, page_size=size)
     # Whether the last publish's files are intact (stat()s: the GIL is free)
     # is checked while the database's change log is taken.
