@@ -44,6 +44,7 @@ PAGE_CACHE = "public, max-age=3600"
 # Under a personal key the URL carries the key: no shared cache may keep it.
 KEYED_PAGE_CACHE = "private, max-age=3600"
 JPEG = "image/jpeg"
+CBZ = "application/vnd.comicbook+zip"
 
 
 def _load(slug: str, number: str) -> queries.UnitPages | None:
@@ -70,29 +71,49 @@ def _filename(title: str, label: str, fallback: str) -> str:
 
 
 async def download(request: Request, who: Asker) -> Response:
-    """The unit as a CBZ: the published pages at full quality and a ComicInfo.xml."""
+    """The unit as a CBZ: the published pages at full quality and a ComicInfo.xml.
+    The same unit is the same bytes each time, so a download resumes with Range."""
     found = await _unit(request)
     settings = get_settings()
     store = settings.media_dir
     pages = [cbz.ArchivePage(store / original_path(page.media_key, page.ext), page.ext) for page in found.pages]
     info = comicinfo.comicinfo_xml(found.series, found.unit, pages=len(pages), web=settings.origin + found.unit.url)
     try:
-        stream = cbz.cbz_stream(pages, info)
-    except cbz.MissingPage as missing:
+        info_file = await asyncio.to_thread(cbz.comicinfo_file, info, settings.data_dir / "cache" / "comicinfo")
+        stream = cbz.cbz_stream(pages, info_file)
+        tag = await asyncio.to_thread(cbz.etag, pages, info_file)
+    except (cbz.MissingPage, FileNotFoundError) as missing:
         logger.error("OPDS download of %s %s: page file missing from the media store: %s",
                      found.series.slug, found.unit.number, missing)
         raise OpdsError(500, "この話の画像を読み込めませんでした。時間をおいてもう一度お試しください。") from None
+    size = len(stream)
     headers = {
-        "Content-Length": str(len(stream)),
         "Content-Disposition": _filename(found.series.title, found.unit.label,
                                          f"{found.series.slug}-{routes.unit_number(found.unit.number)}"
                                          + ("-vol" if routes.is_volume(found.unit.number) else "")),
         "Cache-Control": "private, max-age=0" if who.keyed else "public, max-age=300",
+        "Accept-Ranges": "bytes",
+        "ETag": tag,
     }
+    wanted = None
+    if request.headers.get("if-range", tag) == tag:
+        try:
+            wanted = cbz.byte_range(request.headers.get("range"), size)
+        except cbz.Unsatisfiable:
+            return Response(status_code=416, headers={**headers, "Content-Range": f"bytes */{size}"})
+    status, body = 200, None
+    if wanted is None:
+        headers["Content-Length"] = str(size)
+    else:
+        first, last = wanted
+        status = 206
+        headers["Content-Range"] = f"bytes {first}-{last}/{size}"
+        headers["Content-Length"] = str(last - first + 1)
+        body = cbz.sliced(stream, first, last)
     if request.method == "HEAD":
-        return Response(status_code=200, headers=headers, media_type="application/vnd.comicbook+zip")
-    return StreamingResponse(iterate_in_threadpool(iter(stream)), media_type="application/vnd.comicbook+zip",
-                             headers=headers)
+        return Response(status_code=status, headers=headers, media_type=CBZ)
+    return StreamingResponse(iterate_in_threadpool(iter(stream) if body is None else body), status_code=status,
+                             media_type=CBZ, headers=headers)
 
 
 def max_width(request: Request) -> int | None:
