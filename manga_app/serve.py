@@ -36,8 +36,8 @@ from manga_app.core.db import migrate
 from manga_app.core.config import get_settings
 from manga_app.web.origins import allowed_origins
 from manga_app.web.shell import static_dir
-from manga_app.web.http_protocol import HeaderDeadlineProtocol
-from manga_app.web.websocket_protocol import WebSocketProtocol
+from manga_app.platform.http_protocol import HeaderDeadlineProtocol
+from manga_app.platform.websocket_protocol import WebSocketProtocol
 
 
 def main() -> None:
@@ -88,16 +88,16 @@ def main() -> None:
     with auth:
         print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
         uvicorn.run(
-            # Reflex's app, with the event websocket handed straight to socket.io (web/event_socket.py).
-            "manga_app.web.event_socket:app",
+            # Reflex's app, with the event websocket handed straight to socket.io (platform/event_socket.py).
+            "manga_app.platform.event_socket:app",
             factory=True,
             host=args.host,
             port=args.port,
             workers=workers,
             loop="uvloop",
-            # httptools, with a deadline for each request's headers (web/http_protocol.py).
+            # httptools, with a deadline for each request's headers (platform/http_protocol.py).
             http=HeaderDeadlineProtocol,
-            # websockets' sans-I/O protocol, holding less per open websocket (web/websocket_protocol.py).
+            # websockets' sans-I/O protocol, holding less per open websocket (platform/websocket_protocol.py).
             ws=WebSocketProtocol,
             ws_per_message_deflate=False,
             # engine.io pings every tab itself.

@@ -20,7 +20,7 @@ function seed(states) {
 
 let seedText = "";
 if (typeof document === "undefined") {
-  // The renderer (manga_app/ssr/renderer.mjs) renders one page at a time.
+  // The renderer (manga_app/platform/renderer.mjs) renders one page at a time.
   globalThis.__mangaSeedPageState = (text) => {
     seedText = text || "";
     seed(seedText ? JSON.parse(seedText) : null);

@@ -1,5 +1,5 @@
 """A visitor's state lives as long as their tab is connected, then one TTL
-(issue 19). manga_app/reflex_patches/ installs this in Reflex's in-memory
+(issue 19). manga_app/platform/ installs this in Reflex's in-memory
 state manager; socket_guard's connect and disconnect hooks call it.
 
 Reflex drops a state REFLEX_REDIS_TOKEN_EXPIRATION seconds (30 minutes)

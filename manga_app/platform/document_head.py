@@ -10,7 +10,7 @@ import reflex.utils.misc
 from reflex_components_core.base.document import ScrollRestoration
 from reflex_components_core.el.elements.metadata import Head, Link
 
-from manga_app.reflex_patches.marks import MARK
+from manga_app.platform.marks import MARK
 from manga_app.ui.scroll_restoration import site_scroll_restoration
 from manga_app.ui.site_styles import site_stylesheet
 

@@ -7,7 +7,7 @@ import functools
 
 from reflex.istate.manager.redis import StateManagerRedis
 
-from manga_app.reflex_patches.marks import MARK
+from manga_app.platform.marks import MARK
 
 
 # ---- state in Redis --------------------------------------------------------

@@ -1,5 +1,5 @@
 """Every change this site makes to Reflex itself, in one place.
-tests/unit/test_reflex_patches.py fails when a Reflex upgrade moves what
+tests/unit/platform_wing/test_patches.py fails when a Reflex upgrade moves what
 these rely on; nothing else in the site patches the framework. One module
 per part: document_head, redis_lock, built_page; the event hooks here.
 
@@ -10,10 +10,10 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   component, whose script on the reader runs once the page is parsed
   (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io
-  connect, event and disconnect (`install`; the policy itself is web/socket_guard.py).
+  connect, event and disconnect (`install`; the policy itself is platform/socket_guard.py).
 - Every state's sets of changes held only while not empty (`dirty_sets`).
 - State in memory: kept while its tab is connected, dropped one TTL after
-  (`kept_while_open`, web/state_lifetime.py).
+  (`kept_while_open`, platform/state_lifetime.py).
 - State in Redis: an event cancelled while its visitor's lock is being
   granted gives the lock back (`lock_given_back_if_cancelled`); the states
   every event reads come in the event's one read (`with_every_event_states`);
@@ -33,17 +33,17 @@ from reflex.app import App, EventNamespace
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
 
-from manga_app.reflex_patches import dirty_sets
-from manga_app.reflex_patches.built_page import PAINT_GATE, start_after_first_paint
-from manga_app.reflex_patches.document_head import leave_out_color_mode_script, own_stylesheet_link
-from manga_app.reflex_patches.marks import MARK
-from manga_app.reflex_patches.redis_lock import (
+from manga_app.platform import dirty_sets
+from manga_app.platform.built_page import PAINT_GATE, start_after_first_paint
+from manga_app.platform.document_head import leave_out_color_mode_script, own_stylesheet_link
+from manga_app.platform.marks import MARK
+from manga_app.platform.redis_lock import (
     lock_given_back_if_cancelled,
     lock_release_events_only,
     waiters_looked_at_again,
     with_every_event_states,
 )
-from manga_app.web import bounded_logs, socket_guard, state_lifetime
+from manga_app.platform import socket_guard, state_lifetime
 
 __all__ = ["PAINT_GATE", "install", "leave_out_color_mode_script", "own_stylesheet_link", "start_after_first_paint"]
 
@@ -55,7 +55,6 @@ def install() -> None:
     """Wrap Reflex's event entry points once per process (idempotent):
     App._preprocess (run by the event processor under the state lock, before
     every event), EventNamespace.on_connect, on_event and on_disconnect (socket.io)."""
-    bounded_logs.install()
     dirty_sets.install()
     if getattr(App._preprocess, MARK, False):
         return

@@ -1,6 +1,6 @@
 // Renders pages with React Router's server build of the app (the build
 // Reflex already makes to prerender its static routes), seeded with the
-// states the Python server computed (manga_app/ssr/states.py).
+// states the Python server computed (manga_app/platform/states.py).
 //
 //   node renderer.mjs <web dir> <unix socket>
 //

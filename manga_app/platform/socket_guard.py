@@ -1,5 +1,5 @@
 """What the site checks at Reflex's event entry points (manga_app/
-reflex_patches/ installs these hooks; its test fails if a Reflex upgrade
+platform/ installs these hooks; its test fails if a Reflex upgrade
 moves them):
 
 - Before every event: the signed-in session must still be this
@@ -10,7 +10,8 @@ moves them):
   address; anything else is dropped before it is parsed or queued, so a
   flooding client costs the worker almost nothing. A connection whose events
   are dropped is told so in Japanese, once per NOTICE_INTERVAL.
-- No log line carries more than 200 characters of a payload (bounded_logs).
+- No log line carries more than 200 characters of a payload (web/bounded_logs.py,
+  installed beside these hooks by the HTTP layer).
 - A visitor's state lives while their tab is connected, then one TTL
   (state_lifetime: connect tells it the open tabs, disconnect starts the TTL).
 - Once a connection is set up (EventNamespace.on_connect), its environ holds
@@ -38,8 +39,8 @@ from reflex_base.event import fix_events
 
 from manga_app.ui.notify import notify
 from manga_app.accounts.session_guard import hold_session
-from manga_app.web import state_lifetime
-from manga_app.web.rate_limit import Notices, RateLimiter
+from manga_app.platform import state_lifetime
+from manga_app.core.rate_limit import Notices, RateLimiter
 
 logger = logging.getLogger(__name__)
 
