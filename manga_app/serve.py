@@ -36,6 +36,7 @@ from manga_app.core.db import migrate
 from manga_app.core.config import get_settings
 from manga_app.web.origins import allowed_origins
 from manga_app.web.shell import static_dir
+from manga_app.platform import versions
 from manga_app.platform.http_protocol import HeaderDeadlineProtocol
 from manga_app.platform.websocket_protocol import WebSocketProtocol
 
@@ -45,6 +46,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
     parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
     args = parser.parse_args()
+    try:  # the platform wing is written for the pinned framework versions only
+        versions.check(web_dir=static_dir().parent.parent)
+    except versions.FrameworkVersionError as error:
+        raise SystemExit(str(error)) from None
     if not (static_dir() / "index.html").is_file():
         raise SystemExit("The frontend is not built yet: run `make build` (or `make run`).")
     workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
