@@ -1,4 +1,5 @@
-"""Every change this site makes to Reflex itself, in one place.
+"""Every change this site makes to its frameworks (Reflex, engine.io, socket.io,
+uvicorn, React Router's build), in one place: the platform wing.
 tests/unit/platform_wing/test_patches.py fails when a Reflex upgrade moves what
 these rely on; nothing else in the site patches the framework. One module
 per part: document_head, redis_lock, built_page; the event hooks here.
@@ -22,6 +23,24 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   a quarter second, not at the lock's expiry (`waiters_looked_at_again`).
 - The built page: rendered pages start the app after their first frame
   (`start_after_first_paint`), the one rewrite of Reflex's build output.
+
+The wing: every change the site makes to its frameworks is in this package
+(an architecture rule: nothing outside it uses a private name of Reflex,
+engine.io, socket.io, uvicorn or Starlette), and the app refuses to start on
+other versions than the pinned ones (`versions.py`). Each module ends with
+what it overrides, why, and what upstream change would let it go.
+
+Overrides: App._preprocess; EventNamespace.on_connect, on_event,
+on_disconnect; StateManagerMemory._purge_token; StateManagerRedis.
+_try_get_lock, _get_required_state_classes, _enable_keyspace_notifications,
+_lock_waiter (the wrappers are in the modules named above).
+Why: Reflex 0.10 has no public hook at a socket.io connect, event or
+disconnect, nor settings for what the state-manager wraps change.
+Waits for: for App._preprocess, nothing: Reflex 0.10.1 already has
+App.add_middleware with a preprocess step (reflex/app_mixins/middleware.py,
+whose updates upstream now routes to the client: reflex-dev/reflex#6644,
+merged), so socket_guard.before_event can become a Middleware; the socket.io
+hooks and the rest, per module.
 """
 
 from __future__ import annotations

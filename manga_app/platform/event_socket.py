@@ -14,7 +14,16 @@ through the whole stack as before.
 engine.io's queue of packets for each socket is a SocketQueue (platform/
 socket_queue.py) rather than an asyncio.Queue: 3 KB less per open tab; its
 socket a LeanSocket (platform/engineio_socket.py), with one task besides the one
-serving it where engine.io keeps four."""
+serving it where engine.io keeps four.
+
+Overrides: engineio.async_socket.AsyncSocket (the module's class, replaced
+by LeanSocket), the engine.io server's create_queue, App._api (read to find
+the socket.io mount) and App._set_contexts_internal.
+Why: about 8 KB per open tab held by ASGI layers that do nothing to a
+websocket, and 3 KB per tab of engine.io's queue (issue 19).
+Waits for: Reflex serving its event websocket without socket.io's stack
+(reflex-dev/reflex#6932, "bare websockets", open).
+"""
 
 from __future__ import annotations
 

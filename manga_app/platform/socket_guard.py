@@ -24,6 +24,15 @@ moves them):
 Frames over engine.io's max_http_buffer_size (Reflex's
 REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE, 1 MB by default; the reading history a
 browser may send is up to about 1 MB) close the connection in engine.io.
+
+Overrides: nothing by itself: the hooks the package's install() puts on
+App._preprocess and EventNamespace.on_connect, on_event, on_disconnect;
+reads EventNamespace._static_router_data and _token_manager, and trims the
+environ socket.io keeps.
+Why: the session guard before every event, rate limits before an event is
+parsed, 3.5 KB per open tab of environ (issue 19).
+Waits for: a public event middleware in Reflex (see the package's
+docstring); no upstream issue found for the environ.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ node_modules) is the one reflex.lock/package.json pins.
 `manga_app.py` (every worker, `reflex export`) and `serve.py` run `check()`.
 To upgrade: bump the pins, run tests/unit/platform_wing/, and fix or delete
 what fails, in the wing only (docs/architecture.md, "The platform wing").
+
+Overrides: nothing.
+Why: see above.
+Waits for: nothing; it goes last, with the wing.
 """
 
 from __future__ import annotations

@@ -409,6 +409,20 @@ def only_the_platform_wing_touches_framework_privates(tree: Tree) -> list[str]:
     ]
 
 
+WING_RECORD = ("Overrides:", "Why:", "Waits for:")
+
+
+def every_wing_module_says_what_it_overrides(tree: Tree) -> list[str]:
+    """Each module of the wing says what it overrides, why, and what upstream change it waits for."""
+    return [
+        f"{path} does not say {label!r} in its docstring"
+        for path, source in tree.items()
+        if path.startswith(PLATFORM) and path.endswith(".py")
+        for label in WING_RECORD
+        if label not in (ast.get_docstring(ast.parse(source)) or "")
+    ]
+
+
 RULES: dict[str, Callable[[Tree], list[str]]] = {
     "pure": pure_modules_import_no_framework,
     "backend": backend_never_imports_the_ui_or_the_web,
@@ -422,6 +436,7 @@ RULES: dict[str, Callable[[Tree], list[str]]] = {
     "declared": every_page_view_is_declared,
     "cycles": no_cycles_between_packages,
     "platform": only_the_platform_wing_touches_framework_privates,
+    "wing": every_wing_module_says_what_it_overrides,
 }
 
 # A tree that keeps every rule: the base of the broken trees below.
@@ -454,6 +469,7 @@ BROKEN: dict[str, tuple[str, str]] = {
     "declared": ("manga_app/pages/home/view.py", "import reflex as rx\n\ndef view():\n    pass\n"),
     "cycles": ("manga_app/core/routes.py", "from manga_app.pages.home import logic\n"),
     "platform": ("manga_app/ssr/states.py", "from reflex.state import _resolve_delta\n"),
+    "wing": ("manga_app/platform/__init__.py", '"""The wing.\n\nOverrides: App._preprocess.\nWhy: a hook."""\n'),
 }
 # The other way for the two-sided rules.
 BROKEN_TOO: dict[str, tuple[str, str]] = {
@@ -579,6 +595,11 @@ def test_the_source_tree_is_where_the_rules_expect_it(source_tree):
     assert "manga_app/manga_app.py" in source_tree
     for pattern in PURE:
         assert any(fnmatch(path, pattern) for path in source_tree), f"{pattern} matches nothing: update PURE"
+
+
+def test_the_render_script_of_the_wing_says_what_it_overrides():
+    header = (PROJECT_ROOT / PLATFORM / "renderer.mjs").read_text(encoding="utf-8").split("\nimport ", 1)[0]
+    assert all(f"// {label}" in header for label in WING_RECORD), header
 
 
 @pytest.mark.parametrize("rule", RULES)
