@@ -1,4 +1,6 @@
-// The page's states as the server rendered them (manga_app/ssr).
+// The page's states as the server rendered them (manga_app/ssr). A change to
+// Reflex's generated initialState, kept here because Reflex serves browser
+// modules only from assets/ (see manga_app/platform/__init__.py).
 //
 // Every component reads Reflex state through one store whose values start
 // from `initialState` (utils/context.jsx). The server seeds that object

@@ -28,7 +28,11 @@ The wing: every change the site makes to its frameworks is in this package
 (an architecture rule: nothing outside it uses a private name of Reflex,
 engine.io, socket.io, uvicorn or Starlette), and the app refuses to start on
 other versions than the pinned ones (`versions.py`). Each module ends with
-what it overrides, why, and what upstream change would let it go.
+what it overrides, why, and what upstream change would let it go. One
+change is outside it because Reflex copies browser modules only from
+assets/: assets/js/page_state.jsx writes the server's seed into Reflex's
+generated `initialState` ($/utils/context), which states.py and
+renderer.mjs rely on.
 
 Overrides: App._preprocess; EventNamespace.on_connect, on_event,
 on_disconnect; StateManagerMemory._purge_token; StateManagerRedis.
