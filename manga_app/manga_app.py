@@ -11,13 +11,15 @@ from manga_app.core.config import content_key, get_settings
 from manga_app.offline.parts import offline_app_wrap
 from manga_app.pages import register_pages
 from manga_app.read_models import discovery
-from manga_app.reflex_patches import leave_out_color_mode_script, own_stylesheet_link
+from manga_app.platform import leave_out_color_mode_script, own_stylesheet_link, versions
 from manga_app.ssr.pages import warm_up
 from manga_app.web import bounded_logs
 from manga_app.web.middleware import site_http_layer
 
-# Fail fast on a placeholder or malformed CONTENT_KEY, or on emulator mode
-# against a real Firebase project, before serving anything.
+# Fail fast on framework versions the platform wing was not written for, on a
+# placeholder or malformed CONTENT_KEY, or on emulator mode against a real
+# Firebase project, before serving anything.
+versions.check()
 content_key(get_settings())
 check_firebase_at_startup()
 leave_out_color_mode_script()

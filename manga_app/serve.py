@@ -36,8 +36,9 @@ from manga_app.core.db import migrate
 from manga_app.core.config import get_settings
 from manga_app.web.origins import allowed_origins
 from manga_app.web.shell import static_dir
-from manga_app.web.http_protocol import HeaderDeadlineProtocol
-from manga_app.web.websocket_protocol import WebSocketProtocol
+from manga_app.platform import versions
+from manga_app.platform.http_protocol import HeaderDeadlineProtocol
+from manga_app.platform.websocket_protocol import WebSocketProtocol
 
 
 def main() -> None:
@@ -45,6 +46,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
     parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
     args = parser.parse_args()
+    try:  # the platform wing is written for the pinned framework versions only
+        versions.check(web_dir=static_dir().parent.parent)
+    except versions.FrameworkVersionError as error:
+        raise SystemExit(str(error)) from None
     if not (static_dir() / "index.html").is_file():
         raise SystemExit("The frontend is not built yet: run `make build` (or `make run`).")
     workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
@@ -88,16 +93,16 @@ def main() -> None:
     with auth:
         print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
         uvicorn.run(
-            # Reflex's app, with the event websocket handed straight to socket.io (web/event_socket.py).
-            "manga_app.web.event_socket:app",
+            # Reflex's app, with the event websocket handed straight to socket.io (platform/event_socket.py).
+            "manga_app.platform.event_socket:app",
             factory=True,
             host=args.host,
             port=args.port,
             workers=workers,
             loop="uvloop",
-            # httptools, with a deadline for each request's headers (web/http_protocol.py).
+            # httptools, with a deadline for each request's headers (platform/http_protocol.py).
             http=HeaderDeadlineProtocol,
-            # websockets' sans-I/O protocol, holding less per open websocket (web/websocket_protocol.py).
+            # websockets' sans-I/O protocol, holding less per open websocket (platform/websocket_protocol.py).
             ws=WebSocketProtocol,
             ws_per_message_deflate=False,
             # engine.io pings every tab itself.

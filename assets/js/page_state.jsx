@@ -1,4 +1,6 @@
-// The page's states as the server rendered them (manga_app/ssr).
+// The page's states as the server rendered them (manga_app/ssr). A change to
+// Reflex's generated initialState, kept here because Reflex serves browser
+// modules only from assets/ (see manga_app/platform/__init__.py).
 //
 // Every component reads Reflex state through one store whose values start
 // from `initialState` (utils/context.jsx). The server seeds that object
@@ -20,7 +22,7 @@ function seed(states) {
 
 let seedText = "";
 if (typeof document === "undefined") {
-  // The renderer (manga_app/ssr/renderer.mjs) renders one page at a time.
+  // The renderer (manga_app/platform/renderer.mjs) renders one page at a time.
   globalThis.__mangaSeedPageState = (text) => {
     seedText = text || "";
     seed(seedText ? JSON.parse(seedText) : null);

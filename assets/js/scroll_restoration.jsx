@@ -1,5 +1,5 @@
 // React Router's scroll restoration (in place of Reflex's: manga_app/
-// reflex_patches/). Its inline script, which puts the window back where it
+// platform/). Its inline script, which puts the window back where it
 // was on a reload, holds the HTML parser: it asks the browser for session
 // storage (two round trips to the browser process, about 5 ms in a trace,
 // more on a busy phone), before the first frame. The reader's window does

@@ -1,5 +1,5 @@
 // The site's stylesheet in the document head (in place of Reflex's link:
-// manga_app/reflex_patches.py). Every page waits for it before its first
+// manga_app/platform/). Every page waits for it before its first
 // frame, except pages of a route that draws itself with a small stylesheet
 // of its own (the reader, assets/css/reader_first_paint.css): there the
 // server's HTML has only that one, and the site's is linked once the app

@@ -28,7 +28,7 @@ class Sizes:
     http_s: int
     churn: int
     # How long a state outlives its closed tab (an open tab's state never
-    # expires: web/state_lifetime.py, so the idle crowd's states are all
+    # expires: platform/state_lifetime.py, so the idle crowd's states are all
     # counted); short, so that the warm-up's and the come-and-go visitors'
     # states are gone within the run.
     ttl_s: int

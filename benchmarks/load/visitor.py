@@ -30,8 +30,8 @@ from manga_app.pages.search.state import SearchState
 from manga_app.pages.title.state import TitleState
 from manga_app.reader.reading_state import ReadingState
 from manga_app.reader.state import ReaderState
-from manga_app.web.rate_limit import RateLimiter
-from manga_app.web.socket_guard import PER_CONNECTION
+from manga_app.core.rate_limit import RateLimiter
+from manga_app.platform.socket_guard import PER_CONNECTION
 
 # The states' names as the browser addresses them, from the classes
 # themselves: a moved or renamed state cannot leave the benchmark talking
@@ -48,7 +48,7 @@ HEAD = HeadState.get_full_name()
 ON_LOAD = f"{OnLoadInternalState.get_full_name()}.on_load_internal"
 NAMESPACE = "/_event"
 REPLY_TIMEOUT = 10.0
-# A tab keeps under the site's per-connection rate limit (web/socket_guard.py),
+# A tab keeps under the site's per-connection rate limit (platform/socket_guard.py),
 # with a margin: the site drops events over it (once per 10 s with a notice),
 # and a dropped event was counted as never answered. No person comes near it;
 # a saturating tab, answered in a few milliseconds, did (30 events/s).

@@ -7,7 +7,7 @@ token alone. All user data is read and written through `_uid`.
 
 A session is only as good as its token: it belongs to the connection
 (socket.io sid) that proved it and lasts until the token expires. Before
-every event, web/socket_guard.py suspends a session seen on another
+every event, platform/socket_guard.py suspends a session seen on another
 connection (a replayed client token, or the same tab after a reconnect) or
 past its token's expiry (`_holds`): the backend forgets the uid and shows
 "loading", and the browser answers with a fresh token (client.jsx resyncs

@@ -1,4 +1,4 @@
-"""Run before every event (web/socket_guard.py installs it): a signed-in
+"""Run before every event (platform/socket_guard.py installs it): a signed-in
 session seen on another connection, or past its ID token's expiry, is
 suspended before the event can read or change anything of the account; a
 personal OPDS URL shown to a session that is over is forgotten."""

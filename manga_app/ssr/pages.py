@@ -14,11 +14,11 @@ from urllib.parse import parse_qsl, urlencode
 
 from manga_app.core import routes
 from manga_app.pages import load_events, server_cookies
-from manga_app.ssr import states
+from manga_app.platform import states
 from manga_app.ssr.renderer import RenderError, RendererClient
 from manga_app.heads.state import HeadState
 from manga_app.web import csp
-from manga_app.reflex_patches import start_after_first_paint
+from manga_app.platform import start_after_first_paint
 from manga_app.web.shell import SPA_FALLBACK, static_dir
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import orjson
 
-SCRIPT = Path(__file__).with_name("renderer.mjs")
+# The render script drives React Router's server build from outside: the platform wing.
+SCRIPT = Path(__file__).resolve().parents[1] / "platform" / "renderer.mjs"
 _ROOT = Path(__file__).resolve().parents[2]
 _START_SECONDS = 30
 

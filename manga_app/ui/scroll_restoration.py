@@ -1,6 +1,6 @@
 """React Router's scroll restoration in the document body
 (assets/js/scroll_restoration.jsx), put in place of Reflex's by
-manga_app/reflex_patches/."""
+manga_app/platform/."""
 
 import reflex as rx
 

@@ -1,5 +1,5 @@
 """The site's stylesheet link in the document head (assets/js/site_styles.jsx),
-put in place of Reflex's by manga_app/reflex_patches/."""
+put in place of Reflex's by manga_app/platform/."""
 
 import reflex as rx
 

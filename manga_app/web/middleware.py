@@ -16,7 +16,8 @@ from starlette.responses import PlainTextResponse
 
 from manga_app.core import routes
 from manga_app.core.config import get_settings
-from manga_app import reflex_patches
+from manga_app import platform
+from manga_app.web import bounded_logs
 from manga_app.web import catalogue_files, install, opds, pages, robots, service_worker, shell, sitemap, slashes
 from manga_app.web.security_headers import SecurityHeaders
 
@@ -112,5 +113,6 @@ class SiteHttpLayer:
 
 
 def site_http_layer(reflex_app: ASGIApp) -> ASGIApp:
-    reflex_patches.install()
+    bounded_logs.install()  # before the framework logs anything a client sent
+    platform.install()
     return SecurityHeaders(SiteHttpLayer(reflex_app), production_host=get_settings().production_host)

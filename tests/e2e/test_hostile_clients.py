@@ -26,7 +26,7 @@ from firebase_admin import auth as admin_auth
 from manga_app.accounts import emulator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import admin_app
-from manga_app.web.http_protocol import HEADER_TIMEOUT
+from manga_app.platform.http_protocol import HEADER_TIMEOUT
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST

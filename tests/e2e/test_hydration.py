@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from manga_app.reader.rules import FIRST_PAGE_COOKIE, SETTINGS_COOKIE
 from manga_app.ssr.renderer import SCRIPT as RENDERER
-from manga_app.reflex_patches import PAINT_GATE
+from manga_app.platform import PAINT_GATE
 from tests.e2e.conftest import MARK_FIRST_HTML, ROOT, WEB_DIR, wait_for_hydration
 from tests.e2e.reader_helpers import choose
 

@@ -269,7 +269,6 @@ KNOWN_BACK_EDGES = {
     ("accounts", "reader"): "the reading-history format (reader.reading) and ReadingState, read by accounts",
     ("accounts", "opds"): "opds_key_state builds the OPDS addresses (opds.urls)",
     ("ssr", "web"): "the renderer reads the HTTP layer's shell and CSP (web.shell, web.csp)",
-    ("reflex_patches", "web"): "the patches install the HTTP layer's log, socket and state-lifetime guards",
 }
 
 
@@ -322,6 +321,110 @@ def no_cycles_between_packages(tree: Tree) -> list[str]:
     return found
 
 
+# Every change to the frameworks is in the platform wing (issue 31), where each
+# module says what it overrides, why, and what upstream change it waits for.
+# Elsewhere nothing touches a private name of theirs: no import of one, no
+# `module._x` or `Class._x` reached from one of their names, no `_x` of a
+# parameter typed as one of their classes, no `_keyword=` to one of their
+# callables, and no `_x` that the site itself never defines (so `self._x` in a
+# subclass of theirs, a method Reflex keeps to itself, is seen too).
+PLATFORM = "manga_app/platform/"
+PLATFORM_LIBRARIES = ("reflex", "reflex_base", "engineio", "socketio", "uvicorn", "starlette")
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _names_the_site_defines(tree: Tree) -> set[str]:
+    defined: set[str] = set()
+    for source in tree.values():
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                defined.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                defined.add(node.id)
+            elif isinstance(node, ast.arg):
+                defined.add(node.arg)
+    return defined
+
+
+def _root_name(node: ast.AST) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _library_privates(source: str, defined: set[str]) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    module = ast.parse(source)
+    theirs: set[str] = set()  # local names bound to the libraries' modules, classes and functions
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if is_within(alias.name, PLATFORM_LIBRARIES):
+                    theirs.add(alias.asname or alias.name.split(".")[0])
+                    if any(_is_private(part) for part in alias.name.split(".")):
+                        found.append((node.lineno, f"imports {alias.name}"))
+        elif isinstance(node, ast.ImportFrom) and not node.level and is_within(node.module or "", PLATFORM_LIBRARIES):
+            if any(_is_private(part) for part in node.module.split(".")):
+                found.append((node.lineno, f"imports {node.module}"))
+            for alias in node.names:
+                theirs.add(alias.asname or alias.name)
+                if _is_private(alias.name):
+                    found.append((node.lineno, f"imports {node.module}.{alias.name}"))
+    if not theirs:
+        return found
+    typed = {
+        arg.arg
+        for node in ast.walk(module)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+        if arg.annotation is not None and _root_name(arg.annotation) in theirs
+    }
+    for node in ast.walk(module):
+        if isinstance(node, ast.Attribute) and _is_private(node.attr):
+            if _root_name(node.value) in theirs | typed or node.attr not in defined:
+                found.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Call) and _root_name(node.func) in theirs:
+            found += [(node.lineno, f"{ast.unparse(node.func)}({word.arg}=...)")
+                      for word in node.keywords if word.arg and _is_private(word.arg)]
+        elif isinstance(node, ast.ClassDef) and any(
+            _root_name(base) in theirs and not ast.unparse(base).endswith("State") for base in node.bases
+        ):  # a subclass of theirs (a state's own `_x` vars and helpers are Reflex's public way)
+            found += [(item.lineno, f"{node.name}.{item.name} in a subclass of theirs") for item in node.body
+                      if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_private(item.name)]
+    return found
+
+
+def only_the_platform_wing_touches_framework_privates(tree: Tree) -> list[str]:
+    defined = _names_the_site_defines({path: source for path, source in tree.items() if path.startswith("manga_app/")})
+    return [
+        f"{path}:{line} uses a private name of the framework ({what}): that change belongs in {PLATFORM}"
+        for path, source in tree.items()
+        if path.startswith("manga_app/") and not path.startswith(PLATFORM)
+        for line, what in sorted(set(_library_privates(source, defined)))
+    ]
+
+
+WING_RECORD = ("Overrides:", "Why:", "Waits for:")
+
+
+def every_wing_module_says_what_it_overrides(tree: Tree) -> list[str]:
+    """Each module of the wing that uses a framework says what it overrides,
+    why, and what upstream change it waits for."""
+    return [
+        f"{path} does not say {label!r} in its docstring"
+        for path, source in tree.items()
+        if path.startswith(PLATFORM) and path.endswith(".py")
+        and any(is_within(item.module, PLATFORM_LIBRARIES) for item in file_imports(tree, path))
+        for label in WING_RECORD
+        if label not in (ast.get_docstring(ast.parse(source)) or "")
+    ]
+
+
 RULES: dict[str, Callable[[Tree], list[str]]] = {
     "pure": pure_modules_import_no_framework,
     "backend": backend_never_imports_the_ui_or_the_web,
@@ -334,6 +437,8 @@ RULES: dict[str, Callable[[Tree], list[str]]] = {
     "registry": only_the_page_registry_adds_pages,
     "declared": every_page_view_is_declared,
     "cycles": no_cycles_between_packages,
+    "platform": only_the_platform_wing_touches_framework_privates,
+    "wing": every_wing_module_says_what_it_overrides,
 }
 
 # A tree that keeps every rule: the base of the broken trees below.
@@ -365,12 +470,16 @@ BROKEN: dict[str, tuple[str, str]] = {
     "registry": ("manga_app/manga_app.py", "import reflex as rx\n\napp = rx.App()\napp.add_page(ranking, route='/ranking')\n"),
     "declared": ("manga_app/pages/home/view.py", "import reflex as rx\n\ndef view():\n    pass\n"),
     "cycles": ("manga_app/core/routes.py", "from manga_app.pages.home import logic\n"),
+    "platform": ("manga_app/ssr/states.py", "from reflex.state import _resolve_delta\n"),
+    "wing": ("manga_app/platform/__init__.py",
+             '"""The wing.\n\nOverrides: App._preprocess.\nWhy: a hook."""\n\nfrom reflex.app import App\n'),
 }
 # The other way for the two-sided rules.
 BROKEN_TOO: dict[str, tuple[str, str]] = {
     "states": ("manga_app/pages/home/view.py", "import reflex as rx\n\nclass HomeState(rx.State):\n    pass\n"),
     "packages": ("manga_app/ui/layout.py", "import reflex as rx\n"),
     "archives": ("manga_app/catalogue/scanner.py", "def f(path):\n    return open(path)\n"),
+    "platform": ("manga_app/web/event_socket.py", "from reflex.app import App\n\ndef f(app: App):\n    return app._api\n"),
 }
 
 
@@ -442,6 +551,36 @@ def test_each_rule_fails_on_a_tree_that_breaks_it(rule, change):
     assert found and all(path in line or str(Path(path).parent) in line for line in found), found
 
 
+PRIVATE_TOUCHES = [
+    pytest.param("from reflex.state import _resolve_delta\n", True, id="private-name-imported"),
+    pytest.param("from engineio._internal import x\n", True, id="private-module-imported"),
+    pytest.param("import reflex.state\n\nf = reflex.state._resolve_delta\n", True, id="module-attribute"),
+    pytest.param("from reflex.app import App\n\nApp._preprocess = None\n", True, id="class-attribute-replaced"),
+    pytest.param("from reflex.app import App\n\ndef f(app: App):\n    return app._api\n", True, id="typed-parameter"),
+    pytest.param("from reflex.state import State\n\nroot = State(_reflex_internal_init=True)\n", True,
+                 id="private-keyword"),
+    pytest.param("import reflex as rx\n\nclass S(rx.State):\n    def f(self):\n        return self._get_root_state()\n",
+                 True, id="inherited-private-method"),
+    pytest.param("from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol\n\n"
+                 "class P(HttpToolsProtocol):\n    def _unset_keepalive_if_required(self):\n        pass\n",
+                 True, id="private-method-overridden"),
+    pytest.param("import reflex as rx\n\nclass S(rx.State):\n    _uid: str = ''\n\n    def f(self):\n"
+                 "        return self._uid\n", False, id="the-sites-own-backend-var"),
+    pytest.param("import reflex as rx\n\nclass S(rx.State):\n    def f(self):\n        return self.__class__\n",
+                 False, id="dunder"),
+    pytest.param("import json\n\nclass C:\n    def f(self, other):\n        return other._anything\n", False,
+                 id="no-framework-imported"),
+]
+
+
+@pytest.mark.parametrize(("source", "touches"), PRIVATE_TOUCHES)
+def test_the_platform_rule_sees_each_way_of_touching_a_private_name(source, touches):
+    path = "manga_app/web/module.py"
+    assert bool(only_the_platform_wing_touches_framework_privates({**GOOD, path: source})) is touches
+    # The same source inside the wing is where it belongs.
+    assert only_the_platform_wing_touches_framework_privates({**GOOD, "manga_app/platform/module.py": source}) == []
+
+
 # --------------------------------------------------------------------------
 # The rules on the real source
 # --------------------------------------------------------------------------
@@ -459,6 +598,11 @@ def test_the_source_tree_is_where_the_rules_expect_it(source_tree):
     assert "manga_app/manga_app.py" in source_tree
     for pattern in PURE:
         assert any(fnmatch(path, pattern) for path in source_tree), f"{pattern} matches nothing: update PURE"
+
+
+def test_the_render_script_of_the_wing_says_what_it_overrides():
+    header = (PROJECT_ROOT / PLATFORM / "renderer.mjs").read_text(encoding="utf-8").split("\nimport ", 1)[0]
+    assert all(f"// {label}" in header for label in WING_RECORD), header
 
 
 @pytest.mark.parametrize("rule", RULES)

@@ -16,7 +16,7 @@ from manga_app.read_models import title_cache
 from manga_app.heads.state import HeadState
 from manga_app.pages import load_events
 from manga_app.pages.title.state import TitleState
-from manga_app.ssr import states
+from manga_app.platform import states
 
 
 def _queries() -> list[str]:

@@ -15,7 +15,7 @@ from reflex.state import State
 from manga_app.core.routes import ROUTE_TEMPLATES, PageKind
 from manga_app.pages import load_events
 from manga_app.pages.search.state import SearchState
-from manga_app.ssr import states
+from manga_app.platform import states
 
 WORD = "しんげき"
 

@@ -1,13 +1,13 @@
-"""The pure parts of the event checks (web/socket_guard.py): rate limits
+"""The pure parts of the event checks (platform/socket_guard.py): rate limits
 per key and log lines bounded to 200 characters of any payload. Where
-Reflex calls them: tests/unit/test_reflex_patches.py."""
+Reflex calls them: tests/unit/platform_wing/test_patches.py."""
 
 from __future__ import annotations
 
 import logging
 
 from manga_app.web import bounded_logs
-from manga_app.web.rate_limit import Notices, RateLimiter
+from manga_app.core.rate_limit import Notices, RateLimiter
 
 
 def test_a_bucket_allows_its_burst_then_its_rate():

@@ -25,7 +25,7 @@ from reflex.istate.manager.redis import StateManagerRedis
 from tests.unit.web.scratch_redis import REDIS_URL, redis_client  # noqa: F401 (a fixture)
 from reflex.istate.manager.token import BaseStateToken
 
-from manga_app import reflex_patches
+from manga_app import platform
 from manga_app.accounts.auth_state import AuthState
 from manga_app.pages.title.state import TitleState
 
@@ -58,7 +58,7 @@ async def _cancelled_events(tokens: list[BaseStateToken]) -> None:
 
 
 def test_an_event_cancelled_while_taking_the_lock_leaves_no_lock_behind(redis_client: redis.Redis):
-    reflex_patches.install()
+    platform.install()
     run = uuid.uuid4().hex[:8]
     tokens = [BaseStateToken(ident=f"lock-{run}-{n}", cls=TitleState) for n in range(ATTEMPTS)]
     asyncio.run(_cancelled_events(tokens))
@@ -80,7 +80,7 @@ class CountingRedis(redis.asyncio.Redis):
 
 
 def test_an_event_reads_its_states_and_the_session_s_in_one_round_trip(redis_client: redis.Redis):
-    reflex_patches.install()
+    platform.install()
     token = BaseStateToken(ident=f"read-{uuid.uuid4().hex[:8]}", cls=TitleState)
 
     async def event() -> collections.Counter:
@@ -126,7 +126,7 @@ async def _waits_after_a_silent_release(lock_key: bytes) -> None:
 
 
 def test_a_waiter_takes_a_lock_released_without_a_word_long_before_it_expires(redis_client: redis.Redis):
-    reflex_patches.install()
+    platform.install()
     events = redis_client.config_get("notify-keyspace-events")["notify-keyspace-events"]
     redis_client.config_set("notify-keyspace-events", "")
     try:

@@ -30,9 +30,9 @@ from tests.unit.web.scratch_redis import REDIS_URL, redis_client  # noqa: F401 (
 from reflex.istate.manager.token import BaseStateToken
 from reflex.utils.token_manager import LocalTokenManager
 
-from manga_app import reflex_patches
+from manga_app import platform
 from manga_app.pages.title.state import TitleState
-from manga_app.web import state_lifetime
+from manga_app.platform import state_lifetime
 
 ROOT = Path(__file__).resolve().parents[3]
 # A generous bound for a one-second TTL to pass on a loaded machine: a wait, not a speed figure.
@@ -110,7 +110,7 @@ def test_a_visitor_who_stops_is_forgotten_after_the_ttl_and_their_memory_freed()
 
 
 def test_a_visitor_whose_tab_stays_open_keeps_their_state_however_long_they_are_idle():
-    reflex_patches.install()
+    platform.install()
 
     async def scenario():
         manager = StateManagerMemory(token_expiration=1)
@@ -187,7 +187,7 @@ def test_in_redis_the_state_of_an_open_tab_is_kept_however_long_it_is_idle(redis
 
 
 def test_tabs_one_address_opens_and_drops_keep_a_bounded_number_of_states():
-    reflex_patches.install()
+    platform.install()
 
     async def scenario():
         manager = StateManagerMemory(token_expiration=1800)

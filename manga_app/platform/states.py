@@ -6,7 +6,17 @@ storage, not signed in) except the cookies a page names for it (the
 reader's settings, say): the page as that visitor first sees it.
 Per-visitor parts (who is signed in, follows, read marks) arrive with the
 app. Browser storage itself is never part of the result: the browser
-sends its own when the app connects."""
+sends its own when the app connects.
+
+Overrides: nothing is replaced; it builds a state tree outside an event with
+State(_reflex_internal_init=True), _update_router_vars, _resolve_delta,
+_is_client_storage and Var._js_expr/_decode.
+Why: every page's first HTML rendered on the server with the states its
+on_load leaves (content before JavaScript).
+Waits for: Reflex renders pages at build time only, for static routes
+(reflex-dev/reflex#5252, closed: prerendering per #4984); a public way to
+run on_load for a request and serialize the result.
+"""
 
 from __future__ import annotations
 

@@ -19,6 +19,13 @@ for each and keep reading.
 
 A socket that starts on long-polling and upgrades (Reflex's frontend opens
 websockets directly) is served by engine.io's own handler.
+
+Overrides: engineio.async_socket.AsyncSocket.poll, schedule_ping, close and
+_websocket_handler (python-engineio 4.15.1).
+Why: four tasks per idle open tab where one serves it (about 3 KB), and a
+traceback logged for every malformed frame (issue 19).
+Waits for: no upstream issue found; an engine.io release whose asyncio
+socket reads and pings without a task each.
 """
 
 from __future__ import annotations

@@ -1,4 +1,17 @@
-"""Reflex's state manager on Redis: its lock and reads (see the package's docstring)."""
+"""Reflex's state manager on Redis: its lock and reads (see the package's docstring).
+
+Overrides: StateManagerRedis._try_get_lock, _get_required_state_classes,
+_enable_keyspace_notifications and _lock_waiter (wrapped by the package's
+install()); Reflex's Redis key names for the lock.
+Why: an event cancelled while its lock was being granted kept the lock until
+it expired; the session guard's state cost a second read per event; every
+keyspace event of the database was published; a waiter that missed a release
+slept until the lock's expiry.
+Waits for: Reflex's lock fixes (reflex-dev/reflex#6196, merged: waiting for
+the pubsub subscription before relying on release events; #4877, merged:
+keyspace notifications enabled once per process) cover part of it; no
+upstream issue found for the cancelled grant or the narrower notifications.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +20,7 @@ import functools
 
 from reflex.istate.manager.redis import StateManagerRedis
 
-from manga_app.reflex_patches.marks import MARK
+from manga_app.platform.marks import MARK
 
 
 # ---- state in Redis --------------------------------------------------------

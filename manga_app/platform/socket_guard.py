@@ -1,5 +1,5 @@
 """What the site checks at Reflex's event entry points (manga_app/
-reflex_patches/ installs these hooks; its test fails if a Reflex upgrade
+platform/ installs these hooks; its test fails if a Reflex upgrade
 moves them):
 
 - Before every event: the signed-in session must still be this
@@ -10,7 +10,8 @@ moves them):
   address; anything else is dropped before it is parsed or queued, so a
   flooding client costs the worker almost nothing. A connection whose events
   are dropped is told so in Japanese, once per NOTICE_INTERVAL.
-- No log line carries more than 200 characters of a payload (bounded_logs).
+- No log line carries more than 200 characters of a payload (web/bounded_logs.py,
+  installed beside these hooks by the HTTP layer).
 - A visitor's state lives while their tab is connected, then one TTL
   (state_lifetime: connect tells it the open tabs, disconnect starts the TTL).
 - Once a connection is set up (EventNamespace.on_connect), its environ holds
@@ -23,6 +24,15 @@ moves them):
 Frames over engine.io's max_http_buffer_size (Reflex's
 REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE, 1 MB by default; the reading history a
 browser may send is up to about 1 MB) close the connection in engine.io.
+
+Overrides: nothing by itself: the hooks the package's install() puts on
+App._preprocess and EventNamespace.on_connect, on_event, on_disconnect;
+reads EventNamespace._static_router_data and _token_manager, and trims the
+environ socket.io keeps.
+Why: the session guard before every event, rate limits before an event is
+parsed, 3.5 KB per open tab of environ (issue 19).
+Waits for: a public event middleware in Reflex (see the package's
+docstring); no upstream issue found for the environ.
 """
 
 from __future__ import annotations
@@ -38,8 +48,8 @@ from reflex_base.event import fix_events
 
 from manga_app.ui.notify import notify
 from manga_app.accounts.session_guard import hold_session
-from manga_app.web import state_lifetime
-from manga_app.web.rate_limit import Notices, RateLimiter
+from manga_app.platform import state_lifetime
+from manga_app.core.rate_limit import Notices, RateLimiter
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""web/socket_queue.py behaves as asyncio.Queue does for uvicorn's and
+"""platform/socket_queue.py behaves as asyncio.Queue does for uvicorn's and
 engine.io's use (each scenario runs against both), holding no deque."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from manga_app.web.socket_queue import SocketEvent, SocketQueue
+from manga_app.platform.socket_queue import SocketEvent, SocketQueue
 
 QUEUES = [asyncio.Queue, SocketQueue]
 

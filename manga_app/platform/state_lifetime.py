@@ -1,5 +1,5 @@
 """A visitor's state lives as long as their tab is connected, then one TTL
-(issue 19). manga_app/reflex_patches/ installs this in Reflex's in-memory
+(issue 19). manga_app/platform/ installs this in Reflex's in-memory
 state manager; socket_guard's connect and disconnect hooks call it.
 
 Reflex drops a state REFLEX_REDIS_TOKEN_EXPIRATION seconds (30 minutes)
@@ -20,6 +20,15 @@ every worker gives the keys of its open tabs' states their TTL again every
 third of it (`refresh_open_tabs`). A connected visitor costs its state's
 memory for as long as the tab is open, which is what the memory budget per
 visitor counts.
+
+Overrides: StateManagerMemory._purge_token, _token_expires_at and
+_track_token; the Redis key names of Reflex's states (`<token>_<state>`,
+in the Lua script) and EventNamespace._token_manager.
+Why: a state dropped under a page still open (signed out on the server, a
+guest's follows replaced), and 46 MB held by 500 tabs opened and dropped.
+Waits for: Reflex's in-memory expiry (reflex-dev/reflex#6201, merged)
+counts time since the last event, open tab or not; no upstream issue found
+for keeping a connected tab's state.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""web/engineio_socket.py: an open tab's engine.io socket behaves as
+"""platform/engineio_socket.py: an open tab's engine.io socket behaves as
 engine.io's own does (each scenario runs against both) with fewer tasks:
 events both ways, pings on schedule, and a tab that stops answering them
 is disconnected. A real socket.io server behind uvicorn (the site's
@@ -18,9 +18,9 @@ import socketio
 import uvicorn
 
 from benchmarks.load.wire import SocketIO
-from manga_app.web.engineio_socket import LeanSocket
-from manga_app.web.socket_queue import SocketQueue
-from manga_app.web.websocket_protocol import WebSocketProtocol
+from manga_app.platform.engineio_socket import LeanSocket
+from manga_app.platform.socket_queue import SocketQueue
+from manga_app.platform.websocket_protocol import WebSocketProtocol
 
 SOCKETS = [engineio.async_socket.AsyncSocket, LeanSocket]
 PING_INTERVAL, PING_TIMEOUT = 0.5, 3.0  # short, yet long enough for a loaded machine

@@ -1,4 +1,4 @@
-"""manga_app/reflex_patches/: every change the site makes to Reflex still
+"""manga_app/platform/: every change the site makes to Reflex still
 reaches what it relies on (these fail when a Reflex upgrade moves it), and
 each does what it is for. tests/e2e/test_hydration.py checks that the real
 build's start module is rewritten."""
@@ -17,8 +17,8 @@ from reflex.istate.manager.memory import StateManagerMemory
 from reflex_base import constants
 from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
 
-from manga_app import reflex_patches
-from manga_app.web import socket_guard
+from manga_app import platform
+from manga_app.platform import socket_guard
 
 # ---- the document head ------------------------------------------------------
 
@@ -32,7 +32,7 @@ def test_the_document_head_reads_no_saved_color_mode(monkeypatch):
     monkeypatch.setattr(reflex.utils.misc, "preload_color_theme", reflex.utils.misc.preload_color_theme)
     # Reflex's own document does (what this change takes away).
     assert "localStorage" in _document_code()
-    reflex_patches.leave_out_color_mode_script()
+    platform.leave_out_color_mode_script()
     code = _document_code()
     assert "localStorage" not in code and "prefers-color-scheme" not in code
     # The rest of the document is still there.
@@ -46,8 +46,8 @@ def test_the_site_stylesheet_is_linked_by_the_sites_component(monkeypatch):
     # Reflex's own document links (and preloads) the site's stylesheet itself.
     code = _document_code()
     assert code.count("href:reflexGlobalStyles") == 2 and "SiteStylesheet" not in code
-    reflex_patches.own_stylesheet_link()
-    reflex_patches.own_stylesheet_link()  # idempotent
+    platform.own_stylesheet_link()
+    platform.own_stylesheet_link()  # idempotent
     code = _document_code()
     # The site's component links it, told the reader's path rule.
     assert code.count("reflexGlobalStyles") == 1
@@ -63,7 +63,7 @@ def test_scroll_restoration_is_the_sites_component(monkeypatch):
     # Reflex's own document body has React Router's, whose script holds the parser.
     code = _document_code()
     assert "'name': 'ScrollRestoration'" in code and "SiteScrollRestoration" not in code
-    reflex_patches.own_stylesheet_link()
+    platform.own_stylesheet_link()
     code = _document_code()
     # The site's, told the reader's path rule, in the same place.
     assert "'name': 'ScrollRestoration'" not in code
@@ -77,8 +77,8 @@ def test_scroll_restoration_is_the_sites_component(monkeypatch):
 
 
 def test_the_patches_sit_where_reflex_calls_them():
-    reflex_patches.install()
-    reflex_patches.install()  # idempotent: one wrapper, not two
+    platform.install()
+    platform.install()  # idempotent: one wrapper, not two
     for cls, name in ((App, "_preprocess"), (EventNamespace, "on_connect"), (EventNamespace, "on_event"),
                       (EventNamespace, "on_disconnect")):
         method = getattr(cls, name)
@@ -154,11 +154,11 @@ def _head(html: str) -> str:
 
 
 def test_the_app_starts_after_the_gate_with_the_same_imports_in_the_same_order():
-    html = reflex_patches.start_after_first_paint(_page())
+    html = platform.start_after_first_paint(_page())
     assert "modulepreload" not in _head(html)
     module = re.search(r"<script[^>]*>(.*?)</script>", html, re.DOTALL).group(1)
     lines = [line.strip() for line in module.splitlines() if line.strip()]
-    assert lines[0] == f"await ({reflex_patches.PAINT_GATE});"
+    assert lines[0] == f"await ({platform.PAINT_GATE});"
     # The module preloads left out of the head are asked for at that moment.
     assert '["/assets/root-2.js"]' in lines[1] and 'link.rel = "modulepreload"' in lines[1]
     assert lines[2:] == [
@@ -170,21 +170,21 @@ def test_the_app_starts_after_the_gate_with_the_same_imports_in_the_same_order()
 
 
 def test_the_page_and_its_stylesheet_are_left_as_they_are():
-    html = reflex_patches.start_after_first_paint(_page())
+    html = platform.start_after_first_paint(_page())
     assert STYLES in _head(html) and "<body><h1>page</h1><script" in html
 
 
 def test_only_the_app_start_waits_for_the_gate():
     # The reader's scroll restoration is an inline module too, before it.
     scroll = '<script type="module">((key) => sessionStorage.getItem(key))("positions")</script>'
-    html = reflex_patches.start_after_first_paint(_page(scroll + APP_START))
-    assert scroll in html and html.count(reflex_patches.PAINT_GATE) == 1
-    assert html.index(scroll) < html.index(reflex_patches.PAINT_GATE) < html.index('import("/assets/entry.client-3.js")')
+    html = platform.start_after_first_paint(_page(scroll + APP_START))
+    assert scroll in html and html.count(platform.PAINT_GATE) == 1
+    assert html.index(scroll) < html.index(platform.PAINT_GATE) < html.index('import("/assets/entry.client-3.js")')
 
 
 def test_an_app_start_it_cannot_rewrite_is_left_as_built_with_its_preloads():
     odd = '<script type="module">import { a } from "/assets/a.js";\na();</script>'
-    assert reflex_patches.start_after_first_paint(_page(odd)) == _page(odd)
+    assert platform.start_after_first_paint(_page(odd)) == _page(odd)
 
 
 # ---- state in Redis ---------------------------------------------------------
@@ -252,7 +252,7 @@ def test_a_visitors_states_hold_no_empty_sets_between_events_and_changes_still_r
 
     from manga_app.pages.title.state import TitleState
 
-    reflex_patches.install()
+    platform.install()
     root = State(_reflex_internal_init=True)
     delta = _visit(root)
     changed = delta[TitleState.get_full_name()]

@@ -1,5 +1,6 @@
-"""Every change this site makes to Reflex itself, in one place.
-tests/unit/test_reflex_patches.py fails when a Reflex upgrade moves what
+"""Every change this site makes to its frameworks (Reflex, engine.io, socket.io,
+uvicorn, React Router's build), in one place: the platform wing.
+tests/unit/platform_wing/test_patches.py fails when a Reflex upgrade moves what
 these rely on; nothing else in the site patches the framework. One module
 per part: document_head, redis_lock, built_page; the event hooks here.
 
@@ -10,10 +11,10 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   component, whose script on the reader runs once the page is parsed
   (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io
-  connect, event and disconnect (`install`; the policy itself is web/socket_guard.py).
+  connect, event and disconnect (`install`; the policy itself is platform/socket_guard.py).
 - Every state's sets of changes held only while not empty (`dirty_sets`).
 - State in memory: kept while its tab is connected, dropped one TTL after
-  (`kept_while_open`, web/state_lifetime.py).
+  (`kept_while_open`, platform/state_lifetime.py).
 - State in Redis: an event cancelled while its visitor's lock is being
   granted gives the lock back (`lock_given_back_if_cancelled`); the states
   every event reads come in the event's one read (`with_every_event_states`);
@@ -22,6 +23,28 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   a quarter second, not at the lock's expiry (`waiters_looked_at_again`).
 - The built page: rendered pages start the app after their first frame
   (`start_after_first_paint`), the one rewrite of Reflex's build output.
+
+The wing: every change the site makes to its frameworks is in this package
+(an architecture rule: nothing outside it uses a private name of Reflex,
+engine.io, socket.io, uvicorn or Starlette), and the app refuses to start on
+other versions than the pinned ones (`versions.py`). Each module ends with
+what it overrides, why, and what upstream change would let it go. One
+change is outside it because Reflex copies browser modules only from
+assets/: assets/js/page_state.jsx writes the server's seed into Reflex's
+generated `initialState` ($/utils/context), which states.py and
+renderer.mjs rely on.
+
+Overrides: App._preprocess; EventNamespace.on_connect, on_event,
+on_disconnect; StateManagerMemory._purge_token; StateManagerRedis.
+_try_get_lock, _get_required_state_classes, _enable_keyspace_notifications,
+_lock_waiter (the wrappers are in the modules named above).
+Why: Reflex 0.10 has no public hook at a socket.io connect, event or
+disconnect, nor settings for what the state-manager wraps change.
+Waits for: for App._preprocess, nothing: Reflex 0.10.1 already has
+App.add_middleware with a preprocess step (reflex/app_mixins/middleware.py,
+whose updates upstream now routes to the client: reflex-dev/reflex#6644,
+merged), so socket_guard.before_event can become a Middleware; the socket.io
+hooks and the rest, per module.
 """
 
 from __future__ import annotations
@@ -33,17 +56,17 @@ from reflex.app import App, EventNamespace
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
 
-from manga_app.reflex_patches import dirty_sets
-from manga_app.reflex_patches.built_page import PAINT_GATE, start_after_first_paint
-from manga_app.reflex_patches.document_head import leave_out_color_mode_script, own_stylesheet_link
-from manga_app.reflex_patches.marks import MARK
-from manga_app.reflex_patches.redis_lock import (
+from manga_app.platform import dirty_sets
+from manga_app.platform.built_page import PAINT_GATE, start_after_first_paint
+from manga_app.platform.document_head import leave_out_color_mode_script, own_stylesheet_link
+from manga_app.platform.marks import MARK
+from manga_app.platform.redis_lock import (
     lock_given_back_if_cancelled,
     lock_release_events_only,
     waiters_looked_at_again,
     with_every_event_states,
 )
-from manga_app.web import bounded_logs, socket_guard, state_lifetime
+from manga_app.platform import socket_guard, state_lifetime
 
 __all__ = ["PAINT_GATE", "install", "leave_out_color_mode_script", "own_stylesheet_link", "start_after_first_paint"]
 
@@ -55,7 +78,6 @@ def install() -> None:
     """Wrap Reflex's event entry points once per process (idempotent):
     App._preprocess (run by the event processor under the state lock, before
     every event), EventNamespace.on_connect, on_event and on_disconnect (socket.io)."""
-    bounded_logs.install()
     dirty_sets.install()
     if getattr(App._preprocess, MARK, False):
         return

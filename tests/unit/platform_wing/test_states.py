@@ -1,4 +1,4 @@
-"""manga_app.ssr.states: a page's states as its on_load handlers leave them,
+"""manga_app.platform.states: a page's states as its on_load handlers leave them,
 in the frontend's format, and safe to write into the page."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from manga_app.pages import load_events
-from manga_app.ssr import states
+from manga_app.platform import states
 from manga_app.heads.state import HeadState
 from manga_app.ui.navigation_state import NavigationState
 

@@ -11,10 +11,19 @@ only find the socket.io mount. What Reflex's own context middleware does for
 every request (attach its contexts) is done here too. HTTP and lifespan go
 through the whole stack as before.
 
-engine.io's queue of packets for each socket is a SocketQueue (web/
+engine.io's queue of packets for each socket is a SocketQueue (platform/
 socket_queue.py) rather than an asyncio.Queue: 3 KB less per open tab; its
-socket a LeanSocket (web/engineio_socket.py), with one task besides the one
-serving it where engine.io keeps four."""
+socket a LeanSocket (platform/engineio_socket.py), with one task besides the one
+serving it where engine.io keeps four.
+
+Overrides: engineio.async_socket.AsyncSocket (the module's class, replaced
+by LeanSocket), the engine.io server's create_queue, App._api (read to find
+the socket.io mount) and App._set_contexts_internal.
+Why: about 8 KB per open tab held by ASGI layers that do nothing to a
+websocket, and 3 KB per tab of engine.io's queue (issue 19).
+Waits for: Reflex serving its event websocket without socket.io's stack
+(reflex-dev/reflex#6932, "bare websockets", open).
+"""
 
 from __future__ import annotations
 
@@ -25,8 +34,8 @@ from reflex_base.config import get_config
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from manga_app.web.engineio_socket import LeanSocket
-from manga_app.web.socket_queue import SocketQueue
+from manga_app.platform.engineio_socket import LeanSocket
+from manga_app.platform.socket_queue import SocketQueue
 
 
 def event_path() -> str:
@@ -63,7 +72,7 @@ def with_direct_event_socket(reflex_app: App, asgi_app: ASGIApp) -> ASGIApp:
 
 
 def app() -> ASGIApp:
-    """uvicorn's app factory (`manga_app.web.event_socket:app`)."""
+    """uvicorn's app factory (`manga_app.platform.event_socket:app`)."""
     from reflex.utils.exec import get_app_instance
     from uvicorn.importer import import_from_string
 

@@ -5,7 +5,14 @@ sending a request's headers: a client that sends them a byte at a time (or
 starts and stops) holds the connection, and its buffers, for as long as it
 likes (slowloris). Here the headers of each request must be complete within
 HEADER_TIMEOUT seconds of the connection (or of the request's first byte),
-else the connection is closed. Bodies are left alone: an upload may be slow."""
+else the connection is closed. Bodies are left alone: an upload may be slow.
+
+Overrides: uvicorn.protocols.http.httptools_impl.HttpToolsProtocol
+(connection_made, on_message_begin, on_headers_complete, connection_lost).
+Why: uvicorn has no deadline for a request's headers (slowloris).
+Waits for: uvicorn's --timeout-request-start, proposed in Kludex/uvicorn#157
+(closed without it; not in 0.54).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 // Renders pages with React Router's server build of the app (the build
 // Reflex already makes to prerender its static routes), seeded with the
-// states the Python server computed (manga_app/ssr/states.py).
+// states the Python server computed (manga_app/platform/states.py).
 //
 //   node renderer.mjs <web dir> <unix socket>
 //
@@ -12,6 +12,14 @@
 // Renders run one at a time: the seed is a module-level value of the build
 // (assets/js/page_state.jsx). The process exits when its parent closes
 // stdin, so it never outlives the server that started it.
+//
+// Overrides: React Router's server build as Reflex makes it (8.4.0): the
+// build's entry module (its default export replaced by wholePage) and the
+// handler's `prerender` list (every path counts as prerendered).
+// Why: Reflex builds with `ssr: false` and prerenders static routes at build
+// time only; the site renders every page's first HTML at request time.
+// Waits for: request-time server rendering in Reflex (none upstream:
+// reflex-dev/reflex#5252, closed, points to build-time prerendering, #4984).
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import net from "node:net";
