@@ -72,8 +72,9 @@ class SeriesEditorState(rx.State):
     # The previewed library edit (command, values), applied only as previewed.
     _pending: tuple = ()
 
-    def _slug_of_path(self) -> str:
-        found = routes.match(self.router.url.path or "")
+    @staticmethod
+    def _slug_of_path(path: object) -> str:
+        found = routes.match(path) if isinstance(path, str) else None
         return found.params.get("slug", "") if found and found.kind is routes.PageKind.ADMIN_SERIES else ""
 
     async def _refresh(self) -> None:
@@ -88,10 +89,13 @@ class SeriesEditorState(rx.State):
         self.messages, self.errors = done.lines, done.errors
 
     @rx.event
-    async def load(self):
+    async def load(self, path: str):
+        """The editor of the series at `path`, the browser's own location when
+        the console appears (an event's router data may still name the page
+        before a client-side navigation)."""
         if await operator_of(self) is None:
             return
-        self.slug, self.messages, self.errors, self.preview = self._slug_of_path(), [], {}, []
+        self.slug, self.messages, self.errors, self.preview = self._slug_of_path(path), [], {}, []
         await self._refresh()
 
     @rx.event

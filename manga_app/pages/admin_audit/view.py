@@ -7,6 +7,8 @@ from manga_app.console.layout import console_layout
 from manga_app.core.pages import PageKind
 from manga_app.ui.page import page
 
+_COLUMNS = (("at", "When"), ("who", "Who"), ("action", "Action"), ("target", "What"), ("before", "Before"), ("after", "After"))
+
 
 @page(PageKind.ADMIN_AUDIT)
 def view() -> rx.Component:
@@ -16,12 +18,12 @@ def view() -> rx.Component:
         rx.el.div(
             rx.el.table(
                 rx.el.caption("Changes"),
-                rx.el.thead(rx.el.tr(*(rx.el.th(h, scope="col") for h in ("When", "Who", "Action", "What", "Before", "After")))),
+                rx.el.thead(rx.el.tr(*(rx.el.th(label, scope="col") for _, label in _COLUMNS))),
                 rx.el.tbody(rx.foreach(AuditState.entries, lambda entry: rx.el.tr(
-                    rx.el.td(entry["at"]), rx.el.td(entry["who"]), rx.el.td(entry["action"]), rx.el.td(entry["target"]),
-                    rx.el.td(entry["before"], class_name="console-value"), rx.el.td(entry["after"], class_name="console-value"),
+                    *(rx.el.td(entry[key], data_label=label, class_name="console-value" if key in ("before", "after") else "")
+                      for key, label in _COLUMNS),
                 ))),
-                class_name="console-table",
+                class_name="console-table console-stacked",
                 data_testid="audit-log",
             ),
             class_name="console-table-wrap",
