@@ -17,6 +17,24 @@ from manga_app.accounts.auth_state import AuthState
 logger = logging.getLogger(__name__)
 
 
+# The console's states (registered by `console_state`): what they hold is
+# the operator's alone, forgotten with the operator's session.
+_CONSOLE_STATES: list[type[rx.State]] = []
+
+
+def console_state(cls: type[rx.State]) -> type[rx.State]:
+    """A class decorator for every state of the console."""
+    _CONSOLE_STATES.append(cls)
+    return cls
+
+
+async def forget_console(state: rx.State) -> None:
+    """Every console state back to its defaults (a signed-out, switched or
+    suspended session): nothing of the console stays in the tab's state."""
+    for cls in (OperatorState, *_CONSOLE_STATES):
+        (await state.get_state(cls)).reset()
+
+
 @dataclass(frozen=True)
 class Operator:
     uid: str
@@ -37,12 +55,13 @@ class OperatorState(rx.State):
     operator: bool = False
     operator_email: str = ""
 
-    def _forget(self) -> None:
-        self.operator, self.operator_email = False, ""
-
     @rx.event
     async def follow(self):
-        """After each auth report: the console shows for an operator only."""
+        """After each auth report: the console shows for an operator only,
+        and whatever it held goes with anyone else."""
         auth = await self.get_state(AuthState)
         uid = auth._operator_session()
-        self.operator, self.operator_email = bool(uid), auth.email if uid else ""
+        if not uid or auth.email != self.operator_email:
+            await forget_console(self)
+        if uid:
+            self.operator, self.operator_email = True, auth.email

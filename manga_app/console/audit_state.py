@@ -7,7 +7,7 @@ import asyncio
 import reflex as rx
 from sqlmodel import Session
 
-from manga_app.accounts.operator_state import operator_of
+from manga_app.accounts.operator_state import console_state, operator_of
 from manga_app.catalogue import audit
 from manga_app.core.db import shared_engine
 
@@ -21,6 +21,7 @@ def _entries(page: int) -> list[dict[str, str]]:
                 for entry in audit.latest(session, limit=PER_PAGE, offset=page * PER_PAGE)]
 
 
+@console_state
 class AuditState(rx.State):
     entries: list[dict[str, str]] = []
     page: int = 0

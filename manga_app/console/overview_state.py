@@ -8,7 +8,7 @@ import asyncio
 import reflex as rx
 from sqlmodel import Session
 
-from manga_app.accounts.operator_state import operator_of
+from manga_app.accounts.operator_state import console_state, operator_of
 from manga_app.console import queries
 from manga_app.core.config import get_settings
 from manga_app.core.db import shared_engine
@@ -23,6 +23,7 @@ def _read(text: str) -> dict:
                 "series": queries.series_rows(session, text)}
 
 
+@console_state
 class OverviewState(rx.State):
     tiles: list[dict[str, str]] = []
     imports: list[dict[str, str]] = []

@@ -12,7 +12,7 @@ import re
 import reflex as rx
 from sqlmodel import Session, select
 
-from manga_app.accounts.operator_state import Operator, operator_of
+from manga_app.accounts.operator_state import Operator, console_state, operator_of
 from manga_app.catalogue import locks, metadata
 from manga_app.catalogue.media import cover_path
 from manga_app.catalogue.models import MetadataLock, Series
@@ -56,6 +56,7 @@ def _unit_key(text: object) -> int | None:
     return int(text) if isinstance(text, str) and _KEY.match(text) else None
 
 
+@console_state
 class SeriesEditorState(rx.State):
     slug: str = ""
     found: bool = True
@@ -139,16 +140,16 @@ class SeriesEditorState(rx.State):
             await self._refresh()
 
     @rx.event
-    async def unlock(self, name: str, unit: str = ""):
+    async def unlock(self, field: str, unit: str = ""):
         operator = await operator_of(self)
         if operator is None:
             return
         allowed = locks.UNIT_FIELDS if unit else locks.SERIES_FIELDS
         key = _unit_key(unit) if unit else None
-        if name not in allowed or (unit and key is None):
+        if field not in allowed or (unit and key is None):
             self._show(service.Done(errors={"form": "Not a locked field."}))
             return
-        self._show(await asyncio.to_thread(service.unlock, self.slug, name, _actor(operator), key))
+        self._show(await asyncio.to_thread(service.unlock, self.slug, field, _actor(operator), key))
         await self._refresh()
 
     @rx.event
