@@ -45,3 +45,17 @@ def test_the_admin_custom_claim_makes_an_operator_once_the_token_carries_it(emul
     assert is_operator(verify_id_token(again, config=emulated_config), [])
     admin_auth.set_custom_user_claims(uid, {"admin": "yes"}, app=admin_app(emulated_config))
     assert not is_operator(verify_id_token(google_token(email), config=emulated_config), []), "only admin: true"
+
+
+def test_the_operators_cli_grants_and_revokes_the_claim_on_the_emulator(emulated_config, capsys):
+    from manga_app.accounts import operators
+
+    email = _email()
+    assert operators.main(["grant", email]) == 0
+    assert "is an operator on the Auth emulator" in capsys.readouterr().out
+    # A Google sign-in with that address in the emulator is that account, with the claim.
+    assert is_operator(verify_id_token(google_token(email), config=emulated_config), [])
+    assert operators.main(["revoke", email]) == 0
+    assert not is_operator(verify_id_token(google_token(email), config=emulated_config), [])
+    assert operators.main(["revoke", _email()]) == 2
+    assert "must sign in once first" in capsys.readouterr().err
