@@ -50,7 +50,7 @@ def notices(messages: rx.Var, errors: rx.Var, name: str = "form") -> rx.Componen
     """The outcome of the last change: its lines, or the form-wide error."""
     return rx.fragment(
         rx.cond(errors.contains(name), rx.el.p(errors[name], class_name="console-error", role="alert")),
-        rx.el.ul(rx.foreach(messages, lambda line: rx.el.li(line)), class_name="console-messages", role="status"),
+        rx.el.div(rx.el.ul(rx.foreach(messages, lambda line: rx.el.li(line)), class_name="console-messages"), role="status"),
     )
 
 

@@ -20,10 +20,11 @@ from manga_app.core.routes import ADMIN, ADMIN_AUDIT, admin_series_url, manga_ur
 from tests.unit.catalogue.builders import comicinfo_xml, distinct_pages, write_cbz
 
 from .conftest import OPERATOR_EMAIL, wait_for_hydration
+from .test_validators import _node_module
 from .test_accounts import another_device, auth_emulator, device, header_menu, sign_in_with_google, visible  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "tests" / "e2e" / "screenshots"
+SHOTS = ROOT / ".cache" / "screenshots" / "console"  # ignored by git: for looking at, not for keeping
 SERIES = "灯台守の港町"
 NOT_FOUND = "ページが見つかりません"
 
@@ -70,6 +71,13 @@ _signed_in_before: dict[str, bool] = {}
 def _shoot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def _axe_violations(page: Page) -> list[str]:
+    """axe-core on the page as it is (evaluated, not injected: the site's CSP refuses injected scripts)."""
+    source = Path(_node_module("axe-core/axe.min.js")).read_text()
+    result = page.evaluate(source + "\n;axe.run(document, {resultTypes: ['violations']})")
+    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in result["violations"]]
 
 
 def _wait_for(check, timeout: float = 30) -> None:
@@ -144,6 +152,7 @@ def test_an_operator_edits_a_series_finds_it_by_its_new_reading_and_a_reimport_k
     expect(page.get_by_text("Locked")).to_have_count(3)
     page.set_viewport_size({"width": 1366, "height": 900})
     _shoot(page, "console-series-1366")
+    assert not (found := _axe_violations(page)), "\n".join(found)
 
     # Found by the new reading on the site's search, the new title on its page.
     def found_by_reading() -> bool:
@@ -174,3 +183,7 @@ def test_an_operator_edits_a_series_finds_it_by_its_new_reading_and_a_reimport_k
     _shoot(page, "console-audit-1366")
     page.set_viewport_size({"width": 390, "height": 844})
     _shoot(page, "console-audit-390")
+    assert not (found := _axe_violations(page)), "\n".join(found)
+    _open(page, base_url + ADMIN)
+    expect(page.get_by_test_id("console-counts")).to_contain_text("Series")
+    assert not (found := _axe_violations(page)), "\n".join(found)
