@@ -9,6 +9,7 @@ from sqlmodel import Session
 
 from manga_app.accounts.operator_state import console_state, operator_of
 from manga_app.catalogue import audit
+from manga_app.console.heads import show_title
 from manga_app.core.db import shared_engine
 
 PER_PAGE = 100
@@ -31,6 +32,7 @@ class AuditState(rx.State):
         if await operator_of(self) is None:
             return
         self.entries = await asyncio.to_thread(_entries, self.page)
+        await show_title(self, "Audit log")
 
     @rx.event
     async def turn(self, step: int):

@@ -9,6 +9,7 @@ import reflex as rx
 from sqlmodel import Session
 
 from manga_app.accounts.operator_state import console_state, operator_of
+from manga_app.console.heads import show_title
 from manga_app.console import queries
 from manga_app.core.config import get_settings
 from manga_app.core.db import shared_engine
@@ -39,6 +40,7 @@ class OverviewState(rx.State):
         read = await asyncio.to_thread(_read, self.filter_text)
         self.tiles, self.imports, self.failures, self.series = read["tiles"], read["imports"], read["failures"], read["series"]
         self.loaded = True
+        await show_title(self, "Overview")
 
     @rx.event
     async def filter_series(self, form: dict):

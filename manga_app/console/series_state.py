@@ -16,6 +16,7 @@ from manga_app.accounts.operator_state import Operator, console_state, operator_
 from manga_app.catalogue import locks, metadata
 from manga_app.catalogue.media import cover_path
 from manga_app.catalogue.models import MetadataLock, Series
+from manga_app.console.heads import show_title
 from manga_app.console import queries, service
 from manga_app.core import routes
 from manga_app.core.config import get_settings
@@ -98,6 +99,7 @@ class SeriesEditorState(rx.State):
             return
         self.slug, self.messages, self.errors, self.preview = self._slug_of_path(path), [], {}, []
         await self._refresh()
+        await show_title(self, self.heading if self.found else "No such series")
 
     @rx.event
     async def save(self, form: dict):

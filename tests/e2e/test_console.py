@@ -95,6 +95,7 @@ def test_console_paths_answer_the_ordinary_404_to_whoever_the_server_renders_for
         response = httpx.get(base_url + path, timeout=20)
         assert response.status_code == 404 == unknown.status_code, path
         text = re.sub(r"<script.*?</script>", "", response.text, flags=re.S)
+        assert "_admin_" not in response.text, f"{path}: the console's route module is named in the first HTML"
         assert NOT_FOUND in text and "Console" not in text and "Overview" not in text and "Audit" not in text, path
         assert re.search(r"<title>(.*?)</title>", response.text)[1] == re.search(r"<title>(.*?)</title>", unknown.text)[1]
     assert "admin" not in httpx.get(f"{base_url}/sitemap.xml", timeout=20).text
@@ -172,6 +173,7 @@ def test_an_operator_edits_a_series_finds_it_by_its_new_reading_and_a_reimport_k
 
     # The audit log shows each change, who made it, before and after.
     _open(page, base_url + ADMIN_AUDIT)
+    expect(page).to_have_title("Audit log · Console")
     log = page.get_by_test_id("audit-log")
     for what, before, after in ((" title", SERIES, SERIES + " 新装版"), (" summary", "ファイルのあらすじ", "運営者が書いたあらすじ"),
                                 (" reading", "", "とうだいもりのみなとまちへん")):
