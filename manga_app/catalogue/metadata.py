@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 
 from manga_app.catalogue import audit, kana, locks
 from manga_app.catalogue.library import EditError
-from manga_app.catalogue.media import MediaStore, WriteLog, original_path
+from manga_app.catalogue.media import MediaError, MediaStore, WriteLog, original_path
 from manga_app.catalogue.metadata_form import check_series_form, check_unit_title
 from manga_app.catalogue.models import Chapter, Page, Series, SeriesGenre
 from manga_app.catalogue.naming import describe_unit, title_key
@@ -121,7 +121,10 @@ def set_cover(session: Session, series: Series, unit_key: int, page_number: int,
     if page is None:
         raise FormRefused({"cover": f"{describe_unit(unit_key).capitalize()} has pages 1 to {unit.page_count}."})
     if not media.has_cover(page.media_key):
-        media.store_cover(media.path(original_path(page.media_key, page.ext)).read_bytes(), WriteLog())
+        try:
+            media.store_cover(media.path(original_path(page.media_key, page.ext)).read_bytes(), WriteLog())
+        except (MediaError, OSError) as error:
+            raise FormRefused({"cover": f"That page's image could not be made a cover ({error}); choose another."}) from None
     before = series.cover_key or ""
     series.cover_key = page.media_key
     locks.lock(session, series.id, {"cover"})

@@ -131,3 +131,19 @@ def test_the_cover_is_any_page_of_any_unit_and_stays_through_a_reimport(tmp_path
     _reimport_changed(tmp_path, engine, media, imported)
     with Session(engine) as session:
         assert _series(session).cover_key == chosen
+
+
+def test_a_cover_whose_image_is_gone_is_refused_with_a_reason_and_nothing_changes(engine, media, imported):
+    from manga_app.catalogue.media import original_path
+    from manga_app.catalogue.models import Page
+
+    with Session(engine) as session:
+        series = _series(session)
+        before = series.cover_key
+        page = session.exec(select(Page).where(Page.index == 1)).one()
+        media.path(original_path(page.media_key, page.ext)).unlink()
+        with pytest.raises(metadata.FormRefused) as refused:
+            metadata.set_cover(session, series, 100, 2, media, OPERATOR)
+        session.rollback()
+        assert "could not be made a cover" in refused.value.errors["cover"]
+        assert _series(session).cover_key == before and session.exec(select(AuditEntry)).all() == []
