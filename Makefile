@@ -21,7 +21,7 @@ BUILD_STAMP := $(WEB_DIR)/.built-for-port-$(PORT)
 DEMO_DIR := data/demo
 DEMO_STAMP := data/.demo-imported
 
-.PHONY: run dev dev-serve test bench import setup build demo clean clean-data system-packages
+.PHONY: run dev dev-serve test bench import setup build demo clean clean-data system-packages operator
 
 ## run: set everything up and serve the production build with the demo catalogue on $(PORT)
 run: setup build demo
@@ -93,6 +93,11 @@ tools/firebase/node_modules/.installed: tools/firebase/package.json tools/fireba
 
 assets/css/antd.css assets/antd_map_token.json &: assets/antd_theme.json tools/extract_antd_css.cjs tools/node_modules/.installed
 	node tools/extract_antd_css.cjs assets/antd_theme.json assets/css/antd.css assets/antd_map_token.json
+
+## operator: give EMAIL the console (/admin) on the Auth emulator: the Firebase custom claim admin: true
+operator: setup
+	@test -n "$(EMAIL)" || { echo "usage: make operator EMAIL=you@example.com"; exit 2; }
+	$(PY) -m manga_app.accounts.operators grant "$(EMAIL)"
 
 ## build: compile the frontend for $(PORT), only when a source changed
 build: $(BUILD_STAMP)

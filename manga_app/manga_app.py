@@ -42,6 +42,7 @@ app = rx.App(
         "/css/account.css",
         "/css/offline.css",
         "/css/discover.css",
+        "/css/console.css",
     ],
     head_components=[
         rx.el.meta(name="theme-color", content="#f8413b"),

@@ -92,6 +92,9 @@ def main() -> None:
     reflex_exec.get_app_file()  # the app module is found (and the project on sys.path) before workers import it
     with auth:
         print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
+        if firebase.emulated:
+            print(f"Operator console: http://localhost:{args.port}/admin (an account named in ADMIN_EMAILS, or "
+                  "`make operator EMAIL=you@example.com`, then Googleでログイン there with that address)", flush=True)
         uvicorn.run(
             # Reflex's app, with the event websocket handed straight to socket.io (platform/event_socket.py).
             "manga_app.platform.event_socket:app",

@@ -28,8 +28,10 @@ from functools import partial
 import reflex as rx
 
 from manga_app.accounts import service
+from manga_app.accounts.roles import is_operator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import TokenRefused, VerificationUnavailable, VerifiedUser, verify_id_token
+from manga_app.core.config import get_settings
 from manga_app.ui.notify import notify
 
 logger = logging.getLogger(__name__)
@@ -86,6 +88,8 @@ class AuthState(rx.State):
     # The connection that proved it, and when its token expires (epoch s).
     _sid: str = ""
     _expires: float = 0.0
+    # An operator (accounts.roles), from the verified token of this session alone.
+    _operator: bool = False
     # Whose personal OPDS URL this tab was shown (OpdsKeyState.url; session_guard forgets it).
     _opds_url_of: str = ""
 
@@ -104,12 +108,14 @@ class AuthState(rx.State):
 
     def _show(self, user: VerifiedUser) -> None:
         self._uid, self._sid, self._expires = user.uid, self._connection(), user.expires_at
+        self._operator = is_operator(user, get_settings().operator_emails)
         self.google_id, self.email, self.name, self.avatar = user.uid, user.email, user.name, user.avatar
         self.is_anonymous = user.is_anonymous
         self.loading = False
 
     def _clear(self) -> None:
         self._uid, self._sid, self._expires = "", "", 0.0
+        self._operator = False
         self.google_id = self.email = self.name = self.avatar = ""
         self.is_anonymous = False
         self.loading = False
@@ -117,6 +123,11 @@ class AuthState(rx.State):
     def _holds(self, *, now: float | None = None) -> bool:
         """Is the session still this connection's, with a current token?"""
         return self._sid == self._connection() and (time.time() if now is None else now) < self._expires
+
+    def _operator_session(self) -> str:
+        """The uid of the operator this connection proved to be (session held,
+        token current), else "": what every console event checks first."""
+        return self._uid if self._uid and self._operator and self._holds() else ""
 
     def _suspend(self) -> None:
         """Nothing of the account stays; the browser is asked for a token again."""

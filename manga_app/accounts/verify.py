@@ -52,6 +52,10 @@ class VerifiedUser:
     avatar: str
     is_anonymous: bool
     provider: str
+    # Whether the provider verified the e-mail, and the token's `admin: true`
+    # custom claim (accounts.roles decides who is an operator from these).
+    email_verified: bool = False
+    admin_claim: bool = False
     # The token's expiry (epoch seconds): the session needs a fresh one after it.
     expires_at: float = 0.0
 
@@ -129,6 +133,8 @@ def _user_from(claims: dict) -> VerifiedUser:
         avatar=_avatar(claims.get("picture")),
         is_anonymous=provider == "anonymous",
         provider=provider,
+        email_verified=claims.get("email_verified") is True,
+        admin_claim=claims.get("admin") is True,
         expires_at=float(claims["exp"]),
     )
 

@@ -54,10 +54,13 @@ def add_parsers(commands, common: Callable[[argparse.ArgumentParser], None]) -> 
         common(parser)
 
 
-def run_edit(args: argparse.Namespace, engine: sa.Engine, media: MediaStore) -> list[str]:
+def run_edit(args: argparse.Namespace, engine: sa.Engine, media: MediaStore,
+             before_commit: Callable[[Session, list[str]], None] | None = None) -> list[str]:
     """Make the edit (or, with --dry-run, check it and roll back); the lines to print.
 
     UnknownName or library.EditError when it cannot be made (nothing changed).
+    `before_commit` writes what goes with the edit in its transaction (the
+    console's audit entry).
     """
     with Session(engine) as session:
         if args.command == "remove":
@@ -70,6 +73,8 @@ def run_edit(args: argparse.Namespace, engine: sa.Engine, media: MediaStore) -> 
             session.rollback()
             said = [line if line.startswith("NOTE") else f"would {line}" for line in lines]
             return [*said, "Dry run: nothing changed."]
+        if before_commit is not None:
+            before_commit(session, lines)
         session.commit()
     warnings: list[tuple[Path, str]] = []
     janitor = Janitor(engine, media, warnings)

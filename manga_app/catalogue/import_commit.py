@@ -12,6 +12,7 @@ from sqlmodel import Session, select
 from manga_app.catalogue import upsert
 from manga_app.catalogue.archives import ArchiveError, read_small_file
 from manga_app.catalogue.comicinfo import MetadataError, SeriesSidecar, parse_series_json
+from manga_app.catalogue.locks import locked
 from manga_app.catalogue.media import MediaError, StoredImage, WriteLog, original_path
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import describe_unit, slugify, title_key
@@ -132,7 +133,10 @@ class ChapterCommit:
         return {*old_keys, old_cover} - {None, series.cover_key}, old_cover, series.cover_key
 
     def _cover_key(self, session, candidate, series, chapter_id, pages, log) -> str | None:
-        """cover.* in the series folder, else the first page of the lowest-numbered chapter."""
+        """cover.* in the series folder, else the first page of the lowest-numbered
+        chapter; the operator's choice while they keep it locked."""
+        if "cover" in locked(session, series.id):
+            return series.cover_key
         try:
             if candidate.cover is not None:
                 return self.media.store_cover(

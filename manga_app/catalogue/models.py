@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 __all__ = [
-    "CatalogueChange", "Chapter", "Genre", "Page", "PublishState", "Series", "SeriesGenre", "SeriesViewDay", "UTCDateTime",
+    "AuditEntry", "CatalogueChange", "MetadataLock", "Chapter", "Genre", "Page", "PublishState", "Series", "SeriesGenre", "SeriesViewDay", "UTCDateTime",
     "utc_now",
 ]
 
@@ -71,6 +71,8 @@ class Series(SQLModel, table=True):
     status: str = Field(default="ongoing", max_length=16)
     direction: str = Field(default="rtl", max_length=16)
     language: str = Field(default="ja", max_length=16)
+    # "" unrated, "all", "r15", "r18" (metadata_form.AGE_RATINGS; migration 0012).
+    age_rating: str = Field(default="", max_length=16, sa_column_kwargs={"server_default": ""})
     # sha256 of the cover source image; thumbnails are derived from it in the media store.
     cover_key: str | None = Field(default=None, max_length=64)
     views: int = Field(default=0)
@@ -190,3 +192,40 @@ class SeriesViewDay(SQLModel, table=True):
     day: date = Field(primary_key=True)
     series_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     views: int = Field(default=0)
+
+
+class MetadataLock(SQLModel, table=True):
+    """A field the operator edited (migration 0012): the importer leaves it
+    as the operator set it, whatever the files say, until it is unlocked.
+    `chapter_id` None: a field of the series; else of that unit."""
+
+    __tablename__ = "metadata_lock"
+    __table_args__ = (
+        sa.UniqueConstraint("series_id", "chapter_id", "field", name="uq_metadata_lock"),
+        {"extend_existing": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    series_id: int = Field(foreign_key="series.id", index=True, ondelete="CASCADE")
+    chapter_id: int | None = Field(default=None, foreign_key="chapter.id", index=True, ondelete="CASCADE")
+    field: str = Field(max_length=32)
+    created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+
+
+class AuditEntry(SQLModel, table=True):
+    """One change an operator made from the console (migration 0012): who,
+    when, what, the value before and after (JSON text). Only ever inserted;
+    no series or unit key, so it outlives what it names."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = {"extend_existing": True}
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime, index=True)
+    actor_uid: str = Field(max_length=128)
+    actor_email: str = Field(default="", max_length=254)
+    action: str = Field(max_length=32)
+    # What was changed, as the operator reads it: "series 'slug' title".
+    target: str = Field(max_length=300)
+    before: str = Field(default="", sa_type=sa.Text)
+    after: str = Field(default="", sa_type=sa.Text)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
+from manga_app.catalogue.locks import locked
 from manga_app.catalogue.media import StoredImage
 from manga_app.catalogue.models import Chapter, Genre, Page, Series, SeriesGenre
 from manga_app.catalogue.naming import slugify, title_key
@@ -27,6 +28,7 @@ __all__ = [
     "ChapterRecord",
     "DuplicateChapter",
     "SeriesFacts",
+    "add_genres",
     "find_or_create_series",
     "merge_series_facts",
     "refresh_updated_at",
@@ -92,7 +94,9 @@ def _unique_slug(session: Session, title: str) -> str:
 
 
 def merge_series_facts(*, session: Session, series: Series, facts: SeriesFacts) -> None:
-    """Add what is new; never wipe a value because one chapter lacks it."""
+    """Add what is new; never wipe a value because one chapter lacks it, and
+    never touch a field the operator locked (catalogue.locks)."""
+    held = locked(session, series.id)
     own_key = series.title_key
     aliases = {title_key(a): a for a in series.alt_titles}
     for alias in facts.aliases:
@@ -109,17 +113,18 @@ def merge_series_facts(*, session: Session, series: Series, facts: SeriesFacts) 
         if value:
             changes[name] = value
     for name, value in changes.items():
-        if getattr(series, name) != value:  # unchanged values cost no UPDATE
+        if name not in held and getattr(series, name) != value:  # unchanged values cost no UPDATE
             setattr(series, name, value)
-    _refresh_search(series, facts.readings)
-    _add_genres(session, series, facts.genres)
+    _refresh_search(series, () if "readings" in held else facts.readings)
+    if "genres" not in held:
+        add_genres(session, series, facts.genres)
 
 
 def _union(existing: Iterable[str], new: Iterable[str]) -> list[str]:
     return list(dict.fromkeys([*existing, *(n.strip() for n in new if n.strip())]))
 
 
-def _add_genres(session: Session, series: Series, names: Iterable[str]) -> None:
+def add_genres(session: Session, series: Series, names: Iterable[str]) -> None:
     """Link the series to these genres (created when new): a few statements, whatever the count."""
     wanted = list(dict.fromkeys(" ".join(n.split()) for n in names if n.strip()))
     if not wanted:
@@ -224,7 +229,10 @@ def save_chapter(
     target.series_id = series.id
     target.number_hundredths = record.number_hundredths
     target.kind = record.kind
-    target.title, target.slug = record.title, unit_slug(record.kind, record.slug)
+    if target.id is not None and "title" in locked(session, series.id, target.id):
+        target.slug = unit_slug(record.kind, target.slug)  # the operator's title and its slug stay
+    else:
+        target.title, target.slug = record.title, unit_slug(record.kind, record.slug)
     target.source_path, target.fingerprint = record.source_path, record.fingerprint
     target.source_size, target.source_mtime_ns = record.source_size, record.source_mtime_ns
     target.page_count = len(pages)

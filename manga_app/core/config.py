@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     # How often a process checks whether the published lists changed.
     catalogue_refresh_seconds: float = Field(default=30.0, ge=0.0, le=3600.0)
     data_dir: Path = DATA_DIR
+    # Comma-separated Google account e-mails of the operators (/admin): their
+    # verified e-mail must be one of these (or their token carry admin: true).
+    admin_emails: str = ""
 
     @field_validator("site_origin")
     @classmethod
@@ -84,6 +87,11 @@ class Settings(BaseSettings):
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(name.strip() for name in self.site_names.split(",") if name.strip())
+
+    @property
+    def operator_emails(self) -> frozenset[str]:
+        """ADMIN_EMAILS, trimmed and lower-cased."""
+        return frozenset(email.strip().lower() for email in self.admin_emails.split(",") if email.strip())
 
     @property
     def site_name(self) -> str:

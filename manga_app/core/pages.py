@@ -51,6 +51,11 @@ class Page:
     # The query parameters the page reads; any other one changes nothing the
     # server renders, so it neither renders anew nor takes a cache place.
     query: tuple[str, ...] = ()
+    # The operator's console: a 404 (the site's ordinary one) to every reader,
+    # on the server and in the browser; never in the sitemap or kept offline.
+    console: bool = False
+    # Its link in the console's menu ("": none).
+    console_label: str = ""
 
     @property
     def fixed(self) -> bool:
@@ -90,6 +95,12 @@ class PageKind(enum.Enum):
                    kept_offline=True)
     ACCOUNT = Page("/account", Head("アカウントとデータ", "保存されたデータのダウンロードとアカウントの削除。", indexable=False))
 
+    # The operator's console (English, for the operator). A page joins its
+    # menu by being declared here with console=True and a console_label.
+    ADMIN = Page("/admin", console=True, console_label="Overview", query=("q",))
+    ADMIN_SERIES = Page("/admin/series/[slug]", console=True)
+    ADMIN_AUDIT = Page("/admin/audit", console=True, console_label="Audit log", query=("page",))
+
     @property
     def page(self) -> Page:
         return self.value
@@ -113,6 +124,11 @@ def sitemap_paths() -> tuple[str, ...]:
 def offline_paths() -> tuple[str, ...]:
     """The pages the service worker keeps (assets/js/offline/sw.js SITE_PAGES)."""
     return tuple(kind.path for kind in PageKind if kind.page.kept_offline)
+
+
+def console_links() -> tuple[tuple[str, str], ...]:
+    """(label, path) of each page in the console's menu, in declaration order."""
+    return tuple((kind.page.console_label, kind.path) for kind in PageKind if kind.page.console_label)
 
 
 def footer_links() -> tuple[tuple[str, str], ...]:

@@ -21,6 +21,8 @@ ACCOUNT = PageKind.ACCOUNT.path
 OFFLINE = PageKind.OFFLINE.path
 RANKING = PageKind.RANKING.path
 CALENDAR = PageKind.CALENDAR.path
+ADMIN = PageKind.ADMIN.path
+ADMIN_AUDIT = PageKind.ADMIN_AUDIT.path
 
 # Reflex route templates, one per declared page.
 ROUTE_TEMPLATES: dict[PageKind, str] = {kind: kind.page.route for kind in PageKind}
@@ -199,6 +201,11 @@ def format_chapter_number(number: str | int | float | Decimal) -> str:
 
 def manga_url(slug: str) -> str:
     return f"/manga/{slug}"
+
+
+def admin_series_url(slug: str) -> str:
+    """The console's editor of one series."""
+    return f"/admin/series/{slug}"
 
 
 def chapter_url(slug: str, number: str | int | float | Decimal, chapter_slug: str = "") -> str:

@@ -56,6 +56,13 @@ async def _calendar_head(found: RouteMatch, path: str, query: str) -> PageHead |
     return build.calendar_head(wanted.day, wanted.chosen, wanted.page, site_name=settings.site_name, origin=settings.origin)
 
 
+async def _console_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
+    """The console is a 404 to whoever the server renders for (it never knows
+    the visitor): the site's ordinary not-found page. The operator's browser
+    shows the console once their verified token says so (OperatorState)."""
+    return None
+
+
 # The heads of the pages that declare none (core/pages.py): built from the
 # catalogue row their path names, None when there is no such row (a 404).
 CATALOGUE_HEADS: dict[PageKind, Callable[[RouteMatch, str, str], Awaitable[PageHead | None]]] = {
@@ -64,6 +71,7 @@ CATALOGUE_HEADS: dict[PageKind, Callable[[RouteMatch, str, str], Awaitable[PageH
     PageKind.READER: _reader_head,
     PageKind.RANKING: _ranking_head,
     PageKind.CALENDAR: _calendar_head,
+    **{kind: _console_head for kind in PageKind if kind.page.console},
 }
 
 

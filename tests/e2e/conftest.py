@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import time
+import uuid
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -29,6 +30,9 @@ DEMO_SERIES = int(os.environ.get("E2E_DEMO_SERIES", "8"))
 PRODUCTION_HOST = "manga.test"
 GA_ID = "G-E2ETEST01"
 SITE_ORIGIN = "https://manga.example"
+# The operator of the tests' server (ADMIN_EMAILS): new each session, since an
+# emulator left running keeps the accounts of earlier runs.
+OPERATOR_EMAIL = f"operator-{uuid.uuid4().hex[:8]}@example.com"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -66,6 +70,7 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "REFLEX_WEB_WORKDIR": WEB_DIR,
         # Tests import while the server runs and look for the result quickly.
         "CATALOGUE_REFRESH_SECONDS": "1",
+        "ADMIN_EMAILS": f"someone-else@example.com, {OPERATOR_EMAIL}",
     }
     python = str(ROOT / ".venv/bin/python")
     demo = data / "demo"

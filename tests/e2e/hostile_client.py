@@ -19,6 +19,10 @@ READER = f"{ROOT}.manga_app___reader___state____reader_state"
 OPDS_KEY = f"{ROOT}.manga_app___accounts___opds_key_state____opds_key_state"
 ACCOUNT_DATA = f"{ROOT}.manga_app___accounts___data_state____account_data_state"
 READING = f"{ROOT}.manga_app___reader___reading_state____reading_state"
+OPERATOR = f"{ROOT}.manga_app___accounts___operator_state____operator_state"
+CONSOLE_SERIES = f"{ROOT}.manga_app___console___series_state____series_editor_state"
+CONSOLE_OVERVIEW = f"{ROOT}.manga_app___console___overview_state____overview_state"
+CONSOLE_AUDIT = f"{ROOT}.manga_app___console___audit_state____audit_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"

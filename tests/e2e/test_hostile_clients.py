@@ -10,9 +10,11 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import threading
 import time
+import uuid
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +32,9 @@ from manga_app.platform.http_protocol import HEADER_TIMEOUT
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST
-from .hostile_client import ACCOUNT_DATA, AUTH, LIBRARY, OPDS_KEY, READER, READING, Tab, account_exists, follows
+from .hostile_client import (
+    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_OVERVIEW, CONSOLE_SERIES, LIBRARY, OPDS_KEY, OPERATOR, READER, READING, Tab, account_exists, follows,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = "読み込み中です"
@@ -155,6 +159,88 @@ def test_public_configuration_in_emulator_mode_refuses_to_start(server_env):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "PRODUCTION_HOST=manga.test" in done.stderr and "UNSAFE_ALLOW_AUTH_EMULATOR=1" in done.stderr
+
+
+# --- the operator's console ----------------------------------------------------
+
+
+def _console_snapshot(db: str, slug: str) -> tuple:
+    with sqlite3.connect(db.removeprefix("sqlite:///")) as connection:
+        series = connection.execute("select title, summary, status from series where slug = ?", (slug,)).fetchone()
+        units = connection.execute("select count(*) from chapter c join series s on s.id = c.series_id where s.slug = ?",
+                                   (slug,)).fetchone()
+        audit = connection.execute("select count(*) from audit_log").fetchone()
+        locks = connection.execute("select count(*) from metadata_lock").fetchone()
+    return series, units, audit, locks
+
+
+def _try_the_console(tab: Tab, slug: str) -> dict:
+    """Every console event a hostile client could send, then the state it got back."""
+    tab.send(f"{OPERATOR}.follow")
+    tab.send(f"{CONSOLE_OVERVIEW}.load")
+    tab.send(f"{CONSOLE_OVERVIEW}.filter_series", form={"q": ""})
+    tab.send(f"{CONSOLE_AUDIT}.load")
+    tab.send(f"{CONSOLE_SERIES}.load", path=f"/admin/series/{slug}")
+    tab.send(f"{CONSOLE_SERIES}.save", form={"title": "乗っ取り", "summary": "乗っ取り", "status": "completed",
+                                            "direction": "rtl", "age_rating": ""})
+    tab.send(f"{CONSOLE_SERIES}.save_unit_title", form={"unit": "100", "title": "乗っ取り"})
+    tab.send(f"{CONSOLE_SERIES}.unlock", field="summary", unit="")
+    tab.send(f"{CONSOLE_SERIES}.library_edit", form={"command": "remove", "units": ""})
+    tab.send(f"{CONSOLE_SERIES}.apply_edit")
+    tab.settled()
+    return tab
+
+
+def _shown_nothing(tab: Tab) -> bool:
+    """No update the tab ever got (its hydration too) named an operator or
+    carried anything of the console."""
+    for update in tab.updates:
+        delta = update.get("delta") or {}
+        seen = {**delta.get(OPERATOR, {}), **delta.get(CONSOLE_OVERVIEW, {}), **delta.get(CONSOLE_AUDIT, {}),
+                **delta.get(CONSOLE_SERIES, {})}
+        if (seen.get("operator_rx_state_") is True or seen.get("operator_email_rx_state_") or seen.get("tiles_rx_state_")
+                or seen.get("series_rx_state_") or seen.get("entries_rx_state_") or seen.get("form_rx_state_")
+                or seen.get("preview_rx_state_") or seen.get("units_rx_state_") or seen.get("heading_rx_state_")):
+            return False
+    return True
+
+
+def test_console_events_from_a_reader_a_guest_and_a_visitor_are_refused_and_change_nothing(base_url, auth_emulator, db, slugs):
+    slug = slugs[-1]
+    before = _console_snapshot(db, slug)
+    for token in (google_token(), anonymous_token(), None):
+        tab = Tab(base_url)
+        tab.hydrate()
+        if token is not None:
+            sign_in(tab, token)
+            tab.wait_for(lambda: signed_in_as(tab, claims_of(token)["user_id"]))
+        assert _shown_nothing(_try_the_console(tab, slug))
+        tab.close()
+    assert _console_snapshot(db, slug) == before
+
+
+def test_an_operators_console_stays_with_its_connection(base_url, auth_emulator, db, slugs):
+    """An operator by the admin custom claim gets the console; their client
+    token replayed on another connection gets none of it."""
+    email = f"claimed-{uuid.uuid4().hex[:8]}@example.com"
+    uid = claims_of(google_token(email))["user_id"]
+    admin_auth.set_custom_user_claims(uid, {"admin": True}, app=admin_app(get_firebase_config()))
+    token = google_token(email)
+    tab = Tab(base_url)
+    tab.hydrate()
+    sign_in(tab, token)
+    tab.wait_for(lambda: signed_in_as(tab, uid))
+    tab.send(f"{OPERATOR}.follow")
+    tab.send(f"{CONSOLE_SERIES}.load", path=f"/admin/series/{slugs[-1]}")
+    tab.wait_for(lambda: tab.delta(CONSOLE_SERIES).get("form_rx_state_"))
+    assert tab.delta(OPERATOR)["operator_rx_state_"] is True
+    tab.close()
+    before = _console_snapshot(db, slugs[-1])
+    replay = Tab(base_url, token=tab.token)
+    replay.hydrate()
+    assert _shown_nothing(_try_the_console(replay, slugs[-1]))
+    assert _console_snapshot(db, slugs[-1]) == before
+    replay.close()
 
 
 # --- sessions ----------------------------------------------------------------

@@ -8,6 +8,7 @@ from manga_app.ui.account.firebase import FirebaseAuth
 from manga_app.ui.account.guest_sign_out import guest_sign_out_dialog
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
+from manga_app.accounts.operator_state import OperatorState
 
 
 def firebase_auth_root() -> rx.Component:
@@ -15,9 +16,9 @@ def firebase_auth_root() -> rx.Component:
         config=AuthState.client_config,
         loading=AuthState.loading,
         on_mount=AuthState.start_client,
-        on_auth_change=[AuthState.on_auth_change, LibraryState.sync],
-        on_token=[AuthState.on_token, LibraryState.sync],
-        on_merge=[AuthState.on_merge, LibraryState.sync],
+        on_auth_change=[AuthState.on_auth_change, LibraryState.sync, OperatorState.follow],
+        on_token=[AuthState.on_token, LibraryState.sync, OperatorState.follow],
+        on_merge=[AuthState.on_merge, LibraryState.sync, OperatorState.follow],
         on_persistence_error=AuthState.on_persistence_error,
         on_error=AuthState.on_error,
     )

@@ -87,6 +87,12 @@ MATCH_CASES = [
     ("search-trailing-slash", "/search/", RouteMatch(PageKind.SEARCH)),
     ("ranking", "/ranking?period=week&genre=SF", RouteMatch(PageKind.RANKING)),
     ("calendar", "/calendar?day=mon", RouteMatch(PageKind.CALENDAR)),
+    # the operator's console (a 404 to readers: that is the page's own answer)
+    ("admin", "/admin", RouteMatch(PageKind.ADMIN)),
+    ("admin-audit", "/admin/audit/", RouteMatch(PageKind.ADMIN_AUDIT)),
+    ("admin-series", "/admin/series/shingeki-no-kyojin", RouteMatch(PageKind.ADMIN_SERIES, {"slug": "shingeki-no-kyojin"})),
+    ("admin-series-not-a-slug", "/admin/series/進撃", None),
+    ("admin-unknown", "/admin/settings", None),
     ("library", "/library", RouteMatch(PageKind.LIBRARY)),
     ("library-trailing-slash", "/library/", RouteMatch(PageKind.LIBRARY)),
     ("history", "/history", RouteMatch(PageKind.HISTORY)),

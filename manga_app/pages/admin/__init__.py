@@ -1,0 +1,1 @@
+"""The console's overview `/admin` (operators only; a 404 to readers)."""

@@ -1,0 +1,1 @@
+"""The console's audit log `/admin/audit` (operators only), read only."""

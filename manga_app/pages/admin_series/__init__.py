@@ -1,0 +1,1 @@
+"""The console's series editor `/admin/series/{slug}` (operators only)."""
