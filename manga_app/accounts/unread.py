@@ -11,7 +11,7 @@ read marks its history holds."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -21,6 +21,8 @@ from manga_app.accounts.models import Follow, ReadingProgress
 from manga_app.catalogue.models import Chapter, Series
 
 VS = lists.VOLUME_START
+# When a browser's follow of unknown date was added, for sorting (the oldest).
+UNKNOWN_ADDED = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ class BrowserEntry:
 
     slug: str
     status: str
-    added_at: datetime
+    added_at: datetime | None  # None: added by an older site, when is unknown
     finished: tuple[int, ...]
     read_at: datetime | None
 
@@ -114,7 +116,7 @@ def browser_library(*, session: Session, entries: list[BrowserEntry]) -> list[Se
         any_chapter = any(key < VS for key in entry.finished)
         count, in_volumes = lists.unread_of(any_chapter, not any_chapter and bool(entry.finished), chapters, volumes)
         latest = max((published for _, published in mine), default=None)
-        figures.append(SeriesFigures(entry.slug, entry.status, entry.added_at, count, in_volumes, latest,
+        figures.append(SeriesFigures(entry.slug, entry.status, entry.added_at or UNKNOWN_ADDED, count, in_volumes, latest,
                                      (entry.added_at, entry.read_at)))
     return figures
 
