@@ -1,6 +1,8 @@
 """library status: a reading-list status per followed series, and when it was last opened
 
-Every existing follow is 読んでる (`reading`), as a new follow is.
+Every existing follow is 読んでる (`reading`), as a new follow is. Chapters get
+an index on (series, unit, publication) from which a library's unread
+counts and newest units are read without touching the rows.
 
 Revision ID: 0012_library_status
 Revises: 0011_series_view_days
@@ -23,9 +25,11 @@ def upgrade() -> None:
     with op.batch_alter_table("follow", schema=None) as batch_op:
         batch_op.add_column(sa.Column("status", sa.String(length=16), nullable=False, server_default="reading"))
         batch_op.add_column(sa.Column("opened_at", sa.DateTime(timezone=True), nullable=True))
+    op.create_index("ix_chapter_series_unit_published", "chapter", ["series_id", "number_hundredths", "published_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_chapter_series_unit_published", table_name="chapter")
     with op.batch_alter_table("follow", schema=None) as batch_op:
         batch_op.drop_column("opened_at")
         batch_op.drop_column("status")

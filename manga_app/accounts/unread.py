@@ -42,7 +42,9 @@ class SeriesFigures:
 
 
 def account_library(*, session: Session, uid: str) -> list[SeriesFigures]:
-    """Every follow of `uid`, newest first, with its figures (one query)."""
+    """Every follow of `uid`, newest first, with its figures: one query, each
+    series' units counted on the chapter index (series, unit, publication)
+    between its furthest finished unit and the end of that kind."""
     rp = ReadingProgress
     number = col(rp.chapter_hundredths)
     far = (
@@ -56,31 +58,31 @@ def account_library(*, session: Session, uid: str) -> list[SeriesFigures]:
         .group_by(col(rp.series_slug))
         .subquery()
     )
-    after = sa.case((far.c.chapter.is_not(None), far.c.chapter), (far.c.volume.is_not(None), far.c.volume), else_=-1)
+    after = sa.func.coalesce(far.c.chapter, far.c.volume, -1)
     before = sa.case((far.c.chapter.is_not(None), VS), else_=lists.BEYOND)
-    unit = col(Chapter.number_hundredths)
-    unread = sa.and_(unit > after, unit < before)
+    unit = Chapter.__table__.alias("unit")
+    mine = unit.c.series_id == col(Series.id)
+    chapters = select(sa.func.count()).where(mine, unit.c.number_hundredths > after, unit.c.number_hundredths < VS)
+    volumes = select(sa.func.count()).where(
+        mine, unit.c.number_hundredths > sa.case((after >= VS, after), else_=VS - 1), unit.c.number_hundredths < before
+    )
+    latest = select(sa.func.max(unit.c.published_at)).where(mine)
     query = (
         select(
             Follow.series_slug, Follow.status, Follow.created_at, Follow.opened_at, far.c.read_at,
-            far.c.chapter, far.c.volume,
-            sa.func.coalesce(sa.func.sum(sa.case((sa.and_(unread, unit < VS), 1), else_=0)), 0),
-            sa.func.coalesce(sa.func.sum(sa.case((sa.and_(unread, unit >= VS), 1), else_=0)), 0),
-            sa.func.max(col(Chapter.published_at)),
+            far.c.chapter, far.c.volume, chapters.scalar_subquery(), volumes.scalar_subquery(),
+            latest.scalar_subquery(),
         )
         .select_from(Follow)
         .outerjoin(Series, col(Series.slug) == col(Follow.series_slug))
-        .outerjoin(Chapter, col(Chapter.series_id) == col(Series.id))
         .outerjoin(far, far.c.slug == col(Follow.series_slug))
         .where(Follow.uid == uid)
-        .group_by(col(Follow.id), col(Follow.series_slug), col(Follow.status), col(Follow.created_at),
-                  col(Follow.opened_at), far.c.read_at, far.c.chapter, far.c.volume)
         .order_by(col(Follow.created_at).desc(), col(Follow.id).desc())
     )
     figures = []
-    for slug, status, added, opened, read_at, chapter, volume, chapters, volumes, latest in session.exec(query):
-        count, in_volumes = lists.unread_of(chapter is not None, volume is not None, chapters, volumes)
-        figures.append(SeriesFigures(slug, status, added, count, in_volumes, latest, (added, opened, read_at)))
+    for slug, status, added, opened, read_at, chapter, volume, in_chapters, in_volumes, newest in session.exec(query):
+        count, by_volume = lists.unread_of(chapter is not None, volume is not None, in_chapters or 0, in_volumes or 0)
+        figures.append(SeriesFigures(slug, status, added, count, by_volume, newest, (added, opened, read_at)))
     return figures
 
 

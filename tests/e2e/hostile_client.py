@@ -18,6 +18,7 @@ LIBRARY = f"{ROOT}.manga_app___accounts___library_state____library_state"
 READER = f"{ROOT}.manga_app___reader___state____reader_state"
 OPDS_KEY = f"{ROOT}.manga_app___accounts___opds_key_state____opds_key_state"
 READING = f"{ROOT}.manga_app___reader___reading_state____reading_state"
+LISTS = f"{ROOT}.manga_app___accounts___lists_state____lists_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"
@@ -85,6 +86,12 @@ class Tab:
 def follows(db_url: str, uid: str) -> list[str]:
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
         return [row[0] for row in db.execute("select series_slug from follow where uid = ? order by series_slug", (uid,))]
+
+
+def statuses(db_url: str, uid: str) -> dict[str, str]:
+    """The account's reading-list statuses, by series."""
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return dict(db.execute("select series_slug, status from follow where uid = ?", (uid,)))
 
 
 def account_exists(db_url: str, uid: str) -> bool:

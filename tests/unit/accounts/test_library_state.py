@@ -301,5 +301,5 @@ def test_a_page_turn_goes_on_to_the_account_only_when_signed_in(catalogue, auth_
     # A guest's position stays in the browser: no event follows it to the account.
     assert run(guest.root.get_substate(path).save_progress(0, "alpha", "1", 3, 0.0, NOW_MS())) is None
     member = signed_in_browser(google_token())
-    follows_on = run(member.root.get_substate(path).save_progress(0, "alpha", "1", 3, 0.0, NOW_MS()))
+    [follows_on] = run(member.root.get_substate(path).save_progress(0, "alpha", "1", 3, 0.0, NOW_MS()))
     assert follows_on.handler.fn.__name__ == "record_progress"
