@@ -89,7 +89,15 @@ class LibraryState(rx.State):
         elif not auth.loading and (self.owner or self._synced_uid):
             await self._wipe(history)
         await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        await self._mark_opened(auth._uid)
         return notes
+
+    async def _mark_opened(self, uid: str) -> None:
+        """On a title page, signed in: the series' 更新あり is seen (on_load, and
+        once the token has come after a page load)."""
+        found = routes.match(self.router.url.path or "/")
+        if uid and found is not None and found.kind is routes.PageKind.MANGA and payloads.valid_slug(found.params.get("slug")):
+            await asyncio.to_thread(service.mark_opened, uid, found.params["slug"])
 
     async def _adopt(self, uid: str, history: ReadingState) -> list:
         """The account's library into the browser, after the browser's news

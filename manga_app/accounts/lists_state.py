@@ -17,7 +17,6 @@ import reflex as rx
 from manga_app.accounts import lists, payloads, repository, service
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import BROWSER_LIMIT, TOO_LARGE, UNKNOWN_SERIES, WAIT, LibraryState
-from manga_app.core import routes
 from manga_app.read_models.held import held_catalogue
 from manga_app.reader import reading
 from manga_app.reader.reading_state import ReadingState
@@ -130,8 +129,5 @@ class ListsState(rx.State):
     async def opened(self):
         """on_load of the title page: the series' 更新あり is seen (signed in;
         a browser's own library counts its reading instead)."""
-        uid = (await self.get_state(AuthState))._uid
-        found = routes.match(self.router.url.path or "/")
-        slug = payloads.valid_slug(found.params.get("slug")) if found and found.kind is routes.PageKind.MANGA else None
-        if uid and slug:
-            await asyncio.to_thread(service.mark_opened, uid, slug)
+        auth, library = await self._library()
+        await library._mark_opened(auth._uid)

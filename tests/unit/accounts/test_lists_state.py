@@ -6,12 +6,15 @@ chapter with an undo, and refused input answered in Japanese."""
 from __future__ import annotations
 
 import asyncio
+import time
+from datetime import UTC, datetime, timedelta
 
+from reflex.istate.data import ReflexURL, RouterData
 from sqlmodel import Session, select
 
 from manga_app.accounts import repository
 from manga_app.accounts.lists_state import ListsState
-from manga_app.catalogue.models import Series
+from manga_app.catalogue.models import Chapter, Series
 from manga_app.core.db import shared_engine
 from tests.unit.accounts.emulator_accounts import claims_of, google_token
 from tests.unit.accounts.visitors import Browser, messages
@@ -83,3 +86,24 @@ def test_the_last_chapter_of_a_completed_series_finishes_it_with_an_undo(catalog
     run(browser.library.toggle_follow("gamma"))
     run(lists.check_finished("gamma", "1"))
     assert statuses(uid)["gamma"] == "reading"
+
+
+def test_opening_the_title_page_sees_the_update(catalogue, auth_emulator):
+    token = google_token()
+    browser = Browser()
+    run(browser.sign_in(token))
+    run(browser.library.toggle_follow("gamma"))
+    with Session(shared_engine()) as session:
+        series = session.exec(select(Series).where(Series.slug == "gamma")).one()
+        session.add(Chapter(series_id=series.id, number_hundredths=200, published_at=datetime.now(UTC) + timedelta(seconds=1),
+                            page_count=1, source_path="y", fingerprint="gamma200", created_at=datetime.now(UTC)))
+        session.commit()
+    browser.root.router = RouterData(url=ReflexURL("http://localhost/library"))
+    run(browser.library.load())
+    assert [card.fresh for card in browser.library.library_items] == [True]
+    browser.root.router = RouterData(url=ReflexURL("http://localhost/manga/gamma"))
+    time.sleep(1.1)  # opened after the unit's publication
+    run(lists_of(browser).opened())
+    browser.root.router = RouterData(url=ReflexURL("http://localhost/library"))
+    run(browser.library.load())
+    assert [card.fresh for card in browser.library.library_items] == [False]
