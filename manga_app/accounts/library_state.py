@@ -24,17 +24,19 @@ import reflex as rx
 
 from manga_app.reader import reading
 from manga_app.core import routes
-from manga_app.accounts import mirror, payloads, repository, service, shelves
+from manga_app.accounts import lists, mirror, payloads, repository, service, shelves, unread
 from manga_app.read_models.held import Snapshot, held_catalogue
 from manga_app.accounts.auth_state import AuthState
 from manga_app.ui.notify import notify
 from manga_app.reader.reading_state import ReadingState
+from manga_app.ui.records import TabLink
 
 WAIT = ("info", "読み込み中です", "少し待ってからもう一度お試しください。")
 UNKNOWN_SERIES = "この作品は見つかりませんでした"
 NOT_SAVED = "読んだ位置を保存できませんでした"
 NOT_REMOVED = "閲覧履歴から削除できませんでした"
 TOO_LARGE = "ブラウザに保存されたデータが大きすぎます"
+BROWSER_LIMIT = f"ログインせずにフォローできるのは{payloads.MAX_MERGE}作品までです。ログインするともっとフォローできます。"
 
 
 def _looks(snapshot: Snapshot):
@@ -50,12 +52,16 @@ def _known(entries: list[reading.HistoryEntry], snapshot: Snapshot) -> list[read
 
 
 class LibraryState(rx.State):
-    # Follows of a visitor who is not signed in (JSON list of slugs).
+    # The library of a visitor who is not signed in (payloads.parse_library).
     follows_json: str = rx.LocalStorage("", name="manga_follows", sync=True)
     # Whose library the browser's stores hold: a uid, or "" (a guest's own).
     owner: str = rx.LocalStorage("", name="manga_library_owner", sync=True)
     followed: list[str] = []
+    # slug -> reading-list status (lists.STATUSES) of every followed series.
+    statuses: dict[str, str] = {}
     library_items: list[shelves.LibraryCard] = []
+    library_tabs: list[TabLink] = []
+    library_sorts: list[TabLink] = []
     history_items: list[shelves.HistoryCard] = []
     loaded: bool = False
     # The account this session last brought the browser's stores together with.
@@ -83,7 +89,15 @@ class LibraryState(rx.State):
         elif not auth.loading and (self.owner or self._synced_uid):
             await self._wipe(history)
         await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        await self._mark_opened(auth._uid)
         return notes
+
+    async def _mark_opened(self, uid: str) -> None:
+        """On a title page, signed in: the series' 更新あり is seen (on_load, and
+        once the token has come after a page load)."""
+        found = routes.match(self.router.url.path or "/")
+        if uid and found is not None and found.kind is routes.PageKind.MANGA and payloads.valid_slug(found.params.get("slug")):
+            await asyncio.to_thread(service.mark_opened, uid, found.params["slug"])
 
     async def _adopt(self, uid: str, history: ReadingState) -> list:
         """The account's library into the browser, after the browser's news
@@ -119,11 +133,11 @@ class LibraryState(rx.State):
         """A guest's follows and history join the account they signed in to."""
         try:
             payloads.check_history_size(history.history_json)
-            follows = payloads.parse_follows(self.follows_json)
+            follows = payloads.parse_library(self.follows_json)
         except payloads.StoreTooLarge:
             return [notify("error", TOO_LARGE, "このブラウザのフォローと閲覧履歴は引き継げませんでした。")]
         latest, marks = payloads.positions_from_history(_known(history._entries(), snapshot), now=datetime.now(UTC))
-        follows = [slug for slug in follows if slug in snapshot.by_slug]
+        follows = [entry for entry in follows if entry.slug in snapshot.by_slug]
         refused = await asyncio.to_thread(service.merge_browser_data, uid, follows=follows, latest=latest, marks=marks)
         if refused:
             return [notify("warning", "一部のフォローを引き継げませんでした",
@@ -135,7 +149,7 @@ class LibraryState(rx.State):
         stays in view, and nothing the browser holds goes to it until a
         fresh token proves who it is. The browser's own stores are left
         alone: they are the browser's, and come back from it."""
-        self.followed, self.library_items, self.history_items = [], [], []
+        self.followed, self.statuses, self.library_items, self.history_items = [], {}, [], []
         self.loaded, self._synced_uid = False, ""
 
     async def _wipe(self, history: ReadingState) -> None:
@@ -164,24 +178,35 @@ class LibraryState(rx.State):
         await self._refresh(auth._uid, await self._reading(), views=True)
         return notes
 
+    def _browser_library(self) -> list[payloads.BrowserFollow]:
+        try:
+            return payloads.parse_library(self.follows_json)
+        except payloads.StoreTooLarge:
+            return []
+
     async def _refresh(self, uid: str, history: ReadingState, *, views: bool) -> None:
-        if uid:
-            self.followed = await asyncio.to_thread(service.followed, uid)
-        else:
-            try:
-                self.followed = payloads.parse_follows(self.follows_json)
-            except payloads.StoreTooLarge:
-                self.followed = []
+        library = [] if uid else self._browser_library()
+        statuses = await asyncio.to_thread(service.statuses, uid) if uid else {e.slug: e.status for e in library}
+        if statuses != self.statuses:  # an unchanged library is not sent again
+            self.statuses = statuses
+        self.followed = list(statuses)
         if not views:
             return
         snapshot = await held_catalogue().snapshot()
         entries = _known(history._entries(), snapshot)
         now = datetime.now(UTC)
         self.history_items = shelves.history_cards(entries, now=now)
-        items = [snapshot.by_slug[slug] for slug in self.followed if slug in snapshot.by_slug]
-        read = shelves.last_read(entries, [item.slug for item in items])
-        new = await asyncio.to_thread(service.new_chapters, read)
-        self.library_items = shelves.library_cards(items, new, now=now)
+        if uid:
+            figures = await asyncio.to_thread(service.account_library, uid)
+        else:
+            marks = shelves.browser_marks(entries)
+            figures = await asyncio.to_thread(service.browser_library, [
+                unread.BrowserEntry(e.slug, e.status, payloads.parse_time(e.added), *marks.get(e.slug, ((), None)))
+                for e in library if e.slug in snapshot.by_slug
+            ])
+        items = {row.slug: snapshot.by_slug[row.slug] for row in figures if row.slug in snapshot.by_slug}
+        view = shelves.library_view(figures, items, lists.parse_query(self.router.url.query or ""), now=now)
+        self.library_items, self.library_tabs, self.library_sorts = view.cards, view.tabs, view.sorts
         self.loaded = not (await self._auth()).loading
 
     # --- what the visitor does ---------------------------------------------
@@ -204,15 +229,16 @@ class LibraryState(rx.State):
                 return notify("error", "フォローできませんでした", f"フォローできるのは{repository.MAX_FOLLOWS}作品までです。")
         else:
             try:
-                current = payloads.parse_follows(self.follows_json)
+                current = payloads.parse_library(self.follows_json)
             except payloads.StoreTooLarge:
                 return notify("error", "フォローできませんでした", TOO_LARGE)
-            updated = payloads.toggle_follow(current, slug)
+            if following:
+                updated = payloads.with_status(current, slug, lists.DEFAULT, added=reading.now_iso(datetime.now(UTC)))
+            else:
+                updated = [entry for entry in current if entry.slug != slug]
             if updated is None:
-                return notify("error", "フォローできませんでした",
-                              f"ログインせずにフォローできるのは{payloads.MAX_MERGE}作品までです。ログインするともっとフォローできます。")
-            following = slug in updated
-            self.follows_json = payloads.dump_follows(updated)
+                return notify("error", "フォローできませんでした", BROWSER_LIMIT)
+            self.follows_json = payloads.dump_library(updated)
         await self._refresh(auth._uid, await self._reading(), views=self._on_shelf_page())
         return notify("success", "フォローしました" if following else "フォローを解除しました")
 

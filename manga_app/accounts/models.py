@@ -3,7 +3,7 @@
 Every row is keyed by the Firebase uid, and a uid only ever comes from a
 verified ID token (verify.py). Series are referenced by slug, not id: a
 re-import may renumber series, and a follow must survive that. Chapter
-numbers are integer hundredths, as in the catalogue. Migrations: 0002, 0004, 0007."""
+numbers are integer hundredths, as in the catalogue. Migrations: 0002, 0004, 0007, 0012."""
 
 from __future__ import annotations
 
@@ -45,10 +45,18 @@ class _UserSeries(SQLModel):
 
 
 class Follow(_UserSeries, table=True):
+    """A series in the user's library (a follow), with its reading-list
+    status (lists.STATUSES) and when the user last opened the series."""
+
     __tablename__ = "follow"
     __table_args__ = _UserSeries.table_args("uq_follow_uid_series")
 
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+    # 読みたい・読んでる・読了・中断 (migration 0012); a follow is 読んでる.
+    status: str = Field(default="reading", max_length=16, sa_column_kwargs={"server_default": "reading"})
+    # The title page was last opened (更新あり compares the newest unit with
+    # this and the last reading time); None until then.
+    opened_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
 
 
 class ReadingProgress(SQLModel, table=True):

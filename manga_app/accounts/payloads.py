@@ -16,13 +16,15 @@ from decimal import Decimal, InvalidOperation
 
 from manga_app.reader import reading
 from manga_app.core import routes
+from manga_app.accounts import lists
 
 MAX_MERGE = 500
 MAX_SLUG = 100
 MAX_PAGE = 10_000
-# The browser's follow list: at most MAX_MERGE slugs of MAX_SLUG characters,
-# so anything much longer than that was not written by this site.
-MAX_FOLLOWS_CHARS = MAX_MERGE * (MAX_SLUG + 3) + 2
+# The browser's follow list: at most MAX_MERGE entries of a slug of MAX_SLUG
+# characters, a status and a time, so anything much longer than that was not
+# written by this site.
+MAX_FOLLOWS_CHARS = MAX_MERGE * (MAX_SLUG + 70) + 2
 # The reader's history JSON (reading.py caps entries, not characters): far
 # above what 200 series ever take, far below what would hurt a worker.
 MAX_HISTORY_CHARS = 1_000_000
@@ -149,31 +151,63 @@ class StoreTooLarge(ValueError):
     """A browser store far larger than this site ever writes: refused whole."""
 
 
-def parse_follows(text: str) -> list[str]:
-    """Slugs, newest follow first, tolerating garbage (localStorage is
-    editable); StoreTooLarge past MAX_FOLLOWS_CHARS."""
+@dataclass(frozen=True)
+class BrowserFollow:
+    """A series of the browser's own library: its status (lists.STATUSES)
+    and when it was added (ISO 8601, "" when unknown). Stored as
+    {"slug", "status", "added"}; a bare slug (this site's older format) is
+    読んでる, added at an unknown time."""
+
+    slug: str
+    status: str = lists.DEFAULT
+    added: str = ""
+
+
+def _browser_follow(item: object) -> BrowserFollow | None:
+    if isinstance(item, str):
+        return BrowserFollow(item) if valid_slug(item) else None
+    if not isinstance(item, dict) or valid_slug(item.get("slug")) is None:
+        return None
+    added = item.get("added")
+    return BrowserFollow(item["slug"], lists.valid_status(item.get("status")) or lists.DEFAULT,
+                         added if parse_time(added) is not None else "")
+
+
+def parse_library(text: str) -> list[BrowserFollow]:
+    """The browser's library, newest follow first, tolerating garbage
+    (localStorage is editable); StoreTooLarge past MAX_FOLLOWS_CHARS."""
     if isinstance(text, str) and len(text) > MAX_FOLLOWS_CHARS:
         raise StoreTooLarge("follows")
     try:
         raw = json.loads(text) if text else []
     except (ValueError, TypeError):
         return []
-    slugs = [slug for slug in (valid_slug(item) for item in (raw if isinstance(raw, list) else [])) if slug]
-    return list(dict.fromkeys(slugs))[:MAX_MERGE]
+    found: dict[str, BrowserFollow] = {}
+    for item in raw if isinstance(raw, list) else []:
+        entry = _browser_follow(item)
+        if entry is not None:
+            found.setdefault(entry.slug, entry)
+    return list(found.values())[:MAX_MERGE]
 
 
-def dump_follows(slugs: list[str]) -> str:
-    return json.dumps(list(dict.fromkeys(slugs))[:MAX_MERGE], separators=(",", ":"))
+def dump_library(entries: list[BrowserFollow]) -> str:
+    rows = [{"slug": entry.slug, "status": entry.status, "added": entry.added} for entry in entries]
+    return json.dumps(rows[:MAX_MERGE], separators=(",", ":"), ensure_ascii=False)
 
 
-def toggle_follow(slugs: list[str], slug: str) -> list[str] | None:
-    """The list with `slug` toggled; None when following it would pass
-    MAX_MERGE (refused, never the oldest silently dropped)."""
-    if slug in slugs:
-        return [item for item in slugs if item != slug]
-    if len(slugs) >= MAX_MERGE:
+def with_status(entries: list[BrowserFollow], slug: str, status: str, *, added: str) -> list[BrowserFollow] | None:
+    """The library with `slug` at `status` (added first when missing); None
+    when adding it would pass MAX_MERGE."""
+    if any(entry.slug == slug for entry in entries):
+        return [replace(entry, status=status) if entry.slug == slug else entry for entry in entries]
+    if len(entries) >= MAX_MERGE:
         return None
-    return [slug, *slugs]
+    return [BrowserFollow(slug, status, added), *entries]
+
+
+def parse_follows(text: str) -> list[str]:
+    """The slugs of parse_library, newest follow first."""
+    return [entry.slug for entry in parse_library(text)]
 
 
 def check_history_size(text: object) -> None:

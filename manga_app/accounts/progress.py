@@ -233,19 +233,3 @@ def move_progress(*, session: Session, source_uid: str, target_uid: str) -> None
     session.exec(delete(ReadingProgress).where(ReadingProgress.uid == source_uid))
     session.exec(delete(HistoryRemoval).where(HistoryRemoval.uid == source_uid))
     prune_progress(session=session, uid=target_uid)
-
-
-def new_chapter_counts(*, session: Session, last_read: dict[str, datetime]) -> dict[str, int]:
-    """Per series slug: chapters published after the visitor last read there."""
-    if not last_read:
-        return {}
-    rows = session.exec(
-        select(Series.slug, Chapter.published_at)
-        .join(Chapter, Chapter.series_id == Series.id)
-        .where(col(Series.slug).in_(list(last_read)))
-    )
-    counts = dict.fromkeys(last_read, 0)
-    for slug, published in rows:
-        if published > last_read[slug]:
-            counts[slug] += 1
-    return counts

@@ -9,8 +9,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from manga_app.accounts import opds_keys, own_data, progress, repository
-from manga_app.accounts.payloads import Position
+from manga_app.accounts import opds_keys, own_data, progress, repository, unread
+from manga_app.accounts.payloads import BrowserFollow, Position, parse_time
 from manga_app.accounts.verify import VerifiedUser
 from manga_app.core.config import content_key, get_settings
 from manga_app.core.db import shared_engine
@@ -27,17 +27,21 @@ def sign_in(user: VerifiedUser) -> None:
         session.commit()
 
 
-def merge_browser_data(uid: str, *, follows: Iterable[str] = (), latest: list[Position], marks: list[Position]) -> int:
+def merge_browser_data(
+    uid: str, *, follows: Iterable[str | BrowserFollow] = (), latest: list[Position], marks: list[Position]
+) -> int:
     """A browser's library joins the account (one transaction): a guest's on
     sign-in, or what this account read in the browser since the last sync.
     Positions the user removed later stay removed. Returns how many follows
     were refused by the follow limit."""
     refused = 0
     with Session(shared_engine()) as session:
-        for slug in reversed(list(follows)):
-            if repository.is_following(session=session, uid=uid, slug=slug):
+        for entry in reversed(list(follows)):
+            entry = BrowserFollow(entry) if isinstance(entry, str) else entry
+            if repository.is_following(session=session, uid=uid, slug=entry.slug):
                 continue
-            refused += not repository.follow(session=session, uid=uid, slug=slug)
+            refused += not repository.follow(session=session, uid=uid, slug=entry.slug, status=entry.status,
+                                             now=parse_time(entry.added))
         removed = progress.removals(session=session, uid=uid)
         for found in latest:
             if not progress.removed_before(removed, found.slug, found.at):
@@ -78,6 +82,46 @@ def followed(uid: str) -> list[str]:
         return repository.followed_slugs(session=session, uid=uid)
 
 
+def statuses(uid: str) -> dict[str, str]:
+    """slug -> reading-list status, newest follow first."""
+    with Session(shared_engine()) as session:
+        return repository.statuses(session=session, uid=uid)
+
+
+def set_status(uid: str, slug: str, status: str) -> str | None:
+    """The status it had (None: it was not in the library and is now);
+    FollowLimitReached when there is no room for it (nothing changes)."""
+    with Session(shared_engine()) as session:
+        try:
+            before = repository.set_status(session=session, uid=uid, slug=slug, status=status)
+        except LookupError:
+            raise FollowLimitReached(slug) from None
+        session.commit()
+        return before
+
+
+def mark_opened(uid: str, slug: str) -> bool:
+    with Session(shared_engine()) as session:
+        marked = repository.mark_opened(session=session, uid=uid, slug=slug)
+        session.commit()
+        return marked
+
+
+def account_library(uid: str) -> list[unread.SeriesFigures]:
+    with Session(shared_engine()) as session:
+        return unread.account_library(session=session, uid=uid)
+
+
+def browser_library(entries: list[unread.BrowserEntry]) -> list[unread.SeriesFigures]:
+    with Session(shared_engine()) as session:
+        return unread.browser_library(session=session, entries=entries)
+
+
+def series_units(slug: str) -> tuple[str, list[int]] | None:
+    with Session(shared_engine()) as session:
+        return unread.series_units(session=session, slug=slug)
+
+
 def history(uid: str) -> list[progress.HistoryRow]:
     with Session(shared_engine()) as session:
         return progress.history(session=session, uid=uid)
@@ -115,11 +159,6 @@ def forget(uid: str, slug: str | None, *, now: datetime) -> int:
             removed = progress.remove_history(session=session, uid=uid, slug=slug, now=now)
         session.commit()
         return removed
-
-
-def new_chapters(last_read: dict[str, datetime]) -> dict[str, int]:
-    with Session(shared_engine()) as session:
-        return progress.new_chapter_counts(session=session, last_read=last_read)
 
 
 def create_opds_key(uid: str) -> str:

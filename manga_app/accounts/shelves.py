@@ -9,20 +9,33 @@ from datetime import UTC, datetime
 
 from manga_app.reader import reading
 from manga_app.core import routes
-from manga_app.accounts import payloads
+from manga_app.accounts import lists, payloads
+from manga_app.opds.kana import sort_key
 from manga_app.read_models.loader import MangaItem
-from manga_app.ui.records import Moment, SeriesCard, moment, phrase_parts
+from manga_app.ui.records import Moment, SeriesCard, TabLink, moment, phrase_parts
 
 
 @dataclass
 class LibraryCard(SeriesCard):
-    """A followed series on /library."""
+    """A series in the library on /library."""
 
     latest: str = ""
     updated: Moment = field(default_factory=Moment)
-    # "新着3話": chapters published since the visitor last read the series
-    # ("" when none, or never read).
-    new: str = ""
+    status: str = lists.DEFAULT
+    # "未読3話": units after the furthest one the visitor finished ("" when none).
+    unread: str = ""
+    # 更新あり: a unit arrived since the visitor last opened the series.
+    fresh: bool = False
+
+
+@dataclass
+class LibraryView:
+    """What /library shows of one tab: its cards, the tabs with their
+    counts, and the sort links."""
+
+    cards: list[LibraryCard] = field(default_factory=list)
+    tabs: list[TabLink] = field(default_factory=list)
+    sorts: list[TabLink] = field(default_factory=list)
 
 
 @dataclass
@@ -57,24 +70,44 @@ def history_cards(entries: list[reading.HistoryEntry], *, now: datetime) -> list
     ]
 
 
-def last_read(entries: list[reading.HistoryEntry], slugs: list[str]) -> dict[str, datetime]:
-    """When the visitor last read each of these series (those read at all)."""
-    wanted = set(slugs)
-    return {entry.slug: _read_at(entry) for entry in entries if entry.slug in wanted}
+def browser_marks(entries: list[reading.HistoryEntry]) -> dict[str, tuple[tuple[int, ...], datetime]]:
+    """slug -> (unit keys read to the end, when last read), from the browser's history."""
+    marks = {}
+    for entry in entries:
+        keys = (payloads.chapter_hundredths(number) for number in entry.read)
+        marks[entry.slug] = (tuple(key for key in keys if key is not None), _read_at(entry))
+    return marks
 
 
-def library_cards(items: list[MangaItem], new: dict[str, int], *, now: datetime) -> list[LibraryCard]:
-    """Newest update first, with the count of chapters new since last read."""
-    return [
-        LibraryCard(
-            slug=item.slug,
-            title=item.title,
-            parts=phrase_parts(item.title),
-            cover=item.cover_small or item.cover,
-            url=routes.manga_url(item.slug),
-            latest="最新 " + routes.unit_label(item.latest_chapter),
-            updated=moment(item.updated_at, now=now),
-            new=f"新着{new[item.slug]}話" if new.get(item.slug) else "",
-        )
-        for item in sorted(items, key=lambda item: item.updated_at, reverse=True)
+def library_view(figures: list, items: dict[str, MangaItem], query: lists.LibraryQuery, *, now: datetime) -> LibraryView:
+    """The query's tab of the library (`figures`: unread.SeriesFigures of
+    series the catalogue holds, `items` their catalogue entries)."""
+    known = [row for row in figures if row.slug in items]
+    by_slug = {row.slug: row for row in known}
+    shelved = [
+        lists.Shelved(row.slug, row.status, sort_key(items[row.slug].title, items[row.slug].readings),
+                      items[row.slug].updated_at, row.added_at)
+        for row in known
     ]
+    counts = lists.tab_counts(shelved)
+    return LibraryView(
+        cards=[_card(items[row.slug], by_slug[row.slug], now=now) for row in lists.shelf(shelved, query)],
+        tabs=[TabLink(f"{lists.LABELS[status]} {counts[status]}", lists.library_url(status, query.sort), status == query.status)
+              for status in lists.STATUSES],
+        sorts=[TabLink(lists.SORT_LABELS[sort], lists.library_url(query.status, sort), sort == query.sort) for sort in lists.SORTS],
+    )
+
+
+def _card(item: MangaItem, row, *, now: datetime) -> LibraryCard:
+    return LibraryCard(
+        slug=item.slug,
+        title=item.title,
+        parts=phrase_parts(item.title),
+        cover=item.cover_small or item.cover,
+        url=routes.manga_url(item.slug),
+        latest="最新 " + routes.unit_label(item.latest_chapter),
+        updated=moment(item.updated_at, now=now),
+        status=row.status,
+        unread=lists.unread_label(row.unread, row.in_volumes),
+        fresh=row.updated,
+    )

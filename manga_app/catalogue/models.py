@@ -102,6 +102,8 @@ class Chapter(SQLModel, table=True):
         sa.UniqueConstraint("series_id", "number_hundredths", name="uq_chapter_series_number"),
         # The calendar reads the chapters of the last weeks (migration 0011).
         sa.Index("ix_chapter_published_at", "published_at"),
+        # A library's unread counts and newest unit per series, from the index alone (migration 0012).
+        sa.Index("ix_chapter_series_unit_published", "series_id", "number_hundredths", "published_at"),
         {"extend_existing": True},
     )
 

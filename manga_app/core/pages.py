@@ -88,7 +88,7 @@ class PageKind(enum.Enum):
     READER = Page("/[reader_path]")
     # The visitor's own pages: never indexed, kept for offline use.
     LIBRARY = Page("/library", Head("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", indexable=False),
-                   kept_offline=True, nav_label="ライブラリ", shelves=True)
+                   kept_offline=True, nav_label="ライブラリ", shelves=True, query=("status", "sort"))
     HISTORY = Page("/history", Head("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", indexable=False),
                    kept_offline=True, nav_label="閲覧履歴", shelves=True)
     OFFLINE = Page("/offline", Head("保存した話", "オフラインで読むために保存した話の一覧です。", indexable=False),

@@ -2,9 +2,8 @@
 manifest), its neighbours, the visitor's reader settings and progress, and
 the once-a-day view count.
 
-Only what this visitor sees is held here; the interactive reading itself
-(paging, keys, taps, preloading, the per-chapter positions kept in the
-browser) runs in the browser (assets/js/reader/).
+Only what this visitor sees is held here; the interactive reading itself (paging, keys, taps,
+preloading, the per-chapter positions kept in the browser) runs in the browser (assets/js/reader/).
 
 `load` computes only what the page shows, from the path and cookies, so the server
 renders the reader with it (manga_app/ssr); what an opening does (history, the view
@@ -18,14 +17,14 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.reader import view_counts, rules, reading
+from manga_app.reader import logic, view_counts, rules, reading
 from manga_app.core import routes
 from manga_app.read_models.titles import ChapterContext
 from manga_app.read_models.title_cache import load_chapter
-from manga_app.reader import logic
 from manga_app.reader.manifest import chapter_pages, fetch_manifest_pages
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
+from manga_app.accounts.lists_state import ListsState
 from manga_app.reader.reading_state import ReadingState
 
 # Pages of the next chapter warmed in the browser cache near the end.
@@ -257,22 +256,23 @@ class ReaderState(rx.State):
         now = datetime.now(UTC)
         at = logic.device_time(read_at, now)
         reading_state = await self.get_state(ReadingState)
+        events = []  # read to the end, the last chapter of a 完結 series finishes it (読了)
         if slug == self.series_slug and chapter == self.chapter_number:
             if self.status != "ready" or view_id != self.view_id:
                 return None  # the previous opening of this chapter, shown for a moment on reload
             page, offset = logic.clamp_progress(page, offset, len(self.pages))
             self._record(reading_state, page, offset, at)
+            events = [ListsState.check_finished(slug, chapter)] if page + 1 >= len(self.pages) else []
         else:
-            # The last report of a chapter the visitor has just left: its
-            # position is kept, but it does not become the series' latest
-            # chapter again.
+            # The last report of a chapter the visitor has just left: its position
+            # is kept, but it does not become the series' latest chapter again.
             page, offset = logic.clamp_progress(page, offset, logic.MAX_SIDE)
             reading_state._save(reading.left_at(reading_state._entries(), slug, chapter, page, offset))
         if not (await self.get_state(AuthState))._uid:
             # Not signed in: nothing goes to an account, and with state in
             # Redis a chained event is one more lock, load and save.
-            return None
-        return LibraryState.record_progress(slug, chapter, page, offset, int(at.timestamp() * 1000))
+            return events or None
+        return [LibraryState.record_progress(slug, chapter, page, offset, int(at.timestamp() * 1000)), *events]
 
     @rx.event
     def change_settings(self, change: dict):

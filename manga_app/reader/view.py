@@ -12,6 +12,7 @@ from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
 from manga_app.heads.state import HeadState
 from manga_app.accounts.library_state import LibraryState
+from manga_app.ui.account.lists import finished_banner
 
 
 def _reader() -> rx.Component:
@@ -69,6 +70,7 @@ def view() -> rx.Component:
             ("error", error_panel(ReaderState.retry, ReaderState.series_url)),
             loading_panel(),
         ),
+        finished_banner(),
         # The chapter, not the site's name: the bar is narrow on a phone.
         title=HeadState.heading,
     )

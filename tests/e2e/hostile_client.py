@@ -23,6 +23,7 @@ OPERATOR = f"{ROOT}.manga_app___accounts___operator_state____operator_state"
 CONSOLE_SERIES = f"{ROOT}.manga_app___console___series_state____series_editor_state"
 CONSOLE_OVERVIEW = f"{ROOT}.manga_app___console___overview_state____overview_state"
 CONSOLE_AUDIT = f"{ROOT}.manga_app___console___audit_state____audit_state"
+LISTS = f"{ROOT}.manga_app___accounts___lists_state____lists_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"
@@ -90,6 +91,12 @@ class Tab:
 def follows(db_url: str, uid: str) -> list[str]:
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
         return [row[0] for row in db.execute("select series_slug from follow where uid = ? order by series_slug", (uid,))]
+
+
+def statuses(db_url: str, uid: str) -> dict[str, str]:
+    """The account's reading-list statuses, by series."""
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return dict(db.execute("select series_slug, status from follow where uid = ?", (uid,)))
 
 
 def account_exists(db_url: str, uid: str) -> bool:

@@ -33,7 +33,8 @@ from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, go
 
 from .conftest import PORT, PRODUCTION_HOST
 from .hostile_client import (
-    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_OVERVIEW, CONSOLE_SERIES, LIBRARY, OPDS_KEY, OPERATOR, READER, READING, Tab, account_exists, follows,
+    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_OVERVIEW, CONSOLE_SERIES, LIBRARY, LISTS, OPDS_KEY, OPERATOR,
+    READER, READING, Tab, account_exists, follows, statuses,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -274,6 +275,37 @@ def test_a_replayed_tab_can_neither_download_nor_delete_the_account(base_url, vi
     assert uid not in json.dumps(replay.updates)  # no export reached the tab
     assert account_exists(db, uid) and follows(db, uid) == [slugs[0]]
     replay.close()
+
+
+def test_status_events_from_a_socket_that_is_not_the_accounts_are_refused(base_url, victim, db, slugs):
+    tab, _token, uid = victim
+    tab.send(f"{LISTS}.set_status", slug=slugs[0], status="paused")
+    tab.wait_for(lambda: statuses(db, uid) == {slugs[0]: "paused"})
+    tab.close()
+    replay = Tab(base_url, token=tab.token)
+    replay.hydrate()
+    replay.send(f"{LISTS}.set_status", slug=slugs[0], status="finished")
+    replay.send(f"{LISTS}.set_status", slug=slugs[1], status="want")
+    replay.send(f"{LISTS}.undo_finished")
+    replay.send(f"{LISTS}.check_finished", slug=slugs[0], chapter="1")
+    replay.wait_for(lambda: sum(WAIT in notice for notice in replay.notices()) >= 3)
+    replay.settled()
+    assert nothing_of(replay, uid, (slugs[0],)) and not (replay.delta(LIBRARY).get("statuses_rx_state_") or {})
+    assert statuses(db, uid) == {slugs[0]: "paused"}
+    replay.close()
+
+
+def test_unknown_statuses_and_series_get_a_japanese_notice_and_change_nothing(base_url, victim, db, slugs):
+    tab, _token, uid = victim
+    bad = ["done", "", "読了", "x" * 100_000, 7, None, ["want"], {"status": "want"}]
+    for status in bad:
+        tab.send(f"{LISTS}.set_status", slug=slugs[0], status=status)
+    for slug in ("no-such-series", "../../etc", 12, None):
+        tab.send(f"{LISTS}.set_status", slug=slug, status="want")
+    tab.wait_for(lambda: sum("状態を変更できませんでした" in notice for notice in tab.notices()) >= len(bad) + 4)
+    assert "An error occurred" not in json.dumps(tab.updates, ensure_ascii=False)  # no handler failed
+    assert statuses(db, uid) == {slugs[0]: "reading"}
+    assert httpx.get(f"{base_url}/ping", timeout=10).status_code == 200
 
 
 def test_the_same_tab_reconnecting_with_its_id_token_gets_its_account_back(base_url, victim):

@@ -4,6 +4,8 @@ views, chapters newest first, read/continue, follow and share."""
 import reflex as rx
 
 from manga_app.ui.account.follow import follow_button
+from manga_app.ui.account.lists import status_picker
+from manga_app.accounts.lists_state import ListsState
 from manga_app.pages.title.chapter_list import chapter_list
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
@@ -114,6 +116,7 @@ def _body() -> rx.Component:
             ),
         ),
         _actions(),
+        rx.el.div(rx.el.span("読書状態"), status_picker(TitleState.slug, label="読書状態"), class_name="title-status"),
         # Drawn by the server too (disabled until the app runs), so nothing moves.
         series_offline_save(chapters=TitleState.chapters, read=TitleState.progress.read, slug=TitleState.slug),
         rx.el.p(TitleState.summary, class_name="title-summary"),
@@ -148,6 +151,6 @@ def _placeholder() -> rx.Component:
 
 
 # The account's newest progress from other devices, for read marks and 続きを読む.
-@page(PageKind.MANGA, on_load=[TitleState.load, LibraryState.pull])
+@page(PageKind.MANGA, on_load=[TitleState.load, LibraryState.pull, ListsState.opened])
 def view() -> rx.Component:
     return site_layout(rx.cond(TitleState.loaded, _body(), _placeholder()))

@@ -58,7 +58,8 @@ def test_a_guest_follows_in_the_browser_and_keeps_them_on_sign_in(catalogue, aut
     guest = Browser()
     run(guest.sign_out())  # the client reports nobody
     assert messages(run(guest.library.toggle_follow("alpha"))) == ["success: フォローしました"]
-    assert json.loads(guest.library.follows_json) == ["alpha"] and guest.library.followed == ["alpha"]
+    assert [entry["slug"] for entry in json.loads(guest.library.follows_json)] == ["alpha"]
+    assert guest.library.followed == ["alpha"] and guest.library.statuses == {"alpha": "reading"}
     token = google_token()
     guest.reading.history_json = read_in_browser("beta", "2", 4, datetime.now(UTC) - timedelta(hours=1), ("1", "2"))
     run(guest.sign_in(token))
@@ -219,7 +220,7 @@ def test_the_follow_limit_is_a_clear_refusal_for_accounts_and_guests(catalogue, 
     assert sorted(follows(uid_of(token))) == ["alpha", "beta"] and "gamma" not in browser.library.followed
     assert messages(run(browser.library.toggle_follow("alpha"))) == ["success: フォローを解除しました"]
 
-    full = payloads.dump_follows([f"s{i}" for i in range(payloads.MAX_MERGE)])
+    full = json.dumps([f"s{i}" for i in range(payloads.MAX_MERGE)])
     guest = Browser(Storage(follows_json=full))
     run(guest.sign_out())
     notes = messages(run(guest.library.toggle_follow("gamma")))
@@ -229,7 +230,7 @@ def test_the_follow_limit_is_a_clear_refusal_for_accounts_and_guests(catalogue, 
 
 def test_a_guest_library_past_the_account_s_follow_limit_is_merged_as_far_as_it_goes(catalogue, auth_emulator, monkeypatch):
     monkeypatch.setattr(repository, "MAX_FOLLOWS", 1)
-    guest = Browser(Storage(follows_json=payloads.dump_follows(["alpha", "beta"])))
+    guest = Browser(Storage(follows_json=json.dumps(["alpha", "beta"])))
     token = google_token()
     notes = run(guest.sign_in(token))
     assert notes == ["warning: 一部のフォローを引き継げませんでした フォローできるのは1作品までです（1作品が対象外）。"]
@@ -278,15 +279,16 @@ def test_the_title_page_shows_the_account_s_progress_once_it_arrives(catalogue, 
     assert (found.read, found.left) == (["2"], {})
 
 
-def test_the_library_counts_chapters_published_since_the_visitor_last_read(catalogue):
+def test_the_library_counts_units_after_the_furthest_read_and_updates_since_the_visitor_last_read(catalogue):
     # The catalogue's chapters were all published on 2026-01-01.
     guest = Browser(Storage(history_json=read_in_browser("alpha", "1", 0, datetime(2025, 12, 31, tzinfo=UTC)),
                             follows_json='["alpha", "beta"]'))
     run(guest.sign_out())
     run(guest.library.load())
     cards = {card.slug: card for card in guest.library.library_items}
-    assert (cards["alpha"].new, cards["alpha"].latest) == ("新着3話", "最新 第3話")
-    assert cards["beta"].new == ""  # never read: nothing is "new since"
+    assert (cards["alpha"].unread, cards["alpha"].fresh, cards["alpha"].latest) == ("未読2話", True, "最新 第3話")
+    assert (cards["beta"].unread, cards["beta"].fresh) == ("未読3話", False)  # never read, added at an unknown time
+    assert [tab.label for tab in guest.library.library_tabs] == ["読みたい 0", "読んでる 2", "読了 0", "中断 0"]
     assert [card.slug for card in guest.library.history_items] == ["alpha"]
 
 
@@ -299,5 +301,5 @@ def test_a_page_turn_goes_on_to_the_account_only_when_signed_in(catalogue, auth_
     # A guest's position stays in the browser: no event follows it to the account.
     assert run(guest.root.get_substate(path).save_progress(0, "alpha", "1", 3, 0.0, NOW_MS())) is None
     member = signed_in_browser(google_token())
-    follows_on = run(member.root.get_substate(path).save_progress(0, "alpha", "1", 3, 0.0, NOW_MS()))
+    [follows_on] = run(member.root.get_substate(path).save_progress(0, "alpha", "1", 3, 0.0, NOW_MS()))
     assert follows_on.handler.fn.__name__ == "record_progress"

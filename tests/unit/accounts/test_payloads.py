@@ -82,20 +82,25 @@ def test_browser_follows_tolerate_garbage(text, expected):
     assert payloads.parse_follows(text) == expected
 
 
-def test_toggling_a_browser_follow():
-    assert payloads.toggle_follow(["a"], "b") == ["b", "a"]
-    assert payloads.toggle_follow(["b", "a"], "b") == ["a"]
-    assert payloads.parse_follows(payloads.dump_follows(["x", "y"])) == ["x", "y"]
+def test_a_browser_library_keeps_statuses_and_reads_the_older_format():
+    older = '["a", {"slug": "b", "status": "want", "added": "2026-01-01T00:00:00Z"}, {"slug": "c", "status": "bogus"}]'
+    found = payloads.parse_library(older)
+    assert found == [payloads.BrowserFollow("a"), payloads.BrowserFollow("b", "want", "2026-01-01T00:00:00Z"),
+                     payloads.BrowserFollow("c")]
+    changed = payloads.with_status(found, "a", "paused", added="x")
+    assert payloads.parse_library(payloads.dump_library(changed))[0] == payloads.BrowserFollow("a", "paused")
+    assert payloads.with_status(found, "d", "want", added="2026-01-02T00:00:00Z")[0].slug == "d"
 
 
-def test_a_full_browser_follow_list_refuses_one_more_and_drops_nothing():
-    full = [f"s{i}" for i in range(payloads.MAX_MERGE)]
-    assert payloads.toggle_follow(full, "one-more") is None
-    assert payloads.toggle_follow(full, "s0") == full[1:]  # unfollowing still works
+def test_a_full_browser_library_refuses_one_more_and_drops_nothing():
+    full = [payloads.BrowserFollow(f"s{i}") for i in range(payloads.MAX_MERGE)]
+    assert payloads.with_status(full, "one-more", "want", added="") is None
+    assert payloads.with_status(full, "s0", "want", added="")[0] == payloads.BrowserFollow("s0", "want")
 
 
 def test_oversized_browser_stores_are_refused_whole():
-    longest = payloads.dump_follows([f"{i:03d}" + "a" * (payloads.MAX_SLUG - 3) for i in range(payloads.MAX_MERGE)])
+    longest = payloads.dump_library([payloads.BrowserFollow(f"{i:03d}" + "a" * (payloads.MAX_SLUG - 3), "finished", "2026-01-01T00:00:00Z")
+                                     for i in range(payloads.MAX_MERGE)])
     assert len(payloads.parse_follows(longest)) == payloads.MAX_MERGE
     with pytest.raises(payloads.StoreTooLarge):
         payloads.parse_follows(longest + " " * payloads.MAX_FOLLOWS_CHARS)

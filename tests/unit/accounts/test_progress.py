@@ -111,17 +111,3 @@ def test_chapter_page_counts_come_from_their_own_series(session):
     assert progress.chapter_page_count(session=session, slug=first, chapter_hundredths=1050) == 1
     assert progress.chapter_page_count(session=session, slug=first, chapter_hundredths=200) is None
     assert progress.chapter_page_count(session=session, slug="no-such-series", chapter_hundredths=100) is None
-
-
-def test_new_chapters_are_those_published_since_the_last_reading(session):
-    slug = f"series-{uuid.uuid4().hex[:8]}"
-    series = add_series(session, slug, {100: ""}, updated=T0)
-    later = add_series(session, f"x-{slug}", {}, updated=T0)
-    for number, day in ((200, 1), (300, 3)):
-        session.add(Chapter(series_id=series.id, number_hundredths=number, title="", slug=f"c{number}",
-                            published_at=T0 + timedelta(days=day), page_count=1, source_path="x", fingerprint=f"{slug}-{number}",
-                            created_at=T0))
-    session.flush()
-    counts = progress.new_chapter_counts(session=session, last_read={slug: T0 + timedelta(days=2), later.slug: T0})
-    assert counts == {slug: 1, later.slug: 0}
-    assert progress.new_chapter_counts(session=session, last_read={}) == {}

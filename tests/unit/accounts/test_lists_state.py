@@ -1,0 +1,109 @@
+"""ListsState's handlers as visitors use them (real emulator tokens, a real
+catalogue and database): statuses set and changed in the browser and in an
+account, kept when a guest signs in, a 完結 series finished by its last
+chapter with an undo, and refused input answered in Japanese."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime, timedelta
+
+from reflex.istate.data import ReflexURL, RouterData
+from sqlmodel import Session, select
+
+from manga_app.accounts import repository
+from manga_app.accounts.lists_state import ListsState
+from manga_app.catalogue.models import Chapter, Series
+from manga_app.core.db import shared_engine
+from tests.unit.accounts.emulator_accounts import claims_of, google_token
+from tests.unit.accounts.visitors import Browser, messages
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def lists_of(browser: Browser) -> ListsState:
+    return browser.root.get_substate(ListsState.get_full_name().split("."))
+
+
+def statuses(uid: str) -> dict[str, str]:
+    with Session(shared_engine()) as session:
+        return repository.statuses(session=session, uid=uid)
+
+
+def test_a_browser_picks_statuses_and_keeps_them_when_it_signs_in(catalogue, auth_emulator):
+    guest = Browser()
+    run(guest.sign_out())
+    lists = lists_of(guest)
+    assert messages(run(lists.set_status("alpha", "want"))) == ["success: 「読みたい」にしました"]
+    run(guest.library.toggle_follow("beta"))
+    assert guest.library.statuses == {"beta": "reading", "alpha": "want"}
+    assert messages(run(lists.set_status("beta", "paused"))) == ["success: 「中断」にしました"]
+    token = google_token()
+    run(guest.sign_in(token))
+    assert statuses(claims_of(token)["user_id"]) == {"beta": "paused", "alpha": "want"}
+    assert guest.library.statuses == {"beta": "paused", "alpha": "want"}
+
+
+def test_unknown_statuses_and_series_get_a_japanese_notice_and_change_nothing(catalogue, auth_emulator):
+    token = google_token()
+    browser = Browser()
+    run(browser.sign_in(token))
+    lists = lists_of(browser)
+    run(lists.set_status("alpha", "want"))
+    for bad in ("done", "", "読了", None, 3, {"x": 1}):
+        notes = messages(run(lists.set_status("alpha", bad)))
+        assert notes == ["error: 状態を変更できませんでした 選べる状態は「読みたい」「読んでる」「読了」「中断」です。"], bad
+    for slug in ("no-such-series", "../x", None):
+        assert messages(run(lists.set_status(slug, "want"))) == ["error: 状態を変更できませんでした この作品は見つかりませんでした"]
+    assert statuses(claims_of(token)["user_id"]) == {"alpha": "want"}
+
+
+def test_the_last_chapter_of_a_completed_series_finishes_it_with_an_undo(catalogue, auth_emulator):
+    with Session(shared_engine()) as session:
+        series = session.exec(select(Series).where(Series.slug == "alpha")).one()
+        series.status = "completed"
+        session.add(series)
+        session.commit()
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    browser = Browser()
+    run(browser.sign_in(token))
+    lists = lists_of(browser)
+    run(browser.library.toggle_follow("alpha"))
+    run(lists.check_finished("alpha", "2"))  # not the last chapter
+    assert statuses(uid) == {"alpha": "reading"} and lists.finished_slug == ""
+    run(lists.check_finished("alpha", "3"))
+    assert statuses(uid) == {"alpha": "finished"}
+    assert (lists.finished_slug, lists.finished_title) == ("alpha", "alphaの題")
+    assert messages(run(lists.undo_finished())) == ["success: 「読んでる」に戻しました"]
+    assert statuses(uid) == {"alpha": "reading"} and lists.finished_slug == ""
+    run(lists.check_finished("alpha", "3"))  # undone in this tab: not moved again
+    assert statuses(uid) == {"alpha": "reading"}
+    # An ongoing series is not finished by its latest chapter.
+    run(browser.library.toggle_follow("gamma"))
+    run(lists.check_finished("gamma", "1"))
+    assert statuses(uid)["gamma"] == "reading"
+
+
+def test_opening_the_title_page_sees_the_update(catalogue, auth_emulator):
+    token = google_token()
+    browser = Browser()
+    run(browser.sign_in(token))
+    run(browser.library.toggle_follow("gamma"))
+    with Session(shared_engine()) as session:
+        series = session.exec(select(Series).where(Series.slug == "gamma")).one()
+        session.add(Chapter(series_id=series.id, number_hundredths=200, published_at=datetime.now(UTC) + timedelta(seconds=1),
+                            page_count=1, source_path="y", fingerprint="gamma200", created_at=datetime.now(UTC)))
+        session.commit()
+    browser.root.router = RouterData(url=ReflexURL("http://localhost/library"))
+    run(browser.library.load())
+    assert [card.fresh for card in browser.library.library_items] == [True]
+    browser.root.router = RouterData(url=ReflexURL("http://localhost/manga/gamma"))
+    time.sleep(1.1)  # opened after the unit's publication
+    run(lists_of(browser).opened())
+    browser.root.router = RouterData(url=ReflexURL("http://localhost/library"))
+    run(browser.library.load())
+    assert [card.fresh for card in browser.library.library_items] == [False]
