@@ -27,6 +27,7 @@ from manga_app.core import routes
 from manga_app.accounts import mirror, payloads, repository, service, shelves
 from manga_app.read_models.held import Snapshot, held_catalogue
 from manga_app.accounts.auth_state import AuthState
+from manga_app.accounts.notification_state import NotificationState
 from manga_app.ui.notify import notify
 from manga_app.reader.reading_state import ReadingState
 
@@ -172,6 +173,8 @@ class LibraryState(rx.State):
                 self.followed = payloads.parse_follows(self.follows_json)
             except payloads.StoreTooLarge:
                 self.followed = []
+        # The header's 通知 count follows the library (no query when it is empty).
+        await (await self.get_state(NotificationState))._follow(uid, self.followed)
         if not views:
             return
         snapshot = await held_catalogue().snapshot()

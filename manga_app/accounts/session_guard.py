@@ -11,6 +11,7 @@ import reflex as rx
 
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
+from manga_app.accounts.notification_state import NotificationState
 from manga_app.accounts.opds_key_state import OpdsKeyState
 
 logger = logging.getLogger(__name__)
@@ -26,6 +27,7 @@ async def hold_session(root: rx.State) -> bool:
         logger.info("Suspended the session of %s: %s", auth._uid, "another connection" if moved else "its ID token expired")
         auth._suspend()
         (await root.get_state(LibraryState))._forget_account()
+        (await root.get_state(NotificationState))._forget_account()
     if auth._opds_url_of and auth._opds_url_of != auth._uid:
         # Signed out, another user, or suspended: the personal OPDS URL goes too.
         (await root.get_state(OpdsKeyState))._forget_url()

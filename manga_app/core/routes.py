@@ -20,6 +20,7 @@ HISTORY = PageKind.HISTORY.path
 OFFLINE = PageKind.OFFLINE.path
 RANKING = PageKind.RANKING.path
 CALENDAR = PageKind.CALENDAR.path
+NOTIFICATIONS = PageKind.NOTIFICATIONS.path
 
 # Reflex route templates, one per declared page.
 ROUTE_TEMPLATES: dict[PageKind, str] = {kind: kind.page.route for kind in PageKind}

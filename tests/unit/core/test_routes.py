@@ -88,6 +88,7 @@ MATCH_CASES = [
     ("ranking", "/ranking?period=week&genre=SF", RouteMatch(PageKind.RANKING)),
     ("calendar", "/calendar?day=mon", RouteMatch(PageKind.CALENDAR)),
     ("library", "/library", RouteMatch(PageKind.LIBRARY)),
+    ("notifications", "/notifications", RouteMatch(PageKind.NOTIFICATIONS)),
     ("library-trailing-slash", "/library/", RouteMatch(PageKind.LIBRARY)),
     ("history", "/history", RouteMatch(PageKind.HISTORY)),
     ("history-trailing-slash", "/history/", RouteMatch(PageKind.HISTORY)),
