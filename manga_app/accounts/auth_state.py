@@ -86,7 +86,7 @@ class AuthState(rx.State):
     # The connection that proved it, and when its token expires (epoch s).
     _sid: str = ""
     _expires: float = 0.0
-    # Whose personal OPDS URL this tab was shown (OpdsKeyState.url; session_guard forgets it).
+    # Whose personal OPDS or feed URL this tab was shown (OpdsKeyState.url, FeedKeyState.url; session_guard forgets them).
     _opds_url_of: str = ""
 
     @rx.var

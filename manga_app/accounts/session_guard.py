@@ -1,7 +1,7 @@
 """Run before every event (web/socket_guard.py installs it): a signed-in
 session seen on another connection, or past its ID token's expiry, is
 suspended before the event can read or change anything of the account; a
-personal OPDS URL shown to a session that is over is forgotten."""
+personal OPDS or feed URL shown to a session that is over is forgotten."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import reflex as rx
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 from manga_app.accounts.notification_state import NotificationState
+from manga_app.accounts.feed_key_state import FeedKeyState
 from manga_app.accounts.opds_key_state import OpdsKeyState
 
 logger = logging.getLogger(__name__)
@@ -29,7 +30,8 @@ async def hold_session(root: rx.State) -> bool:
         (await root.get_state(LibraryState))._forget_account()
         (await root.get_state(NotificationState))._forget_account()
     if auth._opds_url_of and auth._opds_url_of != auth._uid:
-        # Signed out, another user, or suspended: the personal OPDS URL goes too.
+        # Signed out, another user, or suspended: the personal OPDS and feed URLs go too.
         (await root.get_state(OpdsKeyState))._forget_url()
+        (await root.get_state(FeedKeyState))._forget_url()
         auth._opds_url_of = ""
     return held

@@ -209,6 +209,16 @@ def chapter_url(slug: str, number: str | int | float | Decimal, chapter_slug: st
     return f"{base}-{chapter_slug}" if chapter_slug else base
 
 
+def series_feed_url(slug: str) -> str:
+    """The Atom feed of a series' newest units (web/feeds.py)."""
+    return f"/feeds/series/{slug}.atom"
+
+
+def personal_feed_url(key: str) -> str:
+    """The Atom feed of a reader's library, under their secret feed key."""
+    return f"/feeds/k/{key}.atom"
+
+
 def genre_url(name: str) -> str:
     return f"/genre/{quote(name, safe='')}"
 

@@ -6,7 +6,7 @@ import reflex as rx
 
 from manga_app.ui.account.follow import follow_button
 from manga_app.ui.account.library_parts import account_header, shelf_item, shelf_list
-from manga_app.ui.account.opds_key import opds_panel
+from manga_app.ui.account.opds_key import feed_panel, opds_panel
 from manga_app.ui.cards import moment_time
 from manga_app.ui.layout import site_layout
 from manga_app.core.routes import PageKind
@@ -35,5 +35,5 @@ def view() -> rx.Component:
         account_header("ログインすると、フォローと閲覧履歴をほかの端末でも見られます。"),
         shelf_list(LibraryState.library_items, _item, label="フォロー中の作品",
                    empty="フォロー中の作品はまだありません。作品ページの「フォロー」で追加できます。"),
-        rx.cond(AuthState.signed_in, opds_panel()),
+        rx.cond(AuthState.signed_in, rx.fragment(opds_panel(), feed_panel())),
     )
