@@ -12,6 +12,8 @@ from manga_app.ui.link import link
 def notifications_link(*, class_name: str = "header-link notifications-link") -> rx.Component:
     unseen = NotificationState.badge != ""
     return link(
+        rx.icon("bell", size=20, aria_hidden="true", class_name="notifications-icon"),
+        # On a phone the bell alone (the label stays for screen readers); the word from 768 px.
         rx.el.span("通知", class_name="notifications-label"),
         rx.cond(
             unseen,
