@@ -90,7 +90,7 @@ class NotificationState(rx.State):
         await self._read()
 
     @rx.event
-    async def published(self, slugs: list):
+    async def published(self, slugs: object = None):
         """Pushed by the server after a publish: the series that gained units."""
         if not isinstance(slugs, list) or len(slugs) > MAX_PUSHED or not all(isinstance(slug, str) for slug in slugs):
             return notify("error", "通知を受け取れませんでした", "お知らせの形式が正しくありません。")

@@ -18,6 +18,8 @@ LIBRARY = f"{ROOT}.manga_app___accounts___library_state____library_state"
 READER = f"{ROOT}.manga_app___reader___state____reader_state"
 OPDS_KEY = f"{ROOT}.manga_app___accounts___opds_key_state____opds_key_state"
 READING = f"{ROOT}.manga_app___reader___reading_state____reading_state"
+NOTIFICATION = f"{ROOT}.manga_app___accounts___notification_state____notification_state"
+FEED_KEY = f"{ROOT}.manga_app___accounts___feed_key_state____feed_key_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"
@@ -90,3 +92,13 @@ def follows(db_url: str, uid: str) -> list[str]:
 def account_exists(db_url: str, uid: str) -> bool:
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
         return db.execute("select 1 from user_account where uid = ?", (uid,)).fetchone() is not None
+
+
+def feed_keys(db_url: str, uid: str) -> int:
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return db.execute("select count(*) from feed_key where uid = ?", (uid,)).fetchone()[0]
+
+
+def seen_mark(db_url: str, uid: str):
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return db.execute("select notifications_seen_at from user_account where uid = ?", (uid,)).fetchone()[0]
