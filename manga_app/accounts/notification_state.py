@@ -95,7 +95,8 @@ class NotificationState(rx.State):
         if not isinstance(slugs, list) or len(slugs) > MAX_PUSHED or not all(isinstance(slug, str) for slug in slugs):
             return notify("error", "通知を受け取れませんでした", "お知らせの形式が正しくありません。")
         uid = (await self.get_state(AuthState))._uid
-        mine = [slug for slug in slugs if slug in set(self._followed)]
+        followed = set(self._followed)
+        mine = [slug for slug in slugs if slug in followed]
         if not uid or uid != self._uid or not mine:
             return None
         if self._on_page():

@@ -63,7 +63,9 @@ def test_a_series_feed_answers_304_to_its_etag_and_404_for_unknown_or_malformed_
     first = client.get(f"/feeds/series/{SERIES}.atom")
     again = client.get(f"/feeds/series/{SERIES}.atom", headers={"If-None-Match": first.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
-    for slug in ("no-such-series", "UPPER", "a%2Fb", "..", "x" * 300):
+    head = client.head(f"/feeds/series/{SERIES}.atom")
+    assert head.status_code == 200 and head.content == b"" and head.headers["etag"] == first.headers["etag"]
+    for slug in ("no-such-series", "UPPER", "a%2Eb", "..", "x" * 300):
         missing = client.get(f"/feeds/series/{slug}.atom")
         assert missing.status_code == 404, slug
         assert "見つかりませんでした" in missing.text
