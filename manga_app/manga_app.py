@@ -14,6 +14,7 @@ from manga_app.read_models import discovery
 from manga_app.platform import leave_out_color_mode_script, own_stylesheet_link, versions
 from manga_app.ssr.pages import warm_up
 from manga_app.web import bounded_logs
+from manga_app.web.publish_push import watch_publishes
 from manga_app.web.middleware import site_http_layer
 
 # Fail fast on framework versions the platform wing was not written for, on a
@@ -75,3 +76,5 @@ register_pages(app)
 app.register_lifespan_task(warm_up)
 # The rankings computed at start, in a thread, rather than for the first visitor.
 app.register_lifespan_task(discovery.warm_up)
+# New units pushed to open tabs within seconds of a publish (web/publish_push.py).
+app.register_lifespan_task(watch_publishes)

@@ -90,7 +90,7 @@ class AuthState(rx.State):
     _expires: float = 0.0
     # An operator (accounts.roles), from the verified token of this session alone.
     _operator: bool = False
-    # Whose personal OPDS URL this tab was shown (OpdsKeyState.url; session_guard forgets it).
+    # Whose personal OPDS or feed URL this tab was shown (OpdsKeyState.url, FeedKeyState.url; session_guard forgets them).
     _opds_url_of: str = ""
 
     @rx.var

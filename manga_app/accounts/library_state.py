@@ -27,6 +27,7 @@ from manga_app.core import routes
 from manga_app.accounts import lists, mirror, payloads, repository, service, shelves, unread
 from manga_app.read_models.held import Snapshot, held_catalogue
 from manga_app.accounts.auth_state import AuthState
+from manga_app.accounts.notification_state import NotificationState
 from manga_app.ui.notify import notify
 from manga_app.reader.reading_state import ReadingState
 from manga_app.ui.records import TabLink
@@ -190,6 +191,8 @@ class LibraryState(rx.State):
         if statuses != self.statuses:  # an unchanged library is not sent again
             self.statuses = statuses
         self.followed = list(statuses)
+        # The header's 通知 count follows the library (no query when it is empty).
+        await (await self.get_state(NotificationState))._follow(uid, self.followed)
         if not views:
             return
         snapshot = await held_catalogue().snapshot()

@@ -3,7 +3,7 @@
 Every row is keyed by the Firebase uid, and a uid only ever comes from a
 verified ID token (verify.py). Series are referenced by slug, not id: a
 re-import may renumber series, and a follow must survive that. Chapter
-numbers are integer hundredths, as in the catalogue. Migrations: 0002, 0004, 0007, 0012."""
+numbers are integer hundredths, as in the catalogue. Migrations: 0002, 0004, 0007, 0009, 0013, 0014."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sqlmodel import Field, SQLModel
 
 from manga_app.catalogue.models import UTCDateTime, utc_now
 
-__all__ = ["Follow", "HistoryRemoval", "OpdsKey", "ReadingProgress", "UserAccount"]
+__all__ = ["FeedKey", "Follow", "HistoryRemoval", "OpdsKey", "ReadingProgress", "UserAccount"]
 
 
 class UserAccount(SQLModel, table=True):
@@ -28,6 +28,10 @@ class UserAccount(SQLModel, table=True):
     is_anonymous: bool = False
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+    # The reader's one notification mark (migration 0012): units of followed
+    # series published after it (and after the follow) are unseen. Nothing
+    # is written per follower when a unit is published.
+    notifications_seen_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
 
 
 class _UserSeries(SQLModel):
@@ -95,14 +99,28 @@ class HistoryRemoval(_UserSeries, table=True):
     removed_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 
 
-class OpdsKey(SQLModel, table=True):
-    """A user's key to their personal OPDS feeds (one per user). Only the
-    key's sha256 is stored: the key itself is shown once, when created."""
-
-    __tablename__ = "opds_key"
-    __table_args__ = (sa.UniqueConstraint("uid", name="uq_opds_key_uid"), {"extend_existing": True})
+class _UserKey(SQLModel):
+    """A user's secret key to personal feeds (one per user and kind). Only
+    the key's sha256 is stored: the key itself is shown once, when created
+    (accounts/opds_keys.py makes, checks and revokes both kinds)."""
 
     id: int | None = Field(default=None, primary_key=True)
     uid: str = Field(max_length=128, foreign_key="user_account.uid", ondelete="CASCADE")
     key_hash: str = Field(max_length=64, unique=True, index=True)
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+
+
+class OpdsKey(_UserKey, table=True):
+    """The key to the personal OPDS catalogue (/opds/k/{key})."""
+
+    __tablename__ = "opds_key"
+    __table_args__ = (sa.UniqueConstraint("uid", name="uq_opds_key_uid"), {"extend_existing": True})
+
+
+class FeedKey(_UserKey, table=True):
+    """The key to the personal Atom feed (/feeds/k/{key}.atom): a key of its
+    own, so a feed reader service that holds the URL cannot open the OPDS
+    catalogue's downloads. Migration 0012."""
+
+    __tablename__ = "feed_key"
+    __table_args__ = (sa.UniqueConstraint("uid", name="uq_feed_key_uid"), {"extend_existing": True})

@@ -9,7 +9,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from manga_app.accounts import opds_keys, own_data, progress, repository, unread
+from manga_app.accounts import notifications, opds_keys, own_data, progress, repository, unread
+from manga_app.accounts.models import FeedKey
 from manga_app.accounts.payloads import BrowserFollow, Position, parse_time
 from manga_app.accounts.verify import VerifiedUser
 from manga_app.core.config import content_key, get_settings
@@ -203,3 +204,40 @@ def delete_account(uid: str) -> dict[str, int]:
         deleted = own_data.delete(session=session, uid=uid, visitor=_visitor(uid))
         session.commit()
     return deleted
+
+def unseen_notifications(uid: str, followed: list[str]) -> int:
+    """The header's count. An empty library asks the database nothing."""
+    if not uid or not followed:
+        return 0
+    with Session(shared_engine()) as session:
+        return notifications.unseen_count(session=session, uid=uid)
+
+
+def read_notifications(uid: str) -> list[notifications.NewUnit]:
+    """/notifications: the newest new units; viewing them marks them seen."""
+    with Session(shared_engine()) as session:
+        found = notifications.recent(session=session, uid=uid)
+        if found:
+            notifications.mark_seen(session=session, uid=uid, at=found[0].unit.published_at)
+            session.commit()
+        return found
+
+
+def create_feed_key(uid: str) -> str:
+    """A new personal Atom feed key (the old one stops working)."""
+    with Session(shared_engine()) as session:
+        key = opds_keys.create_key(session=session, uid=uid, table=FeedKey)
+        session.commit()
+        return key
+
+
+def revoke_feed_key(uid: str) -> bool:
+    with Session(shared_engine()) as session:
+        revoked = opds_keys.revoke_key(session=session, uid=uid, table=FeedKey)
+        session.commit()
+        return revoked
+
+
+def feed_key_created_at(uid: str) -> datetime | None:
+    with Session(shared_engine()) as session:
+        return opds_keys.key_created_at(session=session, uid=uid, table=FeedKey)

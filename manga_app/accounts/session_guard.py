@@ -1,7 +1,7 @@
 """Run before every event (platform/socket_guard.py installs it): a signed-in
 session seen on another connection, or past its ID token's expiry, is
 suspended before the event can read or change anything of the account; a
-personal OPDS URL shown to a session that is over is forgotten."""
+personal OPDS or feed URL shown to a session that is over is forgotten."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import reflex as rx
 
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
+from manga_app.accounts.notification_state import NotificationState
+from manga_app.accounts.feed_key_state import FeedKeyState
 from manga_app.accounts.opds_key_state import OpdsKeyState
 from manga_app.accounts.operator_state import forget_console
 
@@ -28,8 +30,10 @@ async def hold_session(root: rx.State) -> bool:
         auth._suspend()
         (await root.get_state(LibraryState))._forget_account()
         await forget_console(root)
+        (await root.get_state(NotificationState))._forget_account()
     if auth._opds_url_of and auth._opds_url_of != auth._uid:
-        # Signed out, another user, or suspended: the personal OPDS URL goes too.
+        # Signed out, another user, or suspended: the personal OPDS and feed URLs go too.
         (await root.get_state(OpdsKeyState))._forget_url()
+        (await root.get_state(FeedKeyState))._forget_url()
         auth._opds_url_of = ""
     return held

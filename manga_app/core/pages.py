@@ -91,6 +91,7 @@ class PageKind(enum.Enum):
                    kept_offline=True, nav_label="ライブラリ", shelves=True, query=("status", "sort"))
     HISTORY = Page("/history", Head("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", indexable=False),
                    kept_offline=True, nav_label="閲覧履歴", shelves=True)
+    NOTIFICATIONS = Page("/notifications", Head("通知", "フォロー中の作品の新しい話と巻のお知らせです。", indexable=False))
     OFFLINE = Page("/offline", Head("保存した話", "オフラインで読むために保存した話の一覧です。", indexable=False),
                    kept_offline=True)
     ACCOUNT = Page("/account", Head("アカウントとデータ", "保存されたデータのダウンロードとアカウントの削除。", indexable=False))

@@ -23,6 +23,7 @@ RANKING = PageKind.RANKING.path
 CALENDAR = PageKind.CALENDAR.path
 ADMIN = PageKind.ADMIN.path
 ADMIN_AUDIT = PageKind.ADMIN_AUDIT.path
+NOTIFICATIONS = PageKind.NOTIFICATIONS.path
 
 # Reflex route templates, one per declared page.
 ROUTE_TEMPLATES: dict[PageKind, str] = {kind: kind.page.route for kind in PageKind}
@@ -214,6 +215,16 @@ def chapter_url(slug: str, number: str | int | float | Decimal, chapter_slug: st
         return f"/{slug}-ch-{unit_number(number)}-{VOLUME_SLUG}"
     base = f"/{slug}-ch-{format_chapter_number(number)}"
     return f"{base}-{chapter_slug}" if chapter_slug else base
+
+
+def series_feed_url(slug: str) -> str:
+    """The Atom feed of a series' newest units (web/feeds.py)."""
+    return f"/feeds/series/{slug}.atom"
+
+
+def personal_feed_url(key: str) -> str:
+    """The Atom feed of a reader's library, under their secret feed key."""
+    return f"/feeds/k/{key}.atom"
 
 
 def genre_url(name: str) -> str:

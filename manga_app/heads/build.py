@@ -100,6 +100,8 @@ def title_head(series: SeriesView, chapters: tuple[ChapterView, ...], *, site_na
         og_type="book",
         image=series.cover or seo.DEFAULT_IMAGE,
         json_ld=(series_ld, _breadcrumbs(origin, crumbs)),
+        feed=routes.series_feed_url(series.slug),
+        feed_title=f"{series.title}の新着",
     )
 
 

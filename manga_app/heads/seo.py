@@ -24,6 +24,9 @@ class PageHead:
     indexable: bool = True
     # What the page calls itself on screen, without the site's name ("" = the title).
     heading: str = ""
+    # An Atom feed of the page (path) for feed readers' autodiscovery, and its title.
+    feed: str = ""
+    feed_title: str = ""
 
 
 def host_name(host: str) -> str:

@@ -28,6 +28,9 @@ class HeadState(rx.State):
     og_image: str = ""
     robots: str = seo.NOINDEX_NOFOLLOW
     json_ld: str = ""
+    # The page's Atom feed (the title page's), linked for feed readers.
+    feed: str = ""
+    feed_title: str = ""
     site_name: str = get_settings().site_name
     # The GA4 id on the production host only (PageViewReporter loads gtag with it).
     analytics_id: str = ""
@@ -51,6 +54,7 @@ class HeadState(rx.State):
         self.og_image = shared.text(seo.absolute_url(settings.origin, head.image))
         self.robots = seo.robots_for(head, host=self.router.url.netloc, production_host=settings.production_host)
         self.json_ld = shared.text(seo.json_ld_text(head.json_ld))
+        self.feed, self.feed_title = head.feed, shared.text(head.feed_title)
         production = seo.is_production_host(self.router.url.netloc, settings.production_host)
         self.analytics_id = settings.ga_measurement_id if production else ""
 

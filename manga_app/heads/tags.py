@@ -20,8 +20,10 @@ def page_meta() -> list[dict]:
 
 
 def head_links() -> rx.Component:
-    """Canonical link and JSON-LD, rendered once per page."""
+    """Canonical link, the page's Atom feed and JSON-LD, rendered once per page."""
     return rx.fragment(
         rx.cond(HeadState.canonical != "", rx.el.link(rel="canonical", href=HeadState.canonical)),
+        rx.cond(HeadState.feed != "", rx.el.link(rel="alternate", type="application/atom+xml", title=HeadState.feed_title,
+                                                 href=HeadState.feed)),
         rx.cond(HeadState.json_ld != "", rx.el.script(HeadState.json_ld, type="application/ld+json")),
     )

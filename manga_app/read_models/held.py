@@ -3,7 +3,9 @@
 Loaded with the spec's loader (loader.py) on first use, then re-checked at
 most every REFRESH_SECONDS: when the published list changed (its ETag), a
 fresh copy is loaded in the background and swapped in whole, so readers
-never see a mix and never wait for a reload. Genres follow the spec's rule:
+never see a mix and never wait for a reload. `watch` checks on a timer
+whatever the visitors do, and tells its listeners which series gained
+units (web/publish_push.py pushes that to open tabs). Genres follow the spec's rule:
 loaded lazily, only while the held list is empty (a publish empties it),
 and a failure is only logged, so the next check tries again."""
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import httpx
@@ -66,6 +68,29 @@ def sort_genres(genres: Sequence[GenreCount]) -> tuple[GenreCount, ...]:
 
 
 EMPTY = Snapshot()
+# At most this many series are named to listeners for one publish.
+MAX_CHANGED = 1000
+
+Listener = Callable[[list[str]], Awaitable[None]]
+
+
+def changed_series(old: Snapshot, new: Snapshot) -> list[str]:
+    """Slugs of the series that gained or changed units from `old` to `new`,
+    most recently updated first: only the series updated since `old`'s newest
+    update are looked at, so a publish costs the same at any catalogue size."""
+    if not old.mangas or not len(old.latest):
+        return []
+    since = old.latest[0].updated_at
+    found: list[str] = []
+    for item in new.latest:
+        if item.updated_at < since or len(found) >= MAX_CHANGED:
+            break
+        before = old.by_slug.get(item.slug)
+        if before is None or (before.latest_chapter, before.chapters, before.updated_at) != (
+            item.latest_chapter, item.chapters, item.updated_at
+        ):
+            found.append(item.slug)
+    return found
 
 
 class HeldCatalogue:
@@ -80,6 +105,22 @@ class HeldCatalogue:
         self._checked_at = float("-inf")
         self._lock: asyncio.Lock | None = None
         self._refreshing: asyncio.Task | None = None
+        self._listeners: list[Listener] = []
+        self._telling: set[asyncio.Task] = set()
+
+    def listen(self, listener: Listener) -> None:
+        """`listener(slugs)` is awaited after each publish that changed series."""
+        self._listeners.append(listener)
+
+    async def watch(self, every: float) -> None:
+        """Check the published catalogue every `every` seconds, forever (a
+        lifespan task): a publish reaches the listeners that much later."""
+        while True:
+            try:
+                await self.refresh(force=True)
+            except Exception:  # never let one failed check end the watch
+                logger.exception("Checking the published catalogue failed")
+            await asyncio.sleep(every)
 
     @property
     def current(self) -> Snapshot:
@@ -96,11 +137,13 @@ class HeldCatalogue:
             self._refreshing = asyncio.get_running_loop().create_task(self.refresh())
         return self._snapshot
 
-    async def refresh(self) -> Snapshot:
-        """Check the published catalogue now, reloading what changed."""
+    async def refresh(self, *, force: bool = False) -> Snapshot:
+        """Check the published catalogue now, reloading what changed (unless
+        it was checked within `refresh_seconds` and not `force`)."""
         self._lock = self._lock or asyncio.Lock()
         async with self._lock:
-            if self._snapshot is not EMPTY and time.monotonic() - self._checked_at < self.refresh_seconds and self._snapshot.mangas:
+            fresh = time.monotonic() - self._checked_at < self.refresh_seconds
+            if self._snapshot is not EMPTY and fresh and self._snapshot.mangas and not force:
                 return self._snapshot
             await self._refresh()
         return self._snapshot
@@ -120,11 +163,19 @@ class HeldCatalogue:
             self._genres_version = genres_tag if genres else ""
         if genres != snapshot.genres:
             snapshot = snapshot.with_genres(genres)
-        installed = snapshot is not self._snapshot
+        installed, old = snapshot is not self._snapshot, self._snapshot
         self._snapshot = snapshot
         self._checked_at = time.monotonic()
         if installed:
             freeze_long_lived()
+            await self._tell(changed_series(old, snapshot))
+
+    async def _tell(self, slugs: list[str]) -> None:
+        """Each listener in a task of its own: the check (under the lock) never waits for them."""
+        for listener in self._listeners if slugs else ():
+            task = asyncio.get_running_loop().create_task(listener(slugs))
+            self._telling.add(task)
+            task.add_done_callback(_told(self._telling))
 
     async def _published_tags(self) -> tuple[str, str]:
         """Validators of the genre list and the first list page: they change on every publish."""
@@ -137,6 +188,15 @@ class HeldCatalogue:
         except httpx.HTTPError as error:
             logger.warning("Could not check the published catalogue: %s", error)
             return "", ""
+
+
+def _told(tasks: set[asyncio.Task]):
+    def done(task: asyncio.Task) -> None:
+        tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("A listener of the held catalogue failed", exc_info=task.exception())
+
+    return done
 
 
 def _validator(response: httpx.Response) -> str:

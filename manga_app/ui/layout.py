@@ -4,6 +4,7 @@ reader layout (no site chrome, a minimal top bar)."""
 import reflex as rx
 
 from manga_app.core import pages, routes
+from manga_app.ui.account.notifications_link import notifications_link
 from manga_app.ui.account.sign_in import sign_in_area
 from manga_app.ui.analytics import page_view_reporter
 from manga_app.heads.tags import head_links
@@ -56,6 +57,7 @@ def site_header(*, search: bool = True) -> rx.Component:
             rx.cond(HeadState.found, search_box(label="サイト内検索")) if search else rx.fragment(),
             rx.el.nav(
                 link("ジャンル", href=routes.GENRES, class_name="header-link"),
+                notifications_link(),
                 _sign_in_area(),
                 class_name="header-nav",
                 aria_label="メインメニュー",

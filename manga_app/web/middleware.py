@@ -18,7 +18,7 @@ from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app import platform
 from manga_app.web import bounded_logs
-from manga_app.web import catalogue_files, install, opds, pages, robots, service_worker, shell, sitemap, slashes
+from manga_app.web import catalogue_files, feeds, install, opds, pages, robots, service_worker, shell, sitemap, slashes
 from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.
@@ -80,6 +80,7 @@ class SiteHttpLayer:
                 Route("/mangas_{page}.json", catalogue_files.mangas_json, methods=["GET", "HEAD"]),
                 Route("/manifests/{slug}/{number}.json", catalogue_files.manifest_json, methods=["GET", "HEAD"]),
                 *opds.feed_routes(),
+                *feeds.feed_routes(),
             ],
             default=self._pages_or_reflex,
         )

@@ -112,7 +112,7 @@ def _etag_matches(wanted: str, etag: str) -> bool:
     return any(tag.strip() in ("*", etag, strong, f"W/{strong}") for tag in wanted.split(",") if tag.strip())
 
 
-def _not_modified(request: Request, etag: str, modified: datetime | None) -> bool:
+def not_modified(request: Request, etag: str, modified: datetime | None) -> bool:
     wanted = request.headers.get("if-none-match")
     if wanted is not None:
         return _etag_matches(wanted, etag)
@@ -138,7 +138,7 @@ def catalogue_validated(request: Request, who: Asker, render) -> Response:
         "Last-Modified": format_datetime(modified, usegmt=True),
         "Cache-Control": KEYED_CACHE if who.keyed else PUBLIC_CACHE,
     }
-    if _not_modified(request, etag, modified):
+    if not_modified(request, etag, modified):
         return Response(status_code=304, headers=headers)
     body, media_type = render()
     return Response(body if request.method != "HEAD" else b"", media_type=media_type, headers=headers)
@@ -148,7 +148,7 @@ def privately_validated(request: Request, body: bytes, media_type: str) -> Respo
     """A personal feed: never stored by shared caches; its ETag is its bytes'."""
     etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-    if _not_modified(request, etag, None):
+    if not_modified(request, etag, None):
         return Response(status_code=304, headers=headers)
     return Response(body if request.method != "HEAD" else b"", media_type=media_type, headers=headers)
 

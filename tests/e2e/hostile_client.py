@@ -24,6 +24,8 @@ CONSOLE_SERIES = f"{ROOT}.manga_app___console___series_state____series_editor_st
 CONSOLE_OVERVIEW = f"{ROOT}.manga_app___console___overview_state____overview_state"
 CONSOLE_AUDIT = f"{ROOT}.manga_app___console___audit_state____audit_state"
 LISTS = f"{ROOT}.manga_app___accounts___lists_state____lists_state"
+NOTIFICATION = f"{ROOT}.manga_app___accounts___notification_state____notification_state"
+FEED_KEY = f"{ROOT}.manga_app___accounts___feed_key_state____feed_key_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"
@@ -102,3 +104,13 @@ def statuses(db_url: str, uid: str) -> dict[str, str]:
 def account_exists(db_url: str, uid: str) -> bool:
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
         return db.execute("select 1 from user_account where uid = ?", (uid,)).fetchone() is not None
+
+
+def feed_keys(db_url: str, uid: str) -> int:
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return db.execute("select count(*) from feed_key where uid = ?", (uid,)).fetchone()[0]
+
+
+def seen_mark(db_url: str, uid: str):
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return db.execute("select notifications_seen_at from user_account where uid = ?", (uid,)).fetchone()[0]

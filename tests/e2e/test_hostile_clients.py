@@ -33,8 +33,9 @@ from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, go
 
 from .conftest import PORT, PRODUCTION_HOST
 from .hostile_client import (
-    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_OVERVIEW, CONSOLE_SERIES, LIBRARY, LISTS, OPDS_KEY, OPERATOR,
-    READER, READING, Tab, account_exists, follows, statuses,
+    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_OVERVIEW, CONSOLE_SERIES, FEED_KEY, LIBRARY, LISTS,
+    NOTIFICATION, OPDS_KEY, OPERATOR, READER, READING, Tab, account_exists, feed_keys, follows, seen_mark,
+    statuses,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -363,6 +364,40 @@ def test_a_personal_opds_url_leaves_the_tab_with_its_session(base_url, victim):
     again.wait_for(lambda: signed_in_as(again, claims_of(guest)["user_id"]))
     assert second not in json.dumps(again.updates[seen:]) and _key_url(again) == ""
     again.close()
+
+
+def test_notification_and_feed_key_events_from_a_socket_that_is_not_the_accounts_are_refused(base_url, victim, db, slugs):
+    tab, _token, uid = victim
+    # The account's own socket: its feed key is made and revoked.
+    tab.send(f"{FEED_KEY}.create")
+    tab.wait_for(lambda: "/feeds/k/" in (tab.delta(FEED_KEY).get("url_rx_state_") or ""))
+    assert feed_keys(db, uid) == 1
+    tab.send(f"{FEED_KEY}.revoke")
+    tab.wait_for(lambda: feed_keys(db, uid) == 0)
+    tab.close()
+    # Its client token replayed on another socket: every new event is refused.
+    replay = Tab(base_url, token=tab.token)
+    replay.hydrate()
+    replay.send(f"{NOTIFICATION}.load")
+    replay.send(f"{NOTIFICATION}.published", slugs=[slugs[0]])
+    replay.send(f"{FEED_KEY}.create")
+    replay.wait_for(lambda: any("ログインしてください" in notice for notice in replay.notices()))
+    replay.settled()
+    notes = replay.delta(NOTIFICATION)
+    assert not notes.get("items_rx_state_") and notes.get("count_rx_state_") in (None, 0), notes
+    assert "/feeds/k/" not in json.dumps(replay.updates)
+    assert feed_keys(db, uid) == 0 and seen_mark(db, uid) is None
+    assert nothing_of(replay, uid, (slugs[0],))
+    replay.close()
+
+
+def test_a_malformed_publish_notice_is_refused_in_japanese(base_url):
+    tab = Tab(base_url)
+    tab.hydrate()
+    for payload in ("neko", [1, 2], ["neko"] * 1001, None, {"slug": "neko"}):
+        tab.send(f"{NOTIFICATION}.published", slugs=payload)
+    tab.wait_for(lambda: sum("通知を受け取れませんでした" in notice for notice in tab.notices()) == 5)
+    tab.close()
 
 
 # --- floods and frames ---------------------------------------------------------

@@ -228,7 +228,7 @@ def test_an_unknown_chapter_of_a_known_title_is_not_found(base_url: str, page: P
 def _page_paths(base_url: str) -> list[str]:
     first = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"][0]
     return ["/", "/genres", "/search?q=%E3%81%BB%E3%81%97", f"/manga/{first['slug']}",
-            f"/{first['slug']}-ch-{first['latest_chapter']}", "/library", "/no-such-page"]
+            f"/{first['slug']}-ch-{first['latest_chapter']}", "/library", "/notifications", "/no-such-page"]
 
 
 def test_every_kind_of_page_hydrates_without_errors_on_every_host(base_url: str, production_url: str, page: Page) -> None:

@@ -27,6 +27,7 @@ PURE = (
     "manga_app/core/*.py",
     "manga_app/search/*.py",
     "manga_app/opds/*.py",
+    "manga_app/feeds/atom.py",
     "manga_app/heads/seo.py",
     "manga_app/heads/build.py",
     "manga_app/reader/rules.py",
@@ -43,7 +44,7 @@ PURE = (
 NOT_PURE = ("manga_app/core/db.py", "manga_app/opds/queries.py", "manga_app/search/held_index.py")
 FRAMEWORKS = ("reflex", "reflex_base", "sqlmodel", "sqlalchemy", "starlette")
 # The parts below the UI never reach up into it.
-BACKEND = ("backup", "catalogue", "core", "demo", "opds", "read_models", "search")
+BACKEND = ("backup", "catalogue", "core", "demo", "feeds", "opds", "read_models", "search")
 UI_AND_WEB = ("reflex", "reflex_base", "manga_app.pages", "manga_app.ui", "manga_app.web", "manga_app.ssr")
 PAGES = "manga_app.pages"
 # Who may import the pages: the app (wiring them in) and the server renderer

@@ -8,7 +8,7 @@ import reflex as rx
 from manga_app.ui.account.follow import follow_button
 from manga_app.ui.account.library_parts import account_header, shelf_item, shelf_list
 from manga_app.ui.account.lists import status_picker
-from manga_app.ui.account.opds_key import opds_panel
+from manga_app.ui.account.opds_key import feed_panel, opds_panel
 from manga_app.ui.cards import moment_time
 from manga_app.ui.filters import link_tabs
 from manga_app.ui.layout import site_layout
@@ -44,5 +44,5 @@ def view() -> rx.Component:
         rx.el.div(link_tabs(LibraryState.library_sorts, label="並び順"), class_name="library-sorts"),
         shelf_list(LibraryState.library_items, _item, label="ライブラリの作品",
                    empty="この状態の作品はまだありません。作品ページの「フォロー」や状態の選択で追加できます。"),
-        rx.cond(AuthState.signed_in, opds_panel()),
+        rx.cond(AuthState.signed_in, rx.fragment(opds_panel(), feed_panel())),
     )

@@ -1,16 +1,20 @@
-"""/library's reader-app panel: the OPDS catalogue's URL, and the personal
-key (create, show its URL once with a copy button, revoke)."""
+"""/library's panels of personal keys: the reader-app (OPDS) catalogue and
+the Atom feed. Each shows its key's state (create, show its URL once with a
+copy button, revoke, remake) the same way (`_key_panel`)."""
 
 import reflex as rx
 
+from manga_app.accounts.feed_key_state import FeedKeyState
 from manga_app.accounts.opds_key_state import OpdsKeyState
 
-_COPY_SCRIPT = (
-    "(() => { const box = document.getElementById('opds-url'); if (!box) return; box.select();"
-    " const done = () => window.mangaNotify && window.mangaNotify('success', 'URLをコピーしました', '');"
-    " if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(box.value).then(done); return; }"
-    " document.execCommand('copy'); done(); })()"
-)
+
+def _copy_script(box_id: str) -> str:
+    return (
+        f"(() => {{ const box = document.getElementById('{box_id}'); if (!box) return; box.select();"
+        " const done = () => window.mangaNotify && window.mangaNotify('success', 'URLをコピーしました', '');"
+        " if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(box.value).then(done); return; }"
+        " document.execCommand('copy'); done(); })()"
+    )
 
 
 def _button(label: str, on_click, *, primary: bool = False, test_id: str) -> rx.Component:
@@ -18,42 +22,58 @@ def _button(label: str, on_click, *, primary: bool = False, test_id: str) -> rx.
                         class_name="account-menu-item" + (" account-menu-item-primary" if primary else ""))
 
 
-def opds_panel() -> rx.Component:
+def _key_panel(state, *, prefix: str, title: str, intro: rx.Component, label: str) -> rx.Component:
+    """`state` has url, active, created, load, create, revoke; test ids and the URL box start with `prefix`."""
+    box = f"{prefix}-url"
     return rx.el.section(
-        rx.el.h2("リーダーアプリで読む（OPDS）", class_name="opds-title"),
-        rx.el.p(
-            "Panels・Chunky・KOReader などのアプリに、カタログのURL ",
-            rx.el.code(OpdsKeyState.public_url),
-            " を登録できます。キーを作成すると、フォロー中と続きを読むもアプリで見られます。",
-            class_name="account-panel-text",
-        ),
+        rx.el.h2(title, class_name="opds-title"),
+        intro,
         rx.cond(
-            OpdsKeyState.url != "",
+            state.url != "",
             rx.el.div(
-                rx.el.label("あなた専用のURL（この画面でだけ表示されます）", html_for="opds-url", class_name="opds-label"),
+                rx.el.label("あなた専用のURL（この画面でだけ表示されます）", html_for=box, class_name="opds-label"),
                 rx.el.div(
-                    rx.el.input(id="opds-url", value=OpdsKeyState.url, read_only=True, class_name="opds-url",
-                                data_testid="opds-url"),
-                    _button("コピー", rx.call_script(_COPY_SCRIPT), test_id="opds-copy"),
+                    rx.el.input(id=box, value=state.url, read_only=True, class_name="opds-url", data_testid=box),
+                    _button("コピー", rx.call_script(_copy_script(box)), test_id=f"{prefix}-copy"),
                     class_name="opds-url-row",
                 ),
             ),
         ),
         rx.el.div(
             rx.cond(
-                OpdsKeyState.active,
+                state.active,
                 rx.fragment(
-                    rx.el.span("キーは有効です（", OpdsKeyState.created, "に作成）", class_name="opds-status",
-                               data_testid="opds-status"),
-                    _button("無効にする", OpdsKeyState.revoke, test_id="opds-revoke"),
-                    _button("作り直す", OpdsKeyState.create, test_id="opds-renew"),
+                    rx.el.span("キーは有効です（", state.created, "に作成）", class_name="opds-status",
+                               data_testid=f"{prefix}-status"),
+                    _button("無効にする", state.revoke, test_id=f"{prefix}-revoke"),
+                    _button("作り直す", state.create, test_id=f"{prefix}-renew"),
                 ),
-                _button("キーを作成", OpdsKeyState.create, primary=True, test_id="opds-create"),
+                _button("キーを作成", state.create, primary=True, test_id=f"{prefix}-create"),
             ),
             class_name="opds-actions",
         ),
-        on_mount=OpdsKeyState.load,
+        on_mount=state.load,
         class_name="account-panel opds-panel",
-        data_testid="opds-panel",
-        aria_label="リーダーアプリで読む",
+        data_testid=f"{prefix}-panel",
+        aria_label=label,
     )
+
+
+def opds_panel() -> rx.Component:
+    intro = rx.el.p(
+        "Panels・Chunky・KOReader などのアプリに、カタログのURL ",
+        rx.el.code(OpdsKeyState.public_url),
+        " を登録できます。キーを作成すると、フォロー中と続きを読むもアプリで見られます。",
+        class_name="account-panel-text",
+    )
+    return _key_panel(OpdsKeyState, prefix="opds", title="リーダーアプリで読む（OPDS）", intro=intro, label="リーダーアプリで読む")
+
+
+def feed_panel() -> rx.Component:
+    intro = rx.el.p(
+        "フォロー中の作品の新しい話を、フィードリーダー（Atom）で受け取れます。キーを作成すると、あなた専用のURLが表示されます。"
+        "各作品のフィードは作品ページから登録できます。",
+        class_name="account-panel-text",
+    )
+    return _key_panel(FeedKeyState, prefix="feed", title="フィードリーダーで受け取る（Atom）", intro=intro,
+                      label="フィードリーダーで受け取る")

@@ -94,6 +94,7 @@ MATCH_CASES = [
     ("admin-series-not-a-slug", "/admin/series/進撃", None),
     ("admin-unknown", "/admin/settings", None),
     ("library", "/library", RouteMatch(PageKind.LIBRARY)),
+    ("notifications", "/notifications", RouteMatch(PageKind.NOTIFICATIONS)),
     ("library-trailing-slash", "/library/", RouteMatch(PageKind.LIBRARY)),
     ("history", "/history", RouteMatch(PageKind.HISTORY)),
     ("history-trailing-slash", "/history/", RouteMatch(PageKind.HISTORY)),

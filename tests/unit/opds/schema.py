@@ -73,3 +73,26 @@ def valid_feed(body: bytes, media_type: str) -> etree._Element:
     self_link = document.find("a:link[@rel='self']", NS)
     assert self_link is not None and self_link.get("type") == media_type, "self link missing or of another type"
     return document
+
+
+@cache
+def atom_schema() -> etree.RelaxNG:
+    return etree.RelaxNG(etree.parse(str(SCHEMAS / "atom.rng")))
+
+
+def valid_atom(body: bytes) -> etree._Element:
+    """The parsed feed; AssertionError naming every problem when it is not
+    Atom 1.0: RFC 4287's RELAX NG schema (Appendix B) and its Schematron rules."""
+    document = etree.fromstring(body)
+    schema = atom_schema()
+    assert schema.validate(document), f"not Atom 1.0: {schema.error_log}"
+    entries = document.findall("a:entry", NS)
+    if document.find("a:author", NS) is None:
+        assert all(entry.find("a:author", NS) is not None for entry in entries), "an entry without an author"
+    for entry in entries:
+        assert entry.find("a:content", NS) is not None or any(
+            link.get("rel") in (None, "alternate") for link in entry.findall("a:link", NS)
+        ), f"entry {entry.findtext('a:id', namespaces=NS)} has neither content nor an alternate link"
+    ids = [entry.findtext("a:id", namespaces=NS) for entry in entries]
+    assert len(ids) == len(set(ids)), f"entries share an id: {ids}"
+    return document
