@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session
 
-from manga_app.catalogue import repository
+from manga_app.catalogue.models import Chapter
 from manga_app.core.config import content_key, get_settings
 from manga_app.core.db import shared_engine
 from manga_app.reader.models import ChapterLike, ChapterLikeCount
@@ -134,12 +134,11 @@ def chapter_like_state(chapter_id: int, *, browser_id: str, uid: str) -> LikeSta
         return state_of(session=session, chapter_id=chapter_id, keys=reader_keys(browser_id=browser_id, uid=uid))
 
 
-def toggle_chapter_like(slug: str, number: str, *, browser_id: str, uid: str, address: str, day: date) -> LikeState | None:
-    """The end card's call: None when the chapter is unknown."""
+def toggle_chapter_like(chapter_id: int, *, browser_id: str, uid: str, address: str, day: date) -> LikeState | None:
+    """The end card's call: None when the chapter is (no longer) there."""
     secret = hashing_secret(content_key(get_settings()))
     with Session(shared_engine()) as session:
-        chapter = repository.get_chapter(session=session, series_slug=slug, number=number)
-        if chapter is None:
+        if session.get(Chapter, chapter_id) is None:
             return None
-        return toggle(session=session, chapter_id=chapter.id, keys=reader_keys(browser_id=browser_id, uid=uid),
+        return toggle(session=session, chapter_id=chapter_id, keys=reader_keys(browser_id=browser_id, uid=uid),
                       address=address_key(secret, address), day=day)

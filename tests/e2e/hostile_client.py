@@ -18,6 +18,7 @@ LIBRARY = f"{ROOT}.manga_app___accounts___library_state____library_state"
 READER = f"{ROOT}.manga_app___reader___state____reader_state"
 OPDS_KEY = f"{ROOT}.manga_app___accounts___opds_key_state____opds_key_state"
 READING = f"{ROOT}.manga_app___reader___reading_state____reading_state"
+END_CARD = f"{ROOT}.manga_app___reader___end_state____end_card_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"
@@ -90,3 +91,14 @@ def follows(db_url: str, uid: str) -> list[str]:
 def account_exists(db_url: str, uid: str) -> bool:
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
         return db.execute("select 1 from user_account where uid = ?", (uid,)).fetchone() is not None
+
+
+def chapter_likes(db_url: str, slug: str, hundredths: int) -> tuple[int, int]:
+    """(the chapter's like count, its like rows)."""
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return db.execute(
+            "select coalesce((select likes from chapter_like_count where chapter_id = chapter.id), 0), "
+            "(select count(*) from chapter_like where chapter_id = chapter.id) "
+            "from chapter join series on series.id = chapter.series_id where series.slug = ? and chapter.number_hundredths = ?",
+            (slug, hundredths),
+        ).fetchone()
