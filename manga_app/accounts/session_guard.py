@@ -1,7 +1,8 @@
 """Run before every event (web/socket_guard.py installs it): a signed-in
 session seen on another connection, or past its ID token's expiry, is
-suspended before the event can read or change anything of the account; a
-personal OPDS URL shown to a session that is over is forgotten."""
+suspended before the event can read or change anything of the account (its
+follows, whether it likes the open chapter); a personal OPDS URL shown to a
+session that is over is forgotten."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import reflex as rx
 from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 from manga_app.accounts.opds_key_state import OpdsKeyState
+from manga_app.reader.end_state import EndCardState
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +28,7 @@ async def hold_session(root: rx.State) -> bool:
         logger.info("Suspended the session of %s: %s", auth._uid, "another connection" if moved else "its ID token expired")
         auth._suspend()
         (await root.get_state(LibraryState))._forget_account()
+        (await root.get_state(EndCardState))._forget_reader()
     if auth._opds_url_of and auth._opds_url_of != auth._uid:
         # Signed out, another user, or suspended: the personal OPDS URL goes too.
         (await root.get_state(OpdsKeyState))._forget_url()

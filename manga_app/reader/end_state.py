@@ -85,6 +85,11 @@ class EndCardState(rx.State):
             reader.visitor_id = secrets.token_urlsafe(18)
         return rules.visitor_id(reader.visitor_id), (await self.get_state(AuthState))._uid
 
+    def _forget_reader(self) -> None:
+        """The session was suspended (accounts/session_guard.py): whether the
+        account likes this chapter leaves the state until the card asks again."""
+        self.liked, self.like_key = False, ""
+
     def _show(self, context: ChapterContext, found: likes.LikeState) -> None:
         self.likes, self.liked = found.likes, found.liked
         self.like_key = f"{context.series.slug}/{context.chapter.number}"
@@ -94,7 +99,7 @@ class EndCardState(rx.State):
         self._show(context, await asyncio.to_thread(likes.chapter_like_state, context.chapter.id, browser_id=browser_id, uid=uid))
 
     @rx.event
-    async def reached_end(self, slug: str, number: str):
+    async def reached_end(self, slug: str = "", number: str = ""):
         """The reader reached the card: the count now, and whether this reader
         (known by now, signed in or not) likes the chapter."""
         slug, number = payloads.valid_slug(slug), logic.report_key(number)
@@ -103,7 +108,7 @@ class EndCardState(rx.State):
             await self._show_likes(context)
 
     @rx.event
-    async def toggle_like(self, slug: str, number: str):
+    async def toggle_like(self, slug: str = "", number: str = ""):
         """いいね / いいね済み of chapter `number` of `slug`, for every reader:
         the account's when signed in (a session this connection did not
         prove is refused), else this browser's."""
