@@ -122,6 +122,23 @@ def toggle(
     return LikeState(count_of(session=session, chapter_id=chapter_id), True)
 
 
+def merge_likes(*, session: Session, source: str, target: str) -> None:
+    """A guest's likes (key `source`) become the account's (`target`) when the
+    guest signs in to it: a chapter both liked keeps one like. The caller commits."""
+    both = sa.select(ChapterLike.chapter_id).where(ChapterLike.liker == target).scalar_subquery()
+    doubled = session.execute(
+        sa.delete(ChapterLike).where(ChapterLike.liker == source, ChapterLike.chapter_id.in_(both)).returning(ChapterLike.chapter_id)
+    ).scalars().all()
+    for chapter_id in doubled:
+        _add_to_count(session, chapter_id, -1)
+    session.execute(sa.update(ChapterLike).where(ChapterLike.liker == source).values(liker=target))
+
+
+def merge_account_likes(session: Session, source_uid: str, target_uid: str) -> None:
+    secret = hashing_secret(content_key(get_settings()))
+    merge_likes(session=session, source=visitor_key(secret, "u", source_uid), target=visitor_key(secret, "u", target_uid))
+
+
 def reader_keys(*, browser_id: str, uid: str) -> list[str]:
     """The reader's keys, the account's first (the one a new like is kept under)."""
     secret = hashing_secret(content_key(get_settings()))

@@ -155,3 +155,21 @@ def test_a_deleted_chapter_takes_its_likes_along(engine, chapter):
         assert likes.count_of(session=session, chapter_id=chapter) == 0
         left = session.execute(sa.select(sa.func.count()).where(ChapterLike.chapter_id == chapter)).scalar_one()
     assert left == 0
+
+
+def test_a_guests_likes_become_the_accounts_it_signs_in_to_and_a_chapter_both_liked_keeps_one(engine, chapter):
+    with Session(engine) as session:
+        other = Chapter(series_id=session.get(Chapter, chapter).series_id, number_hundredths=200, title="", slug="",
+                        published_at=T0, page_count=3)
+        session.add(other)
+        session.commit()
+        second = other.id
+    toggle(engine, chapter, [account("guest")])
+    toggle(engine, second, [account("guest")])
+    toggle(engine, chapter, [account("google")])
+    with Session(engine) as session:
+        likes.merge_likes(session=session, source=account("guest"), target=account("google"))
+        session.commit()
+    assert shown(engine, chapter, [account("google")]) == likes.LikeState(1, True)
+    assert shown(engine, second, [account("google")]) == likes.LikeState(1, True)
+    assert shown(engine, chapter, [account("guest")]).liked is False
