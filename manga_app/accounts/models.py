@@ -70,6 +70,8 @@ class ReadingProgress(SQLModel, table=True):
     __table_args__ = (
         sa.UniqueConstraint("uid", "series_slug", "chapter_hundredths", name="uq_progress_uid_chapter"),
         sa.Index("ix_progress_uid_updated", "uid", "updated_at"),
+        # A series' readers, newest first (reader/also_read.py). Migration 0012.
+        sa.Index("ix_progress_series_updated", "series_slug", "updated_at"),
         {"extend_existing": True},
     )
 

@@ -16,6 +16,7 @@ from manga_app.accounts.verify import VerifiedUser
 from manga_app.core.config import content_key, get_settings
 from manga_app.core.db import shared_engine
 from manga_app.reader.view_counts import hashing_secret, visitor_key
+from manga_app.reader import likes
 
 
 class FollowLimitReached(Exception):
@@ -63,6 +64,7 @@ def merge_accounts(source: VerifiedUser, target: VerifiedUser) -> None:
     with Session(shared_engine()) as session:
         repository.upsert_user(session=session, user=target)
         repository.merge_user(session=session, source_uid=source.uid, target_uid=target.uid)
+        likes.merge_account_likes(session, source.uid, target.uid)
         session.commit()
 
 

@@ -28,6 +28,7 @@ class ChapterView:
     url: str
     kind: str = "chapter"  # or 'volume'; `number` is then the volume's key (routes.VOLUME_KEY)
     label: str = ""  # 第12話, 第3巻
+    id: int = 0  # the chapter row's (its likes are kept by it: reader/likes.py)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ def chapter_view(series_slug: str, chapter: Chapter) -> ChapterView:
         url=routes.chapter_url(series_slug, number, chapter.slug),
         kind=chapter.kind,
         label=routes.unit_label(number),
+        id=chapter.id or 0,
     )
 
 

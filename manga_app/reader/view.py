@@ -11,8 +11,10 @@ from manga_app.reader.end_state import EndCardState
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
 from manga_app.heads.state import HeadState
+from manga_app.accounts.auth_state import AuthState
 from manga_app.accounts.library_state import LibraryState
 from manga_app.ui.account.lists import finished_banner
+from manga_app.ui.account.follow import follow_button
 
 
 def _reader() -> rx.Component:
@@ -47,7 +49,17 @@ def _reader() -> rx.Component:
         next_warm=ReaderState.next_warm,
         series_complete=EndCardState.complete,
         end_picks=EndCardState.picks,
+        end_picks_also_read=EndCardState.picks_also_read,
         end_phrases=EndCardState.phrases,
+        likes=EndCardState.likes_label,
+        liked=EndCardState.liked,
+        like_key=EndCardState.like_key,
+        # No いいね until who is reading is known (the server would ask to wait).
+        like_open=~AuthState.loading,
+        # The place of the series' reading status once it has a picker.
+        end_follow=follow_button(ReaderState.series_slug),
+        on_like=EndCardState.toggle_like,
+        on_end_seen=EndCardState.reached_end,
         on_progress=ReaderState.save_progress,
         on_settings_change=ReaderState.change_settings,
         on_near_end=ReaderState.prefetch_next,

@@ -42,10 +42,19 @@ class MangaReader(rx.Component):
     # When the history saved that position (epoch ms, 0: never).
     initial_at: rx.Var[int]
     next_warm: rx.Var[list[str]]
-    # The end card after the last chapter: 完結 or not, and [{url, title, cover, why}] to read next.
+    # The end card (reader/end_state.py): 完結 or not, [{url, title, cover, why}]
+    # to read next (whether led by what readers also read), this chapter's いいね
+    # (the count as shown, whether this reader likes it, and the "slug/number" they
+    # are of), and the series' follow control, drawn by Python.
     series_complete: rx.Var[bool]
     end_picks: rx.Var[list[dict[str, str]]]
+    end_picks_also_read: rx.Var[bool]
     end_phrases: rx.Var[dict[str, list[str]]]
+    likes: rx.Var[str]
+    liked: rx.Var[bool]
+    like_key: rx.Var[str]
+    like_open: rx.Var[bool]
+    end_follow: rx.Var[rx.Component]
     # The chapter's own one-page offset in double view (worked out at import
     # from where its spreads fall), used until the reader picks one.
     default_offset: rx.Var[bool]
@@ -55,6 +64,8 @@ class MangaReader(rx.Component):
     ]
     on_settings_change: rx.EventHandler[lambda change: [change]]
     on_near_end: rx.EventHandler[lambda: []]
+    on_like: rx.EventHandler[lambda slug, chapter: [slug, chapter]]
+    on_end_seen: rx.EventHandler[lambda slug, chapter: [slug, chapter]]
 
 
 manga_reader = MangaReader.create

@@ -26,6 +26,7 @@ CONSOLE_AUDIT = f"{ROOT}.manga_app___console___audit_state____audit_state"
 LISTS = f"{ROOT}.manga_app___accounts___lists_state____lists_state"
 NOTIFICATION = f"{ROOT}.manga_app___accounts___notification_state____notification_state"
 FEED_KEY = f"{ROOT}.manga_app___accounts___feed_key_state____feed_key_state"
+END_CARD = f"{ROOT}.manga_app___reader___end_state____end_card_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.
 NAMESPACE = "/_event"
@@ -114,3 +115,13 @@ def feed_keys(db_url: str, uid: str) -> int:
 def seen_mark(db_url: str, uid: str):
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
         return db.execute("select notifications_seen_at from user_account where uid = ?", (uid,)).fetchone()[0]
+
+def chapter_likes(db_url: str, slug: str, hundredths: int) -> tuple[int, int]:
+    """(the chapter's like count, its like rows)."""
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+        return db.execute(
+            "select coalesce((select likes from chapter_like_count where chapter_id = chapter.id), 0), "
+            "(select count(*) from chapter_like where chapter_id = chapter.id) "
+            "from chapter join series on series.id = chapter.series_id where series.slug = ? and chapter.number_hundredths = ?",
+            (slug, hundredths),
+        ).fetchone()

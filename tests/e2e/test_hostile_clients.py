@@ -33,9 +33,9 @@ from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, go
 
 from .conftest import PORT, PRODUCTION_HOST
 from .hostile_client import (
-    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_OVERVIEW, CONSOLE_SERIES, FEED_KEY, LIBRARY, LISTS,
-    NOTIFICATION, OPDS_KEY, OPERATOR, READER, READING, Tab, account_exists, feed_keys, follows, seen_mark,
-    statuses,
+    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_OVERVIEW, CONSOLE_SERIES, END_CARD, FEED_KEY, LIBRARY, LISTS,
+    NOTIFICATION, OPDS_KEY, OPERATOR, READER, READING, Tab, account_exists, chapter_likes, feed_keys, follows,
+    seen_mark, statuses,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -333,6 +333,53 @@ def test_the_readers_backend_helpers_are_not_events_and_a_made_up_opening_record
     assert tab.delta(READING).get("history_json_rx_state_") in ("", None, "[]"), tab.delta(READING)
     assert not tab.delta(READER).get("visitor_id_rx_state_")  # nothing was counted either
     tab.close()
+
+
+NOT_LIKED = "いいねできませんでした"
+
+
+def test_like_events_for_unknown_or_malformed_chapters_get_a_japanese_notice(base_url, slugs, db, server_env):
+    tab = Tab(base_url)
+    tab.hydrate()
+    tab.send(f"{AUTH}.on_auth_change", user=None, token="")  # a visitor who is not signed in
+    before = _log_lines(server_env)
+    cases = [
+        {"slug": "no-such-series", "number": "1"},
+        {"slug": slugs[0], "number": "99999"},
+        {"slug": slugs[0], "number": "1e309"},
+        {"slug": "../" + slugs[0], "number": "1"},
+        {"slug": 12, "number": None},
+        {"slug": ["a"], "number": {"n": 1}},
+        {"slug": "s" * 100_000, "number": "1"},
+    ]
+    for payload in cases:
+        tab.send(f"{END_CARD}.toggle_like", **payload)
+    tab.wait_for(lambda: sum(NOT_LIKED in notice for notice in tab.notices()) == len(cases))
+    tab.send(f"{END_CARD}.toggle_like", slug=slugs[0])  # an argument missing
+    tab.send(f"{END_CARD}.reached_end", slug=None, number=None)
+    tab.settled()
+    assert chapter_likes(db, slugs[0], 100) == (0, 0)
+    added = "\n".join(_log_lines(server_env)[len(before):])
+    assert "Traceback" not in added, added[:2000]
+    assert httpx.get(f"{base_url}/", timeout=10).status_code == 200
+    tab.close()
+
+
+def test_a_like_from_a_socket_that_is_not_the_accounts_is_refused(base_url, victim, db, slugs):
+    tab, _token, _uid = victim
+    tab.send(f"{END_CARD}.toggle_like", slug=slugs[0], number="1")
+    tab.wait_for(lambda: chapter_likes(db, slugs[0], 100) == (1, 1))
+    tab.close()
+    # The victim's client token replayed on another connection: its session is
+    # suspended before the event, and the like is refused, not taken back.
+    replay = Tab(base_url, token=tab.token)
+    replay.hydrate()
+    replay.send(f"{END_CARD}.toggle_like", slug=slugs[0], number="1")
+    replay.wait_for(lambda: any(WAIT in notice for notice in replay.notices()))
+    replay.settled()
+    assert chapter_likes(db, slugs[0], 100) == (1, 1)
+    assert replay.delta(END_CARD).get("liked_rx_state_") in (None, False)
+    replay.close()
 
 
 def _key_url(tab: Tab) -> str:

@@ -29,8 +29,8 @@ export function useReaderKeys({ act, direction, mode, stageRef, sheetOpen, close
         canScrollUp: !!stage && stage.scrollTop > 2,
       });
       if (!action) return;
-      // Space on a focused link or button keeps its own meaning.
-      if (event.key === " " && event.target.closest?.("a,button")) return;
+      // Space and Enter on a focused link or button keep their own meaning.
+      if ((event.key === " " || event.key === "Enter") && event.target.closest?.("a,button,summary")) return;
       event.preventDefault();
       act(action);
     };

@@ -1,5 +1,5 @@
 // Keys, taps and swipes turned into reader actions ("next", "prev", "first",
-// "last", "menu", "zoom-in", "zoom-out", "zoom-reset", and in the paged
+// "last", "menu", "continue" (Enter: the next chapter, from the end card), "zoom-in", "zoom-out", "zoom-reset", and in the paged
 // reader "scroll-down", "scroll-up", "line-down", "line-up" inside a page
 // taller than the screen), aware of the reading direction. No React here.
 
@@ -22,6 +22,9 @@ export function keyAction(event, { direction, mode, canScrollDown, canScrollUp }
       return "last";
     case "Escape":
       return "menu";
+    // At the end card: on to the next chapter.
+    case "Enter":
+      return "continue";
     // Zoom inside the reader (ctrl/⌘ with them is the browser's own zoom).
     case "+":
     case "=":

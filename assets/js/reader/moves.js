@@ -12,6 +12,16 @@ const STRIP_STEP = 0.85;
 // Arrow keys inside a tall page of the paged reader.
 const LINE_STEP_PX = 60;
 
+// Whether the end card is on screen: the paged reader's last screen, or the
+// strip scrolled down to it.
+function endCardShown(mode, unitIndex, units) {
+  if (mode !== "vertical") return unitIndex >= units.length;
+  const card = document.querySelector(".reader-root .reader-end");
+  if (!card) return false;
+  const box = card.getBoundingClientRect();
+  return box.top < window.innerHeight && box.bottom > 0;
+}
+
 // `makeRoom` is the load queue's (set by the reader each render): a page
 // turned to is loaded before the pages queued for later.
 export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, setPage, setOverlay, zoomer, imageRefs, stageRef, prevUrl, nextUrl }) {
@@ -61,6 +71,11 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
         return;
       }
       setOverlay(false);
+      if (action === "continue") {
+        // Only from the end card: Enter mid-chapter turns no page.
+        if (nextUrl && endCardShown(mode, unitIndex, units)) navigate(nextUrl);
+        return;
+      }
       const stage = stageRef.current;
       if (action.startsWith("scroll-") || action.startsWith("line-")) {
         if (!stage) return;

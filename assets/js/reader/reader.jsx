@@ -52,8 +52,9 @@ function Reader(props) {
     chapterNumber = "", prevUrl = "", prevLabel = "", nextUrl = "", nextLabel = "", chapters = [],
     mode = "paged", direction = "rtl", directionChoice = "auto", settings = {}, preload = 0,
     initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0, defaultOffset = false,
-    seriesComplete = false, endPicks = [], endPhrases = {},
-    onProgress, onSettingsChange, onNearEnd,
+    seriesComplete = false, endPicks = [], endPicksAlsoRead = false, endPhrases = {},
+    likes = "0", liked = false, likeKey = "", likeOpen = false, endFollow = null,
+    onProgress, onSettingsChange, onNearEnd, onLike, onEndSeen,
   } = props;
   // Back from a chapter's first page opens the one before at its end.
   const location = useLocation();
@@ -216,7 +217,15 @@ function Reader(props) {
   useNearEnd({ page, total, nextUrl, onNearEnd });
 
   const endCard = (
-    <EndCard {...{ heading, nextUrl, nextLabel, seriesUrl, seriesTitle }} complete={seriesComplete} picks={endPicks} phrases={endPhrases} />
+    <EndCard
+      {...{ heading, nextUrl, nextLabel, seriesUrl, seriesTitle, seriesSlug, chapterNumber, chapters, likes, liked, likeKey, likeOpen, onLike }}
+      complete={seriesComplete}
+      picks={endPicks}
+      picksAlsoRead={endPicksAlsoRead}
+      phrases={endPhrases}
+      onSeen={onEndSeen}
+      follow={endFollow}
+    />
   );
 
   return (
