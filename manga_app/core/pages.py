@@ -70,6 +70,10 @@ class PageKind(enum.Enum):
         nav_label="ジャンル",
     )
     GENRE = Page("/genre/[name]", query=("sort", "page"))
+    # Every series by one author (writer or artist) or with one tag: listed
+    # like a genre; their heads and 404s come from the held catalogue.
+    AUTHOR = Page("/author/[name]", query=("sort", "page"))
+    TAG = Page("/tag/[name]", query=("sort", "page"))
     # Their heads depend on the query (period, genre, day) and an unknown
     # genre is a 404, so they are built like the catalogue's pages.
     RANKING = Page("/ranking", in_sitemap=True, nav_label="ランキング", query=("period", "genre", "page"))
@@ -117,3 +121,4 @@ def offline_paths() -> tuple[str, ...]:
 def footer_links() -> tuple[tuple[str, str], ...]:
     """(label, path) of each page in the footer menu, in declaration order."""
     return tuple((kind.page.nav_label, kind.path) for kind in PageKind if kind.page.nav_label)
+

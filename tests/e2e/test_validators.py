@@ -18,13 +18,14 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
+from manga_app.core import routes
 from tests.e2e.conftest import ROOT, wait_for_hydration
 from tests.e2e.reader_helpers import imported_series
 from tests.e2e.test_hydration import _chapter, _genre, _title
 
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 PAGE_KINDS = [
-    "home", "genres", "genre", "search", "search-query", "title", "reader-chapter", "reader-volume",
+    "home", "genres", "genre", "author", "tag", "search", "search-query", "title", "reader-chapter", "reader-volume",
     "library", "history", "offline", "404-path", "404-chapter",
 ]
 # Documented false positives of the checkers themselves: (message pattern, reference).
@@ -57,6 +58,8 @@ def page_paths(base_url: str, server_env, tmp_path_factory) -> dict[str, str]:
         "home": "/",
         "genres": "/genres",
         "genre": f"/genre/{quote(_genre(base_url))}",
+        "author": routes.author_url(_title(base_url)["authors"][0]),
+        "tag": routes.tag_url(_title(base_url)["tags"][0]),
         "search": "/search",
         "search-query": "/search?q=" + quote("の"),
         "title": f"/manga/{_title(base_url)['slug']}",

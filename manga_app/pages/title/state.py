@@ -31,6 +31,7 @@ class Name:
 
     name: str = ""
     reading: str = ""
+    url: str = ""  # their page (routes.author_url)
 
 
 @dataclass
@@ -51,7 +52,7 @@ class TitleState(rx.State):
     aliases: list[str] = []
     authors: list[Name] = []
     genres: list[Chip] = []
-    tags: list[str] = []
+    tags: list[Chip] = []
     status_label: str = ""
     summary: str = ""
     views: str = "0"
@@ -109,9 +110,10 @@ class TitleState(rx.State):
         self.aliases = share("aliases", list(series.alt_titles))
         said = dict(series.name_readings)
         names = dict.fromkeys((*series.authors, *series.artists))
-        self.authors = share("authors", [Name(name=name, reading=said.get(name, "")) for name in names])
+        self.authors = share("authors", [Name(name=name, reading=said.get(name, ""), url=routes.author_url(name)) for name in names])
         self.genres = share("genres", [Chip(label=name, href=routes.genre_url(name)) for name in series.genres])
-        self.tags, self.summary = share("tags", list(series.tags)), series.summary
+        self.tags = share("tags", [Chip(label="#" + name, href=routes.tag_url(name)) for name in series.tags])
+        self.summary = series.summary
         self.status_label = STATUS_LABELS.get(series.status, "")
         self.views = shared.text(format_count(series.views))
         self.cover = series.cover_small or series.cover

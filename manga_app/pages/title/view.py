@@ -45,8 +45,9 @@ def _cover() -> rx.Component:
 
 def _name(name) -> rx.Component:
     """An author's name with its reading above it (ruby), when it has one."""
-    return rx.el.span(
+    return link(
         rx.cond(name.reading, rx.el.ruby(name.name, rx.el.rt(name.reading)), name.name),
+        href=name.url,
         class_name="author",
     )
 
@@ -108,7 +109,7 @@ def _body() -> rx.Component:
         rx.cond(
             TitleState.tags.length() > 0,
             rx.el.ul(
-                rx.foreach(TitleState.tags, lambda tag: rx.el.li("#" + tag, class_name="title-tag")),
+                rx.foreach(TitleState.tags, lambda tag: rx.el.li(link(tag.label, href=tag.href, class_name="title-tag"))),
                 class_name="title-tags",
                 aria_label="タグ",
             ),
