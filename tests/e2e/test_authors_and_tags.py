@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from manga_app.core import routes
 from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.test_hydration import _chapter
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
@@ -140,3 +141,43 @@ def test_author_page_screenshots(browser: Browser, base_url: str, viewport: dict
     page.screenshot(path=str(SHOTS / f"author-{viewport['width']}.png"))
     context.close()
 
+
+def test_the_phone_tab_bar_marks_the_current_tab_and_covers_nothing(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    wait_for_hydration(page)
+    bar = page.get_by_role("navigation", name="タブメニュー")
+    expect(bar).to_be_visible()
+    tabs = bar.locator("a")
+    expect(tabs).to_have_text(["ホーム", "ランキング", "検索", "ライブラリ", "履歴"])
+    expect(bar.locator("a[aria-current=page]")).to_have_text("ホーム")
+    box = bar.bounding_box()
+    assert box["y"] + box["height"] == PHONE["height"]
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "tab-bar-390.png"))
+    tabs.filter(has_text="ランキング").click()
+    expect(page).to_have_url(base_url + routes.RANKING)
+    expect(bar.locator("a[aria-current=page]")).to_have_text("ランキング")
+    tabs.filter(has_text="履歴").click()
+    expect(page.locator("main h1")).to_have_text("閲覧履歴")
+    expect(bar.locator("a[aria-current=page]")).to_have_text("履歴")
+    # The page's end (the footer's last link) scrolls clear of the bar.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    last = page.locator(".site-footer .footer-note").bounding_box()
+    assert last["y"] + last["height"] <= bar.bounding_box()["y"]
+    # Never on a reader page.
+    page.goto(base_url + _chapter(base_url)[1])
+    wait_for_hydration(page)
+    expect(page.locator("img.reader-page").first).to_be_visible()
+    expect(page.get_by_role("navigation", name="タブメニュー")).to_have_count(0)
+    context.close()
+
+
+def test_no_tab_bar_on_a_desktop(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    wait_for_hydration(page)
+    expect(page.get_by_role("navigation", name="タブメニュー")).to_be_hidden()
+    context.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from manga_app.core import routes
+from manga_app.core import pages, routes
 from manga_app.core.pages import PageKind
 from manga_app.heads import build
 from manga_app.read_models.compact import CatalogueBuilder
@@ -82,3 +82,10 @@ def test_author_and_tag_heads(kind: PageKind, name: str, title: str, path: str) 
     assert crumbs["itemListElement"][-1]["item"] == "https://m.example" + path
     assert routes.match(path) == routes.RouteMatch(kind, {"name": name})
 
+
+def test_the_phone_tab_bar_is_declared_with_the_pages() -> None:
+    assert pages.tab_links() == (
+        ("ホーム", "home", routes.HOME), ("ランキング", "ranking", routes.RANKING), ("検索", "search", routes.SEARCH),
+        ("ライブラリ", "library", routes.LIBRARY), ("履歴", "history", routes.HISTORY),
+    )
+    assert len(pages.tab_links()) <= pages.MAX_TABS
