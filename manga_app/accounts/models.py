@@ -46,7 +46,8 @@ class _UserSeries(SQLModel):
 
 class Follow(_UserSeries, table=True):
     __tablename__ = "follow"
-    __table_args__ = _UserSeries.table_args("uq_follow_uid_series")
+    # A title page counts its followers (migration 0012).
+    __table_args__ = (sa.Index("ix_follow_series_slug", "series_slug"), *_UserSeries.table_args("uq_follow_uid_series"))
 
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 

@@ -76,6 +76,12 @@ def followed(uid: str) -> list[str]:
         return repository.followed_slugs(session=session, uid=uid)
 
 
+def followers(slug: str) -> int:
+    """The accounts following a series (a guest's follows stay in their browser, uncounted)."""
+    with Session(shared_engine()) as session:
+        return repository.count_followers(session=session, slug=slug)
+
+
 def history(uid: str) -> list[progress.HistoryRow]:
     with Session(shared_engine()) as session:
         return progress.history(session=session, uid=uid)

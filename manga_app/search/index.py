@@ -158,6 +158,11 @@ class SearchIndex:
     def __len__(self) -> int:
         return self.size
 
+    @property
+    def genre_sets(self) -> dict[str, array | int]:
+        """Each genre's series (ranks), as a posting."""
+        return self._genres
+
     def keys_of(self, rank: int) -> tuple[str, tuple[str, ...]]:
         """(title key, other keys) of a series, as indexed."""
         return self.main.keys_of(rank)

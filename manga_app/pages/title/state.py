@@ -17,7 +17,10 @@ from manga_app.reader import reading
 from manga_app.core import routes, shared
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.read_models.title_cache import load_title
-from manga_app.ui.records import ChapterRow, Chip, Part, phrase_parts
+from manga_app.accounts import service
+from manga_app.search.held_index import current_index
+from manga_app.search.related import related
+from manga_app.ui.records import Card, ChapterRow, Chip, Part, card_for, phrase_parts
 from manga_app.reader.reading_state import ReadingState
 from manga_app.pages.title.logic import chapter_rows, first_url
 
@@ -62,6 +65,9 @@ class TitleState(rx.State):
     chapters: list[ChapterRow] = []
     volumes: list[ChapterRow] = []
     first_url: str = ""
+    followers: str = "0"  # accounts following the series (format_count)
+    # 関連作品: the same author's series, then those sharing tags and genres (search/related.py).
+    related: list[Card] = []
     loaded: bool = False
 
     @rx.var
@@ -122,4 +128,7 @@ class TitleState(rx.State):
         self.chapters = share("chapters", chapter_rows(units, "chapter", now))
         self.volumes = share("volumes", chapter_rows(units, "volume", now))
         self.first_url = first_url(units)
+        self.followers = format_count(await asyncio.to_thread(service.followers, series.slug))
+        _, index = await current_index()
+        self.related = share("related", [card_for(item, now=now) for item in related(index, series.slug)])
         self.loaded = True

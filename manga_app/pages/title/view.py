@@ -5,6 +5,7 @@ import reflex as rx
 
 from manga_app.ui.account.follow import follow_button
 from manga_app.pages.title.chapter_list import chapter_list
+from manga_app.ui.cards import series_card
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.ui.phrased import phrased
@@ -60,6 +61,7 @@ def _facts() -> rx.Component:
         row("作者", rx.foreach(TitleState.authors, _name)),
         row("状態", TitleState.status_label),
         row("閲覧数", TitleState.views),
+        row("フォロワー", rx.el.span(TitleState.followers, "人", class_name="title-followers")),
         row("更新", TitleState.updated),
         class_name="title-facts",
     )
@@ -134,6 +136,17 @@ def _body() -> rx.Component:
                 chapter_list(TitleState.chapters, read=TitleState.progress.read, left=TitleState.progress.left,
                              left_width=TitleState.progress.left_width),
                 class_name="title-chapters",
+            ),
+        ),
+        rx.cond(
+            TitleState.related.length() > 0,
+            rx.el.section(
+                rx.el.h2("関連作品", id="title-related", class_name="section-title"),
+                # Far below the first screen: every cover lazy (card_grid's first row is eager).
+                rx.el.ul(rx.foreach(TitleState.related, lambda card: series_card(card)), class_name="card-grid",
+                         aria_label="関連作品"),
+                class_name="title-related",
+                aria_labelledby="title-related",
             ),
         ),
         class_name="title-page",
