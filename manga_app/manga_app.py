@@ -40,6 +40,7 @@ app = rx.App(
         "/css/account.css",
         "/css/offline.css",
         "/css/discover.css",
+        "/css/home.css",
     ],
     head_components=[
         rx.el.meta(name="theme-color", content="#f8413b"),

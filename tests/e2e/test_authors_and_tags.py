@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from manga_app.core import routes
-from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import SITE_ORIGIN, guarded_context, wait_for_hydration, with_head_tags
 from tests.e2e.test_hydration import _chapter
 
 PHONE = {"width": 390, "height": 844}
@@ -73,7 +73,7 @@ def test_a_tag_on_a_title_page_links_to_every_series_with_it(base_url: str, page
 
 
 def test_a_card_names_its_author_with_a_link(base_url: str, page: Page) -> None:
-    genre = httpx.get(base_url + "/genres.json").json()[0]["name"]
+    genre = next(item for item in _items(base_url) if item["authors"])["genres"][0]
     page.goto(base_url + routes.genre_url(genre))
     wait_for_hydration(page)
     author = page.locator("main .card a.card-author").first
@@ -132,19 +132,21 @@ def test_an_unknown_name_is_a_404_and_bad_queries_get_the_default(base_url: str,
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_author_page_screenshots(browser: Browser, base_url: str, viewport: dict) -> None:
     author = next(item for item in _items(base_url) if item["authors"])["authors"][0]
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.goto(base_url + routes.author_url(author))
-    wait_for_hydration(page)
-    expect(page.locator("main .card").first).to_be_visible()
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"author-{viewport['width']}.png"))
-    context.close()
+    with guarded_context(browser, viewport=viewport) as context:
+        page = context.new_page()
+        page.goto(base_url + routes.author_url(author))
+        wait_for_hydration(page)
+        expect(page.locator("main .card").first).to_be_visible()
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"author-{viewport['width']}.png"))
 
 
 def test_the_phone_tab_bar_marks_the_current_tab_and_covers_nothing(browser: Browser, base_url: str) -> None:
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+    with guarded_context(browser, viewport=PHONE) as context:
+        _tab_bar_on_a_phone(base_url, context.new_page())
+
+
+def _tab_bar_on_a_phone(base_url: str, page: Page) -> None:
     page.goto(base_url + "/")
     wait_for_hydration(page)
     bar = page.get_by_role("navigation", name="タブメニュー")
@@ -171,13 +173,11 @@ def test_the_phone_tab_bar_marks_the_current_tab_and_covers_nothing(browser: Bro
     wait_for_hydration(page)
     expect(page.locator("img.reader-page").first).to_be_visible()
     expect(page.get_by_role("navigation", name="タブメニュー")).to_have_count(0)
-    context.close()
 
 
 def test_no_tab_bar_on_a_desktop(browser: Browser, base_url: str) -> None:
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    page.goto(base_url + "/")
-    wait_for_hydration(page)
-    expect(page.get_by_role("navigation", name="タブメニュー")).to_be_hidden()
-    context.close()
+    with guarded_context(browser, viewport=DESKTOP) as context:
+        page = context.new_page()
+        page.goto(base_url + "/")
+        wait_for_hydration(page)
+        expect(page.get_by_role("navigation", name="タブメニュー")).to_be_hidden()
