@@ -44,6 +44,7 @@ app = rx.App(
         "/css/offline.css",
         "/css/discover.css",
         "/css/console.css",
+        "/css/home.css",
     ],
     head_components=[
         rx.el.meta(name="theme-color", content="#f8413b"),

@@ -53,7 +53,8 @@ class Follow(_UserSeries, table=True):
     status (lists.STATUSES) and when the user last opened the series."""
 
     __tablename__ = "follow"
-    __table_args__ = _UserSeries.table_args("uq_follow_uid_series")
+    # A title page counts its followers (migration 0012).
+    __table_args__ = (sa.Index("ix_follow_series_slug", "series_slug"), *_UserSeries.table_args("uq_follow_uid_series"))
 
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
     # 読みたい・読んでる・読了・中断 (migration 0012); a follow is 読んでる.

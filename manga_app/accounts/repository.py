@@ -116,6 +116,11 @@ def count_follows(*, session: Session, uid: str) -> int:
     return session.exec(select(func.count()).select_from(Follow).where(Follow.uid == uid)).one()
 
 
+def count_followers(*, session: Session, slug: str) -> int:
+    """How many accounts follow a series (ix_follow_series_slug)."""
+    return session.exec(select(func.count()).select_from(Follow).where(Follow.series_slug == slug)).one()
+
+
 def merge_user(*, session: Session, source_uid: str, target_uid: str) -> None:
     """Move everything of `source_uid` (an anonymous account) into
     `target_uid`: follows are united (with their statuses and when they were

@@ -124,6 +124,11 @@ def series_units(slug: str) -> tuple[str, list[int]] | None:
     with Session(shared_engine()) as session:
         return unread.series_units(session=session, slug=slug)
 
+def followers(slug: str) -> int:
+    """The accounts following a series (a guest's follows stay in their browser, uncounted)."""
+    with Session(shared_engine()) as session:
+        return repository.count_followers(session=session, slug=slug)
+
 
 def history(uid: str) -> list[progress.HistoryRow]:
     with Session(shared_engine()) as session:

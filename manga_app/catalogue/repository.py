@@ -91,6 +91,18 @@ def genre_totals(*, session: Session) -> list[tuple[str, int]]:
     return [(name, count) for name, count in session.exec(query)]
 
 
+def people_and_tags(*, session: Session) -> tuple[list[str], list[str]]:
+    """The distinct non-empty names of listed series' authors and artists, and
+    of their tags, each sorted (the author and tag pages that exist)."""
+    people: set[str] = set()
+    tags: set[str] = set()
+    query = select(Series.authors, Series.artists, Series.tags).where(_HAS_CHAPTERS)
+    for authors, artists, series_tags in session.exec(query.execution_options(yield_per=2_000)):
+        people.update(name.strip() for name in (*(authors or ()), *(artists or ())) if isinstance(name, str))
+        tags.update(name.strip() for name in series_tags or () if isinstance(name, str))
+    return sorted(people - {""}), sorted(tags - {""})
+
+
 def genres_by_series(*, session: Session, series_ids: Iterable[int]) -> dict[int, list[str]]:
     ids = list(series_ids)
     result: dict[int, list[str]] = {series_id: [] for series_id in ids}

@@ -37,6 +37,15 @@ class Head:
 
 
 @dataclass(frozen=True)
+class Tab:
+    """A page's place in the phones' bottom tab bar: its label and its icon
+    (a name the tab bar draws, ui/tab_bar.py)."""
+
+    label: str
+    icon: str
+
+
+@dataclass(frozen=True)
 class Page:
     """One page: `route` is its Reflex route template (`/genre/[name]`; a
     path without brackets is the page's one path). `head` None means the
@@ -47,6 +56,7 @@ class Page:
     in_sitemap: bool = False  # listed in /sitemap.xml as a fixed path
     kept_offline: bool = False  # kept by the service worker, opens offline
     nav_label: str = ""  # its link in the footer menu ("": none)
+    tab: Tab | None = None  # its tab in the phones' bottom tab bar (at most five pages have one)
     shelves: bool = False  # shows the library's shelves (LibraryState loads them)
     # The query parameters the page reads; any other one changes nothing the
     # server renders, so it neither renders anew nor takes a cache place.
@@ -67,7 +77,7 @@ class PageKind(enum.Enum):
     """The pages, in the footer's order. Each member's value is its declaration."""
 
     HOME = Page("/", Head("", SITE_DESCRIPTION, json_ld=JsonLd.WEBSITE), in_sitemap=True, kept_offline=True,
-                nav_label="トップ")
+                nav_label="トップ", tab=Tab("ホーム", "home"))
     GENRES = Page(
         "/genres",
         Head("ジャンル一覧", "ジャンルから漫画を探す。作品数つきの全ジャンル一覧です。"),
@@ -75,12 +85,17 @@ class PageKind(enum.Enum):
         nav_label="ジャンル",
     )
     GENRE = Page("/genre/[name]", query=("sort", "page"))
+    # Every series by one author (writer or artist) or with one tag: listed
+    # like a genre; their heads and 404s come from the held catalogue.
+    AUTHOR = Page("/author/[name]", query=("sort", "page"))
+    TAG = Page("/tag/[name]", query=("sort", "page"))
     # Their heads depend on the query (period, genre, day) and an unknown
     # genre is a 404, so they are built like the catalogue's pages.
-    RANKING = Page("/ranking", in_sitemap=True, nav_label="ランキング", query=("period", "genre", "page"))
+    RANKING = Page("/ranking", in_sitemap=True, nav_label="ランキング", query=("period", "genre", "page"),
+                   tab=Tab("ランキング", "ranking"))
     CALENDAR = Page("/calendar", in_sitemap=True, nav_label="曜日別", query=("day", "page"))
     SEARCH = Page("/search", Head("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。"), nav_label="検索",
-                  query=("q", "genre", "exclude", "status", "sort", "page"))
+                  query=("q", "genre", "exclude", "status", "sort", "page"), tab=Tab("検索", "search"))
     MANGA = Page("/manga/[slug]")
     # Reflex cannot express `/{slug}-ch-{n}` as a route, so the reader is the
     # single-segment dynamic route and the server refuses (404) every path
@@ -88,9 +103,10 @@ class PageKind(enum.Enum):
     READER = Page("/[reader_path]")
     # The visitor's own pages: never indexed, kept for offline use.
     LIBRARY = Page("/library", Head("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", indexable=False),
-                   kept_offline=True, nav_label="ライブラリ", shelves=True, query=("status", "sort"))
+                   kept_offline=True, nav_label="ライブラリ", shelves=True, query=("status", "sort"),
+                   tab=Tab("ライブラリ", "library"))
     HISTORY = Page("/history", Head("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", indexable=False),
-                   kept_offline=True, nav_label="閲覧履歴", shelves=True)
+                   kept_offline=True, nav_label="閲覧履歴", shelves=True, tab=Tab("履歴", "history"))
     NOTIFICATIONS = Page("/notifications", Head("通知", "フォロー中の作品の新しい話と巻のお知らせです。", indexable=False))
     OFFLINE = Page("/offline", Head("保存した話", "オフラインで読むために保存した話の一覧です。", indexable=False),
                    kept_offline=True)
@@ -135,3 +151,15 @@ def console_links() -> tuple[tuple[str, str], ...]:
 def footer_links() -> tuple[tuple[str, str], ...]:
     """(label, path) of each page in the footer menu, in declaration order."""
     return tuple((kind.page.nav_label, kind.path) for kind in PageKind if kind.page.nav_label)
+
+
+MAX_TABS = 5
+
+
+def tab_links() -> tuple[tuple[str, str, str], ...]:
+    """(label, icon, path) of each page in the phones' bottom tab bar, in
+    declaration order; a page joins it by declaring its `tab`."""
+    found = tuple((kind.page.tab.label, kind.page.tab.icon, kind.path) for kind in PageKind if kind.page.tab)
+    if len(found) > MAX_TABS:
+        raise ValueError(f"{len(found)} pages declare a tab; a phone's tab bar holds at most {MAX_TABS}")
+    return found

@@ -231,6 +231,15 @@ def genre_url(name: str) -> str:
     return f"/genre/{quote(name, safe='')}"
 
 
+def author_url(name: str) -> str:
+    """An author's (writer's or artist's) page."""
+    return f"/author/{quote(name, safe='')}"
+
+
+def tag_url(name: str) -> str:
+    return f"/tag/{quote(name, safe='')}"
+
+
 def search_url(**params: str | int | list[str] | None) -> str:
     """`/search?...` keeping only the filters that are set, in a stable order."""
     pairs: list[tuple[str, str]] = []

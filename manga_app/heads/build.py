@@ -146,6 +146,28 @@ def genre_head(name: str, total: int, *, site_name: str, origin: str) -> PageHea
     )
 
 
+def named_list_head(kind: PageKind, name: str, total: int, *, site_name: str, origin: str) -> PageHead:
+    """An author's page (their series, as a Person's works) or a tag's."""
+    if kind is PageKind.AUTHOR:
+        path, shown = routes.author_url(name), f"{name}の作品一覧"
+        description = f"{name}の漫画{total}作品（作画を含む）。更新順・人気順・新着順・タイトル順で探せます。"
+        about = {"@type": "Person", "name": name}
+    else:
+        path, shown = routes.tag_url(name), f"#{name}の漫画一覧"
+        description = f"タグ「{name}」のついた漫画{total}作品。更新順・人気順・新着順・タイトル順で探せます。"
+        about = {"@type": "DefinedTerm", "name": name}
+    return PageHead(
+        title=page_title(shown, site_name),
+        description=_clip(description),
+        path=path,
+        json_ld=(
+            {"@context": "https://schema.org", "@type": "CollectionPage", "name": shown, "url": origin + path,
+             "about": about, "inLanguage": "ja"},
+            _breadcrumbs(origin, [(site_name, routes.HOME), (shown, path)]),
+        ),
+    )
+
+
 def ranking_head(period: str, genre: str, page: int, entries: list[tuple[int, str, str]], *, site_name: str,
                  origin: str) -> PageHead:
     """A ranking page; `entries` are its (place, title, url), listed as an ItemList."""

@@ -12,6 +12,8 @@ from manga_app.heads import build
 from manga_app.read_models import discovery
 from manga_app.read_models.discovery import held_board
 from manga_app.read_models.held import held_catalogue
+from manga_app.search import idsets
+from manga_app.search.held_index import current_index
 from manga_app.read_models.title_cache import load_chapter, load_title
 from manga_app.core.config import get_settings
 from manga_app.core import routes
@@ -24,6 +26,18 @@ async def _genre_head(found: RouteMatch, path: str, query: str) -> PageHead | No
     snapshot = await held_catalogue().snapshot()
     genre = next((genre for genre in snapshot.genres if genre.name == found.params["name"]), None)
     return None if genre is None else build.genre_head(genre.name, genre.total, site_name=settings.site_name, origin=settings.origin)
+
+
+async def _named_list_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
+    """An author's or a tag's page; None (a 404) when no listed series has that name."""
+    settings = get_settings()
+    _, index = await current_index()
+    name = found.params["name"]
+    members = (index.people if found.kind is PageKind.AUTHOR else index.tags).get(name)
+    if members is None:
+        return None
+    total = idsets.count(members)
+    return build.named_list_head(found.kind, name, total, site_name=settings.site_name, origin=settings.origin)
 
 
 async def _title_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
@@ -67,6 +81,8 @@ async def _console_head(found: RouteMatch, path: str, query: str) -> PageHead | 
 # catalogue row their path names, None when there is no such row (a 404).
 CATALOGUE_HEADS: dict[PageKind, Callable[[RouteMatch, str, str], Awaitable[PageHead | None]]] = {
     PageKind.GENRE: _genre_head,
+    PageKind.AUTHOR: _named_list_head,
+    PageKind.TAG: _named_list_head,
     PageKind.MANGA: _title_head,
     PageKind.READER: _reader_head,
     PageKind.RANKING: _ranking_head,

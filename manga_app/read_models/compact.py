@@ -58,6 +58,10 @@ class MangaItem(SeriesFacts):
     # Readings (kana) and romaji generated at import, for search.
     readings: tuple[str, ...]
     chapters: int
+    # The artists (the authors are the writers) and the ComicInfo tags: the
+    # author and tag pages list a series under each of them.
+    artists: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
 
 
 class CatalogueBuilder:
@@ -71,6 +75,7 @@ class CatalogueBuilder:
         self._genres = Interned()
         self._slug, self._title, self._alts = TextColumn(), TextColumn(), TextColumn()
         self._readings, self._authors = TextColumn(), TextColumn()
+        self._artists, self._tags = TextColumn(), TextColumn()
         self._genre_ids, self._genre_ends = array("H"), array("I")
         self._covers = UrlColumn(self._interned)
         self._small_suffix = array("H")
@@ -106,6 +111,8 @@ class CatalogueBuilder:
         self._title.extend(page.titles)
         self._alts.extend(page.alts)
         self._authors.extend(page.authors)
+        self._artists.extend(page.artists)
+        self._tags.extend(page.tags)
         self._readings.extend(page.readings)
         self._genre_ids.extend(self._genres.ids_of(genre_names))
         ends = accumulate(map(len, page.genre_lists), initial=len(self._genre_ids) - len(genre_names))
@@ -141,7 +148,7 @@ class CatalogueBuilder:
         return self._count
 
     def build(self) -> Catalogue:
-        for column in (self._slug, self._title, self._alts, self._readings, self._authors):
+        for column in (self._slug, self._title, self._alts, self._readings, self._authors, self._artists, self._tags):
             column.freeze()
         return Catalogue(self)
 
@@ -153,6 +160,7 @@ class Catalogue(Sequence[MangaItem]):
         self._count = len(built)
         self.slugs, self.titles, self.alts = built._slug, built._title, built._alts
         self.readings_column, self.authors_column = built._readings, built._authors
+        self.artists_column, self.tags_column = built._artists, built._tags
         self.genre_names: tuple[str, ...] = tuple(built._genres.names)
         self.genre_ids, self._genre_ends = built._genre_ids, built._genre_ends
         self._covers, self._small_suffix, self._small_raw = built._covers, built._small_suffix, built._small_raw
@@ -205,7 +213,8 @@ class Catalogue(Sequence[MangaItem]):
             status=STATUSES[self.status[index]], latest_chapter=self.latest[index], updated_at=updated,
             views=self.views[index], created_at=created, authors=self.authors_column.values(index),
             readings=self.readings_column.values(index), cover_small=self.cover_small(index),
-            chapters=self.chapters[index],
+            chapters=self.chapters[index], artists=self.artists_column.values(index),
+            tags=self.tags_column.values(index),
         )
 
     def find(self, slug: str) -> int:
@@ -224,6 +233,7 @@ class Catalogue(Sequence[MangaItem]):
         """The columns' payload (what grows with the catalogue)."""
         arrays = (self.genre_ids, self._genre_ends, self._small_suffix, self.latest, self.views, self.chapters,
                   self.updated, self.created, self._by_slug)
-        texts = (self.slugs, self.titles, self.alts, self.readings_column, self.authors_column)
+        texts = (self.slugs, self.titles, self.alts, self.readings_column, self.authors_column, self.artists_column,
+                 self.tags_column)
         return (sum(a.itemsize * len(a) for a in arrays) + sum(t.nbytes() for t in texts) + self._covers.nbytes()
                 + len(self.status) + sum(100 + len(v) for v in self._small_raw.values()))

@@ -76,6 +76,8 @@ class Page:
     titles: list[str]
     alts: list[str]
     authors: list[str]
+    artists: list[str]
+    tags: list[str]
     readings: list[str]
     genre_lists: list[Sequence[str]]
     covers: list[str]
@@ -103,6 +105,8 @@ def page_of_raw(items: list[dict]) -> Page:
         titles=_strings(list(map(itemgetter("title"), items)), "title"),
         alts=_joined([item.get("alt_titles") or () for item in items], "alt_titles"),
         authors=_joined([item.get("authors") or () for item in items], "authors"),
+        artists=_joined([item.get("artists") or () for item in items], "artists"),
+        tags=_joined([item.get("tags") or () for item in items], "tags"),
         readings=_joined(_reading_forms([item.get("readings") or () for item in items]), "readings"),
         genre_lists=genre_lists,
         covers=covers,
@@ -124,6 +128,8 @@ def page_of_items(items: list[MangaItem]) -> Page:
         titles=list(map(attrgetter("title"), items)),
         alts=_joined(list(map(attrgetter("alt_titles"), items)), "alt_titles"),
         authors=_joined(list(map(attrgetter("authors"), items)), "authors"),
+        artists=_joined(list(map(attrgetter("artists"), items)), "artists"),
+        tags=_joined(list(map(attrgetter("tags"), items)), "tags"),
         readings=_joined(list(map(attrgetter("readings"), items)), "readings"),
         genre_lists=list(map(attrgetter("genres"), items)),
         covers=list(map(attrgetter("cover"), items)),

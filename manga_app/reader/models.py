@@ -1,5 +1,5 @@
 """The reader's tables (plain SQLModel, migrated by Alembic: 0003_chapter_views,
-0012_chapter_likes).
+0015_chapter_likes).
 
 ChapterViewMark: one row per visitor, chapter and day that counted as a view:
 the unique constraint is what makes a view count once, whatever the number

@@ -101,6 +101,9 @@ class SearchIndex:
         self.titles = KeyTable(self.main, title_entries, size)
         self.others = KeyTable(self.main, other_entries, size)
         self._genres = self._genre_sets(catalogue)
+        # The author and tag pages: each name's series (writers and artists alike).
+        self.people = self._name_sets((catalogue.authors_column, catalogue.artists_column))
+        self.tags = self._name_sets((catalogue.tags_column,))
         status = catalogue.status
         self._status = {
             name: idsets.to_bits((rank for rank, ident in enumerate(self.by_rank) if status[ident] == code), size)
@@ -145,8 +148,20 @@ class SearchIndex:
                 lists[names[genre]].append(rank)
         return postings(lists, self.size)
 
+    def _name_sets(self, columns) -> dict[str, array | int]:
+        lists: defaultdict[str, list[int]] = defaultdict(list)
+        for rank, ident in enumerate(self.by_rank):
+            for name in dict.fromkeys(name for column in columns for name in column.values(ident)):
+                lists[name].append(rank)
+        return postings(lists, self.size)
+
     def __len__(self) -> int:
         return self.size
+
+    @property
+    def genre_sets(self) -> dict[str, array | int]:
+        """Each genre's series (ranks), as a posting."""
+        return self._genres
 
     def keys_of(self, rank: int) -> tuple[str, tuple[str, ...]]:
         """(title key, other keys) of a series, as indexed."""
@@ -229,6 +244,10 @@ class SearchIndex:
         for genre in query.genres:
             members = self._genres.get(genre, _EMPTY)
             chosen = members if chosen is None else idsets.intersect(chosen, members, self.size)
+        for wanted, sets in ((query.author, self.people), (query.tag, self.tags)):
+            if wanted:
+                members = sets.get(wanted, _EMPTY)
+                chosen = members if chosen is None else idsets.intersect(chosen, members, self.size)
         if query.status in self._status:
             members = self._status[query.status]
             chosen = members if chosen is None else idsets.intersect(chosen, members, self.size)

@@ -16,6 +16,9 @@ class Query:
     sort: str = ""
     page: int = 1
     per_page: int = 24
+    # One author's (writer or artist) or one tag's series: the author and tag pages.
+    author: str = ""
+    tag: str = ""
 
     def url_params(self) -> dict[str, str | int | list[str] | None]:
         """Keyword arguments for routes.search_url (defaults left out)."""

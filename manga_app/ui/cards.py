@@ -65,6 +65,9 @@ def series_card(card: rx.Var, position: rx.Var[int] | None = None) -> rx.Compone
             href=card.url,
             class_name="card-link",
         ),
+        # Its own link beside the card's (links never nest): the author's page.
+        rx.cond(card.author != "", link(card.author, href=card.author_url, class_name="card-author"),
+                rx.el.span(class_name="card-author")),
         class_name="card",
     )
 

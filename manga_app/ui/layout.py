@@ -13,6 +13,7 @@ from manga_app.ui.navigation_state import NavigationState
 from manga_app.ui.search_box import search_box
 from manga_app.ui.link import link
 from manga_app.ui.not_found import not_found_panel
+from manga_app.ui.tab_bar import tab_bar
 from manga_app.heads.state import HeadState
 
 
@@ -96,6 +97,7 @@ def site_layout(*children: rx.Component, show_back: bool = True, header_search: 
             id="main",
         ),
         site_footer(),
+        tab_bar(),
         class_name="layout-site",
         data_layout="site",
     )

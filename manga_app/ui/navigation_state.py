@@ -14,3 +14,8 @@ class NavigationState(rx.State):
     def track(self):
         """On every page load: push the path, or truncate back to it."""
         self.stack = navigation.visit(self.stack, self.router.url.path or navigation.ROOT)
+
+    @rx.var
+    def current_path(self) -> str:
+        """The path of the page shown (the stack's top): the tab bar marks its tab."""
+        return self.stack[-1] if self.stack else navigation.ROOT

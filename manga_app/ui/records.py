@@ -95,6 +95,9 @@ class Card(SeriesCard):
     # When the match is in an alias or reading rather than the title.
     match_parts: list[Part] = field(default_factory=list)
     badges: list[Badge] = field(default_factory=list)
+    # The first author (or artist) and their page ("" when none is known).
+    author: str = ""
+    author_url: str = ""
 
 
 @dataclass
@@ -165,6 +168,7 @@ class ChapterRow:
 def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
     """A series card from a catalogue item (loader.MangaItem)."""
     parts = phrase_parts(item.title, segments(item.title, terms) if terms else ())
+    author = next(iter((*item.authors, *getattr(item, "artists", ()))), "")
     match_parts: list[Part] = []
     if terms and not any(part.hit for part in parts):
         alternative = best_alternative((*item.alt_titles, *item.readings), terms)
@@ -183,6 +187,8 @@ def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
         parts=parts,
         match_parts=match_parts,
         badges=badges_for(item, now=now),
+        author=author,
+        author_url=routes.author_url(author) if author else "",
     )
 
 

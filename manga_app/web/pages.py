@@ -37,7 +37,7 @@ async def page(request: Request) -> Response:
     snapshot = await held_catalogue().snapshot()
     found = routes.match(request.url.path)
     version = snapshot.version
-    if found is not None and found.kind in (PageKind.RANKING, PageKind.CALENDAR):
+    if found is not None and found.kind in (PageKind.HOME, PageKind.RANKING, PageKind.CALENDAR):
         # They show the board, recomputed between publishes (and first 集計中).
         version += f"/board-{held_board().generation}"
     result = await render_page(

@@ -1,4 +1,4 @@
-"""`/sitemap.xml`: the home, genre, title and chapter pages with their
+"""`/sitemap.xml`: the home, genre, author, tag, title and chapter pages with their
 last-modified dates. Past MAX_URLS addresses it becomes a sitemap index
 whose parts are `/sitemap.xml?part=N` (one route, any catalogue size);
 each part reads only its own slice of the database."""
@@ -62,9 +62,12 @@ def slices(counts: list[tuple[str, int]], start: int, stop: int) -> list[tuple[s
 
 def _counts(session: Session) -> list[tuple[str, int]]:
     chapters = session.exec(select(sa.func.count()).select_from(Chapter)).one()
+    people, tags = repository.people_and_tags(session=session)
     return [
         ("static", len(STATIC_PATHS)),
         ("genres", len(repository.genre_totals(session=session))),
+        ("authors", len(people)),
+        ("tags", len(tags)),
         ("series", repository.count_series(session=session)),
         ("chapters", chapters),
     ]
@@ -76,6 +79,10 @@ def _rows(session: Session, source: str, offset: int, limit: int) -> list[Entry]
     if source == "genres":
         names = sorted(name for name, _ in repository.genre_totals(session=session))
         return [(routes.genre_url(name), None) for name in names[offset : offset + limit]]
+    if source in ("authors", "tags"):
+        people, tags = repository.people_and_tags(session=session)
+        names, url = (people, routes.author_url) if source == "authors" else (tags, routes.tag_url)
+        return [(url(name), None) for name in names[offset : offset + limit]]
     if source == "series":
         has_chapters = sa.exists().where(Chapter.series_id == Series.id)
         query = select(Series.slug, Series.updated_at).where(has_chapters).order_by(Series.id)

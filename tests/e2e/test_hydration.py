@@ -16,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from manga_app.core import routes
 from manga_app.reader.rules import FIRST_PAGE_COOKIE, SETTINGS_COOKIE
 from manga_app.ssr.renderer import SCRIPT as RENDERER
 from manga_app.platform import PAINT_GATE
@@ -58,6 +59,8 @@ def _site_pages(base_url: str) -> list[tuple[str, str]]:
         (f"/manga/{title['slug']}", ".title-name"),
         ("/ranking?period=week", "main .rank-title"),
         ("/calendar?day=irregular", "main h1"),
+        (routes.author_url(title["authors"][0]), "main .card"),
+        (routes.tag_url(title["tags"][0]), "main .card"),
         ("/library", "main h1"),
         ("/history", "main h1"),
         ("/no-such-page", "main .not-found-title"),

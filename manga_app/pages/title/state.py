@@ -17,7 +17,10 @@ from manga_app.reader import reading
 from manga_app.core import routes, shared
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.read_models.title_cache import load_title
-from manga_app.ui.records import ChapterRow, Chip, Part, phrase_parts
+from manga_app.accounts import service
+from manga_app.search.held_index import current_index
+from manga_app.search.related import related
+from manga_app.ui.records import Card, ChapterRow, Chip, Part, card_for, phrase_parts
 from manga_app.reader.reading_state import ReadingState
 from manga_app.pages.title.logic import chapter_rows, first_url
 
@@ -31,6 +34,7 @@ class Name:
 
     name: str = ""
     reading: str = ""
+    url: str = ""  # their page (routes.author_url)
 
 
 @dataclass
@@ -51,7 +55,7 @@ class TitleState(rx.State):
     aliases: list[str] = []
     authors: list[Name] = []
     genres: list[Chip] = []
-    tags: list[str] = []
+    tags: list[Chip] = []
     status_label: str = ""
     summary: str = ""
     views: str = "0"
@@ -61,6 +65,9 @@ class TitleState(rx.State):
     chapters: list[ChapterRow] = []
     volumes: list[ChapterRow] = []
     first_url: str = ""
+    followers: str = "0"  # accounts following the series (format_count)
+    # 関連作品: the same author's series, then those sharing tags and genres (search/related.py).
+    related: list[Card] = []
     loaded: bool = False
 
     @rx.var
@@ -109,9 +116,10 @@ class TitleState(rx.State):
         self.aliases = share("aliases", list(series.alt_titles))
         said = dict(series.name_readings)
         names = dict.fromkeys((*series.authors, *series.artists))
-        self.authors = share("authors", [Name(name=name, reading=said.get(name, "")) for name in names])
+        self.authors = share("authors", [Name(name=name, reading=said.get(name, ""), url=routes.author_url(name)) for name in names])
         self.genres = share("genres", [Chip(label=name, href=routes.genre_url(name)) for name in series.genres])
-        self.tags, self.summary = share("tags", list(series.tags)), series.summary
+        self.tags = share("tags", [Chip(label="#" + name, href=routes.tag_url(name)) for name in series.tags])
+        self.summary = series.summary
         self.status_label = STATUS_LABELS.get(series.status, "")
         self.views = shared.text(format_count(series.views))
         self.cover = series.cover_small or series.cover
@@ -120,4 +128,7 @@ class TitleState(rx.State):
         self.chapters = share("chapters", chapter_rows(units, "chapter", now))
         self.volumes = share("volumes", chapter_rows(units, "volume", now))
         self.first_url = first_url(units)
+        self.followers = format_count(await asyncio.to_thread(service.followers, series.slug))
+        _, index = await current_index()
+        self.related = share("related", [card_for(item, now=now) for item in related(index, series.slug)])
         self.loaded = True

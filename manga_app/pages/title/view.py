@@ -7,6 +7,7 @@ from manga_app.ui.account.follow import follow_button
 from manga_app.ui.account.lists import status_picker
 from manga_app.accounts.lists_state import ListsState
 from manga_app.pages.title.chapter_list import chapter_list
+from manga_app.ui.cards import series_card
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.ui.phrased import phrased
@@ -47,8 +48,9 @@ def _cover() -> rx.Component:
 
 def _name(name) -> rx.Component:
     """An author's name with its reading above it (ruby), when it has one."""
-    return rx.el.span(
+    return link(
         rx.cond(name.reading, rx.el.ruby(name.name, rx.el.rt(name.reading)), name.name),
+        href=name.url,
         class_name="author",
     )
 
@@ -61,6 +63,7 @@ def _facts() -> rx.Component:
         row("作者", rx.foreach(TitleState.authors, _name)),
         row("状態", TitleState.status_label),
         row("閲覧数", TitleState.views),
+        row("フォロワー", rx.el.span(TitleState.followers, "人", class_name="title-followers")),
         row("更新", TitleState.updated),
         class_name="title-facts",
     )
@@ -110,7 +113,7 @@ def _body() -> rx.Component:
         rx.cond(
             TitleState.tags.length() > 0,
             rx.el.ul(
-                rx.foreach(TitleState.tags, lambda tag: rx.el.li("#" + tag, class_name="title-tag")),
+                rx.foreach(TitleState.tags, lambda tag: rx.el.li(link(tag.label, href=tag.href, class_name="title-tag"))),
                 class_name="title-tags",
                 aria_label="タグ",
             ),
@@ -136,6 +139,17 @@ def _body() -> rx.Component:
                 chapter_list(TitleState.chapters, read=TitleState.progress.read, left=TitleState.progress.left,
                              left_width=TitleState.progress.left_width),
                 class_name="title-chapters",
+            ),
+        ),
+        rx.cond(
+            TitleState.related.length() > 0,
+            rx.el.section(
+                rx.el.h2("関連作品", id="title-related", class_name="section-title"),
+                # Far below the first screen: every cover lazy (card_grid's first row is eager).
+                rx.el.ul(rx.foreach(TitleState.related, lambda card: series_card(card)), class_name="card-grid",
+                         aria_label="関連作品"),
+                class_name="title-related",
+                aria_labelledby="title-related",
             ),
         ),
         class_name="title-page",

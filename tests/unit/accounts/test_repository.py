@@ -54,3 +54,14 @@ def test_follows_are_capped(session, monkeypatch):
     a, _ = two_users(session)
     monkeypatch.setattr(repository, "MAX_FOLLOWS", 2)
     assert [repository.follow(session=session, uid=a, slug=s) for s in ("x", "y", "z")] == [True, True, False]
+
+
+def test_a_series_counts_the_accounts_following_it(session):
+    a, b = two_users(session)
+    assert repository.count_followers(session=session, slug="one") == 0
+    repository.follow(session=session, uid=a, slug="one")
+    repository.follow(session=session, uid=b, slug="one")
+    repository.follow(session=session, uid=b, slug="two")
+    assert [repository.count_followers(session=session, slug=s) for s in ("one", "two", "three")] == [2, 1, 0]
+    repository.unfollow(session=session, uid=a, slug="one")
+    assert repository.count_followers(session=session, slug="one") == 1

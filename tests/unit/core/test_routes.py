@@ -111,6 +111,11 @@ MATCH_CASES = [
     ("genre-japanese-raw", f"/genre/{HORROR}", RouteMatch(PageKind.GENRE, {"name": HORROR})),
     ("genre-trailing-slash", f"/genre/{HORROR_ENCODED}/", RouteMatch(PageKind.GENRE, {"name": HORROR})),
     ("genre-encoded-slash", "/genre/SF%2F%E3%83%9B", RouteMatch(PageKind.GENRE, {"name": "SF/ホ"})),
+    ("author-japanese-encoded", routes.author_url("山田 花子"), RouteMatch(PageKind.AUTHOR, {"name": "山田 花子"})),
+    ("author-encoded-slash", "/author/A%2FB", RouteMatch(PageKind.AUTHOR, {"name": "A/B"})),
+    ("tag-japanese-raw", "/tag/お仕事", RouteMatch(PageKind.TAG, {"name": "お仕事"})),
+    ("author-blank-name", "/author/%20", None),
+    ("tag-nested", "/tag/a/b", None),
     (
         "genre-encoded-space",
         "/genre/slice%20of%20life",

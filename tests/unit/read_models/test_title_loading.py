@@ -13,6 +13,7 @@ from manga_app.core.routes import ROUTE_TEMPLATES, PageKind
 from reflex.state import State
 
 from manga_app.read_models import title_cache
+from manga_app.read_models.held import held_catalogue
 from manga_app.heads.state import HeadState
 from manga_app.pages import load_events
 from manga_app.pages.title.state import TitleState
@@ -51,6 +52,9 @@ def test_a_title_pages_request_and_then_its_event_read_the_title_once(catalogue)
     an event. The series row is read once for both."""
     data = states.router_data("/manga/alpha", "", host="localhost", scheme="http",
                               template=ROUTE_TEMPLATES[PageKind.MANGA])
+    # Held before the first request, as the app's start (its lifespan tasks)
+    # does: the title page's 関連作品 read it.
+    asyncio.run(held_catalogue().snapshot())
     queries = _queries()
     request = asyncio.run(states.page_states(load_events(PageKind.MANGA), data))
     event = asyncio.run(states.page_states(load_events(PageKind.MANGA), data))

@@ -1,0 +1,104 @@
+"""The home's sections: carousels (a row of whole cards that scrolls, with
+previous/next arrows on a pointer device), the ranking's cards with their
+places, 最新更新's cover grid and 続きを読む."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from manga_app.ui.badges import badge_row
+from manga_app.ui.cards import cover_image, moment_time
+from manga_app.ui.link import link
+from manga_app.ui.phrased import phrased
+
+SHELF_SIZES = "(min-width: 1024px) 150px, (min-width: 768px) 140px, 31vw"
+GRID_SIZES = "(min-width: 1024px) 140px, (min-width: 768px) 150px, 31vw"
+
+
+def _scroll(row_id: str, direction: int) -> str:
+    # One screenful of whole cards (the row snaps to a card's start).
+    return (f"(() => {{ const row = document.getElementById({row_id!r}); if (row) row.scrollBy("
+            f"{{left: {direction} * row.clientWidth, behavior: 'smooth'}}); }})()")
+
+
+def carousel(row_id: str, label: str, items: rx.Var, render) -> rx.Component:
+    """`items` drawn by `render` in a row that scrolls sideways and snaps to
+    whole cards; the arrows show only where a pointer can hover (CSS)."""
+    return rx.el.div(
+        rx.el.button("‹", type="button", class_name="carousel-arrow is-previous", aria_label=f"{label}の前へ",
+                     aria_controls=row_id, on_click=rx.call_script(_scroll(row_id, -1))),
+        rx.el.ul(rx.foreach(items, render), id=row_id, class_name="carousel-row", aria_label=label),
+        rx.el.button("›", type="button", class_name="carousel-arrow is-next", aria_label=f"{label}の次へ",
+                     aria_controls=row_id, on_click=rx.call_script(_scroll(row_id, 1))),
+        class_name="carousel",
+    )
+
+
+def shelf_card(card: rx.Var) -> rx.Component:
+    """A card of a carousel: cover, badges, title and latest chapter."""
+    return _shelf_card(card, rx.el.span(card.chapter_label))
+
+
+def _shelf_card(card: rx.Var, meta: rx.Component) -> rx.Component:
+    return rx.el.li(
+        link(
+            cover_image(card, sizes=SHELF_SIZES),
+            badge_row(card),
+            rx.el.span(phrased(card.parts), class_name="card-title phrased"),
+            rx.el.span(meta, class_name="card-meta"),
+            href=card.url,
+            class_name="card-link",
+        ),
+        class_name="card",
+    )
+
+
+def views_card(card: rx.Var) -> rx.Component:
+    return _shelf_card(card, rx.el.span("閲覧 ", card.views))
+
+
+def rank_card(card: rx.Var) -> rx.Component:
+    """A place of the day's ranking: its number over the cover's corner."""
+    return rx.el.li(
+        link(
+            cover_image(card, sizes=SHELF_SIZES),
+            rx.el.span(card.rank, rx.el.span("位", class_name="visually-hidden"),
+                       class_name=rx.cond(card.rank <= 3, "home-rank is-top", "home-rank")),
+            rx.el.span(phrased(card.parts), class_name="card-title phrased"),
+            rx.el.span(rx.el.span("閲覧 ", card.period_views), class_name="card-meta"),
+            href=card.url,
+            class_name="card-link",
+        ),
+        class_name="card rank-card",
+    )
+
+
+def latest_card(card: rx.Var) -> rx.Component:
+    """最新更新: the cover, the title, the latest chapter and how long ago."""
+    return rx.el.li(
+        link(
+            cover_image(card, sizes=GRID_SIZES),
+            badge_row(card),
+            rx.el.span(phrased(card.parts), class_name="card-title update-title phrased"),
+            rx.el.span(rx.el.span(card.chapter_label, class_name="update-chapter"), moment_time(card.updated),
+                       class_name="card-meta"),
+            href=card.url,
+            class_name="card-link",
+        ),
+        class_name="card",
+    )
+
+
+def continue_card(card: rx.Var) -> rx.Component:
+    return rx.el.li(
+        link(
+            rx.el.img(src=card.cover, alt="", loading="lazy", decoding="async", class_name="cover",
+                      custom_attrs={"width": "160", "height": "228"}),
+            rx.el.span(phrased(card.parts), class_name="card-title phrased"),
+            rx.el.span(rx.el.span(card.chapter_label, class_name="update-chapter"), rx.el.span(card.page_label),
+                       class_name="card-meta continue-meta"),
+            href=card.url,
+            class_name="card-link",
+        ),
+        class_name="card continue-card",
+    )
