@@ -20,6 +20,7 @@ HISTORY = PageKind.HISTORY.path
 OFFLINE = PageKind.OFFLINE.path
 RANKING = PageKind.RANKING.path
 CALENDAR = PageKind.CALENDAR.path
+KANA_INDEX = "/index"
 
 # Reflex route templates, one per declared page.
 ROUTE_TEMPLATES: dict[PageKind, str] = {kind: kind.page.route for kind in PageKind}
@@ -210,6 +211,11 @@ def chapter_url(slug: str, number: str | int | float | Decimal, chapter_slug: st
 
 def genre_url(name: str) -> str:
     return f"/genre/{quote(name, safe='')}"
+
+
+def kana_row_url(row: str, page: int = 1) -> str:
+    """`/index/{row}` (a row of core.gojuon.SITE_ROWS), `?page=` past the first."""
+    return f"{KANA_INDEX}/{quote(row, safe='')}" + (f"?page={page}" if page > 1 else "")
 
 
 def search_url(**params: str | int | list[str] | None) -> str:

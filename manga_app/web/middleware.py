@@ -12,8 +12,10 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from starlette.responses import PlainTextResponse
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
+from manga_app.core import pages as core_pages
 from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app import reflex_patches
@@ -61,6 +63,14 @@ def _is_built_file(root: Path, path: str) -> bool:
         return False
 
 
+def _moved(location: str):
+    async def endpoint(request: Request) -> Response:
+        query = request.url.query
+        return RedirectResponse(location + (f"?{query}" if query else ""), status_code=308)
+
+    return endpoint
+
+
 NOT_FOUND = PlainTextResponse("見つかりませんでした", status_code=404)
 
 
@@ -78,6 +88,7 @@ class SiteHttpLayer:
                 Route("/genres.json", catalogue_files.genres_json, methods=["GET", "HEAD"]),
                 Route("/mangas_{page}.json", catalogue_files.mangas_json, methods=["GET", "HEAD"]),
                 Route("/manifests/{slug}/{number}.json", catalogue_files.manifest_json, methods=["GET", "HEAD"]),
+                *(Route(path, _moved(location), methods=["GET", "HEAD"]) for path, location in core_pages.MOVED.items()),
                 *opds.feed_routes(),
             ],
             default=self._pages_or_reflex,

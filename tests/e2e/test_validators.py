@@ -24,7 +24,7 @@ from tests.e2e.test_hydration import _chapter, _genre, _title
 
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 PAGE_KINDS = [
-    "home", "genres", "genre", "search", "search-query", "title", "reader-chapter", "reader-volume",
+    "home", "genres", "genre", "kana-row", "search", "search-query", "title", "reader-chapter", "reader-volume",
     "library", "history", "offline", "404-path", "404-chapter",
 ]
 # Documented false positives of the checkers themselves: (message pattern, reference).
@@ -57,6 +57,7 @@ def page_paths(base_url: str, server_env, tmp_path_factory) -> dict[str, str]:
         "home": "/",
         "genres": "/genres",
         "genre": f"/genre/{quote(_genre(base_url))}",
+        "kana-row": "/index/" + quote("な"),
         "search": "/search",
         "search-query": "/search?q=" + quote("の"),
         "title": f"/manga/{_title(base_url)['slug']}",
