@@ -21,6 +21,8 @@ OFFLINE = PageKind.OFFLINE.path
 RANKING = PageKind.RANKING.path
 CALENDAR = PageKind.CALENDAR.path
 KANA_INDEX = "/index"
+# The search boxes' suggestions (JSON, web/suggest.py).
+SUGGEST = "/suggest.json"
 
 # Reflex route templates, one per declared page.
 ROUTE_TEMPLATES: dict[PageKind, str] = {kind: kind.page.route for kind in PageKind}

@@ -19,7 +19,7 @@ from manga_app.core import pages as core_pages
 from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app import reflex_patches
-from manga_app.web import catalogue_files, install, opds, pages, robots, service_worker, shell, sitemap, slashes
+from manga_app.web import catalogue_files, install, opds, pages, robots, service_worker, shell, sitemap, slashes, suggest
 from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.
@@ -86,6 +86,7 @@ class SiteHttpLayer:
                 Route("/robots.txt", robots.robots, methods=["GET", "HEAD"]),
                 Route("/sitemap.xml", sitemap.sitemap, methods=["GET", "HEAD"]),
                 Route("/genres.json", catalogue_files.genres_json, methods=["GET", "HEAD"]),
+                Route(routes.SUGGEST, suggest.suggest, methods=["GET", "HEAD"]),
                 Route("/mangas_{page}.json", catalogue_files.mangas_json, methods=["GET", "HEAD"]),
                 Route("/manifests/{slug}/{number}.json", catalogue_files.manifest_json, methods=["GET", "HEAD"]),
                 *(Route(path, _moved(location), methods=["GET", "HEAD"]) for path, location in core_pages.MOVED.items()),
