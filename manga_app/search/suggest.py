@@ -52,14 +52,17 @@ def suggestions(index: SearchIndex, text: str, limit: int = SUGGESTIONS) -> list
 
 def _matching_authors(items: Sequence[Any], terms: Sequence[str]) -> list[str]:
     names = dict.fromkeys(name for item in items for name in item.authors if name.strip())
-    return [name for name in names if all(any(variant in key for variant in term_variants(term) for key in _name_keys(name))
-                                               for term in terms)]
+    return [name for name in names if all(_holds(_name_keys(name), term) for term in terms)]
+
+
+def _holds(keys: tuple[str, ...], term: str) -> bool:
+    return any(variant in key for variant in term_variants(term) for key in keys)
 
 
 @functools.lru_cache(maxsize=8192)
 def _name_keys(name: str) -> tuple[str, ...]:
     """A name's search keys: as written, its reading and its romaji (folded)."""
-    reading = readings_for(name)
+    reading = readings_for(name, name=True)
     return tuple(dict.fromkeys(key for key in map(fold, (name, reading.hiragana, reading.romaji)) if key))
 
 
