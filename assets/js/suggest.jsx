@@ -26,8 +26,10 @@ export function SearchSuggest({ inputId, listId, endpoint = "/suggest.json", lab
   const location = useLocation();
 
   useEffect(() => {
-    const input = document.getElementById(inputId);
-    if (!input) return undefined;
+    // Listened to on the document, not the box: a page may put a new box in
+    // its place (the search page does when the URL's words change).
+    const box = () => document.getElementById(inputId);
+    const ours = (event) => event.target instanceof HTMLInputElement && event.target.id === inputId;
     let timer = 0;
     let asked = 0; // the number of the newest question: older answers are dropped
     let controller = null;
@@ -39,16 +41,18 @@ export function SearchSuggest({ inputId, listId, endpoint = "/suggest.json", lab
       try {
         const response = await fetch(`${endpoint}?q=${encodeURIComponent(text)}`, { signal: controller.signal });
         const body = response.ok ? await response.json() : { items: [] };
-        if (number !== asked || input.value !== text) return;
+        const input = box();
+        if (number !== asked || !input || input.value !== text) return;
         const items = Array.isArray(body.items) ? body.items : [];
         setView({ items, open: items.length > 0 && document.activeElement === input, active: -1 });
       } catch (error) {
         if (error?.name !== "AbortError") close();
       }
     };
-    const onInput = () => {
+    const onInput = (event) => {
+      if (!ours(event)) return;
       window.clearTimeout(timer);
-      const text = input.value;
+      const text = event.target.value;
       if (!text.trim()) {
         asked += 1;
         controller?.abort();
@@ -58,7 +62,7 @@ export function SearchSuggest({ inputId, listId, endpoint = "/suggest.json", lab
       timer = window.setTimeout(() => ask(text), DEBOUNCE_MS);
     };
     const onKeyDown = (event) => {
-      if (event.isComposing) return; // the IME's own keys (変換 candidates)
+      if (!ours(event) || event.isComposing) return; // the IME's own keys (変換 candidates)
       const { items, open, active } = current.current;
       const count = items.length;
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -76,24 +80,27 @@ export function SearchSuggest({ inputId, listId, endpoint = "/suggest.json", lab
         close();
       }
     };
-    const onBlur = () => window.setTimeout(() => document.activeElement !== input && close(), 150);
-    const onFocus = () => {
-      const { items } = current.current;
-      if (items.length && input.value.trim()) setView({ items, open: true, active: -1 });
+    const onBlur = (event) => {
+      if (ours(event)) window.setTimeout(() => document.activeElement !== box() && close(), 150);
     };
-    input.addEventListener("input", onInput);
-    input.addEventListener("keydown", onKeyDown);
-    input.addEventListener("blur", onBlur);
-    input.addEventListener("focus", onFocus);
+    const onFocus = (event) => {
+      const { items } = current.current;
+      if (ours(event) && items.length && event.target.value.trim()) setView({ items, open: true, active: -1 });
+    };
+    document.addEventListener("input", onInput, true);
+    document.addEventListener("keydown", onKeyDown, true);
+    document.addEventListener("focusout", onBlur, true);
+    document.addEventListener("focusin", onFocus, true);
     // Typed before the app started: no input event will come for it.
-    if (document.activeElement === input && input.value.trim()) ask(input.value);
+    const input = box();
+    if (input && document.activeElement === input && input.value.trim()) ask(input.value);
     return () => {
       window.clearTimeout(timer);
       controller?.abort();
-      input.removeEventListener("input", onInput);
-      input.removeEventListener("keydown", onKeyDown);
-      input.removeEventListener("blur", onBlur);
-      input.removeEventListener("focus", onFocus);
+      document.removeEventListener("input", onInput, true);
+      document.removeEventListener("keydown", onKeyDown, true);
+      document.removeEventListener("focusout", onBlur, true);
+      document.removeEventListener("focusin", onFocus, true);
     };
   }, [inputId, endpoint, navigate]);
 

@@ -93,6 +93,12 @@ def test_an_author_is_suggested_by_the_reading_of_their_name(base_url, page: Pag
     found.click()
     expect(page).to_have_url(re.compile(r"/search\?q="))
     expect(page.locator("#search-page-input")).to_have_value(author)
+    # The search page put a new box in place for the URL's words: it suggests too.
+    box = page.locator("#search-page-input")
+    box.fill("")
+    box.click()
+    page.keyboard.type(TYPED)
+    expect(_options(page, "search-page-input").filter(has_text=TITLE)).to_have_count(1)
 
 
 def test_the_search_page_and_the_not_found_page_boxes_suggest_too(base_url, page: Page) -> None:
