@@ -14,7 +14,10 @@ numbers (20 -> にじゅう), symbols are kept as written. When the dictionary
 gives a compound a second reading (甘味処: あまみどころ too), the title is
 read that way as well: `Readings.katakana` holds that other reading (search
 folds katakana into hiragana, so a second form costs nothing when it equals
-the first). Pure module: no database, no I/O beyond the dictionaries.
+the first). Then (each measured alone, bench_readings.py): JMnedict's names
+and works (永井豪 ながいごう), JMdict's common words and pronouns (転生
+てんせい), sequential voicing (ドラゴン桜 どらごんざくら), numbers before
+counters (20世紀 にじゅっせいき). Pure module: no I/O beyond the dictionaries.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import NamedTuple
 from sudachipy import dictionary, tokenizer
 
 from manga_app.catalogue import kana
-from manga_app.catalogue.lexicon import compound_readings, is_common
+from manga_app.catalogue.lexicon import compound_readings, is_common, kun_stems, proper_name_reading
 
 __all__ = ["Readings", "reading_of", "readings_for"]
 
@@ -44,6 +47,12 @@ _NOT_COMPOUND = ("補助記号", "空白", "助詞")
 # The longest run of words looked up as one compound.
 _LONGEST_COMPOUND = 4
 _local = threading.local()
+# JMnedict kinds a whole text is looked up as: a name is a person's, a title a work's.
+_PERSON = frozenset({"person"})
+_WORK = frozenset({"work", "product"})
+_VOICELESS = "かきくけこさしすせそたちつてとはひふへほ"
+_VOICE = str.maketrans(_VOICELESS, "がぎぐげござじずぜぞだぢづでどばびぶべぼ")
+_VOICED = frozenset("がぎぐげござじずぜぞだぢづでどばびぶべぼぱぴぷぺぽ")
 
 
 class Readings(NamedTuple):
@@ -108,7 +117,31 @@ def _words(text: str) -> list[_Word]:
         numeral = morpheme.part_of_speech()[1] == "数詞" or surface.isdigit()
         words.append(_Word(surface, reading, pos, space, numeral))
         space = False
-    return _fractions(words)
+    return _before_counters(_fractions(words))
+
+
+# A number's last kana shortened (促音) before a counter starting with these
+# rows: 1回 いっかい, 10歳 じゅっさい, 20世紀 にじゅっせいき, 6本 ろっぽん.
+_SHORTENED = {"いち": "かさたは", "はち": "かさたは", "じゅう": "かさたは", "ろく": "かは", "ひゃく": "かは"}
+_ROW_OF = {kana_: row for row in ("かきくけこ", "さしすせそ", "たちつてと", "はひふへほぱぴぷぺぽ") for kana_ in row}
+_HALF_VOICE = str.maketrans("はひふへほ", "ぱぴぷぺぽ")
+
+
+def _before_counters(words: list[_Word]) -> list[_Word]:
+    """A number written in digits (read on its own, kana.number_reading)
+    followed by a kanji word: the number's sound changes before it, and a
+    は-row counter becomes ぱ-row after the shortened sound (1本 いっぽん)."""
+    for index in range(len(words) - 1):
+        number, counter = words[index], words[index + 1]
+        if not (number.surface.isdigit() and _has_kanji(counter.surface[:1]) and not counter.space_before):
+            continue
+        row = _ROW_OF.get(counter.reading[:1], " ")[0]
+        ending = next((end for end, rows in _SHORTENED.items() if number.reading.endswith(end) and row in rows), "")
+        if ending:
+            words[index] = number._replace(reading=number.reading[: -len(ending)] + ending[:-1] + "っ")
+            said = counter.reading[:1].translate(_HALF_VOICE) + counter.reading[1:]
+            words[index + 1] = counter._replace(reading=said)
+    return words
 
 
 def _fractions(words: list[_Word]) -> list[_Word]:
@@ -157,6 +190,48 @@ def _compounds(words: list[_Word]) -> tuple[list[_Word], list[_Word]]:
     return first, second
 
 
+def _dictionary_words(words: list[_Word]) -> list[_Word]:
+    """A title's word of two or more kanji that JMdict marks as common is read
+    as JMdict reads it first (転生 is てんせい, not the analyser's てんしょう),
+    and so is a pronoun written in kanji (私 わたし, 何 なに, where the
+    analyser says わたくし, なん). Not for names: a name is no dictionary word."""
+    out = []
+    for word in words:
+        compound = word.pos == "名詞" and not word.numeral and len(_KANJI.findall(word.surface)) >= 2
+        if (compound and is_common(word.surface)) or (word.pos == "代名詞" and _has_kanji(word.surface)):
+            found = compound_readings(word.surface)
+            word = word._replace(reading=found[0]) if found else word
+        out.append(word)
+    return out
+
+
+def _voiced(words: list[_Word]) -> list[_Word]:
+    """Sequential voicing (rendaku): a one-kanji noun read as a native (kun)
+    word voices its first kana right after another noun (ドラゴン桜 どらごんざくら),
+    unless it holds a voiced sound already (Lyman's law); on readings never do."""
+    out: list[_Word] = []
+    for word in words:
+        previous = out[-1] if out else None
+        kanji = _KANJI.findall(word.surface)
+        if (previous is not None and previous.pos == "名詞" and not previous.numeral and word.pos == "名詞"
+                and not word.space_before and len(kanji) == 1 and _KANJI.match(word.surface)
+                and word.reading[:1] in _VOICELESS and not _VOICED.intersection(word.reading)
+                and any(stem + word.surface[1:] == word.reading for stem in kun_stems(kanji[0]))):
+            word = word._replace(reading=word.reading[0].translate(_VOICE) + word.reading[1:])
+        out.append(word)
+    return out
+
+
+def _read(normal: str, *, name: bool) -> tuple[list[_Word], list[_Word]]:
+    """The words of `normal` read the first and the second way (see _compounds)."""
+    words = _words(normal)
+    if name:
+        return _compounds(words)
+    first, second = _compounds(_dictionary_words(words))
+    voiced = _voiced(first)  # a habit, not a rule (親指姫 is おやゆびひめ): the plain one stays searchable
+    return (voiced, first) if voiced != first else (first, second)
+
+
 def _joins_previous(word: _Word, previous: _Word | None) -> bool:
     """Whether `word` continues the previous romaji word (no space between)."""
     if previous is None or word.space_before or previous.pos in _NOT_WORDS:
@@ -194,12 +269,15 @@ def _normal(text: str) -> str:
 def reading_of(text: str) -> str:
     """The hiragana reading of `text` alone (a query word, a name)."""
     normal = _normal(text)
-    return _kana(_compounds(_words(normal))[0]) if normal else ""
+    return _kana(_read(normal, name=False)[0]) if normal else ""
 
 
-def readings_for(text: str) -> Readings:
+def readings_for(text: str, *, name: bool = False) -> Readings:
     """Return hiragana, a second hiragana reading (as katakana) and lower-case
-    Hepburn romaji for `text`.
+    Hepburn romaji for `text`, a title or (`name`) a person's name.
+
+    A name JMnedict knows as a person's (a title: as a work's) is read as
+    it says, the generated reading kept as the second one.
 
     Kana forms keep the original spacing and Latin words as they are; romaji
     puts a space between words so that `shingeki no kyojin` matches word by
@@ -210,7 +288,10 @@ def readings_for(text: str) -> Readings:
     normal = _normal(text)
     if not normal:
         return Readings("", "", "")
-    first, second = _compounds(_words(normal))
+    first, second = _read(normal, name=name)
+    known = proper_name_reading(normal, _PERSON if name else _WORK)
+    if known and known != _kana(first):
+        return Readings(hiragana=known, katakana=kana.katakana(_kana(first)), romaji=kana.romaji(known).lower())
     return Readings(hiragana=_kana(first), katakana=kana.katakana(_kana(second)), romaji=_romaji(first))
 
 

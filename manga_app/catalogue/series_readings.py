@@ -29,14 +29,14 @@ def refresh_search(series: Series, from_file: tuple[tuple[str, str], ...] = ()) 
     names = list(dict.fromkeys([*series.authors, *series.artists]))
     texts = [*titles, *names]
     given = {r["text"]: r for r in series.readings or () if r.get("source") in GIVEN_SOURCES and r.get("hiragana")}
-    new_given = _file_readings(texts, from_file, given)
+    new_given = _file_readings(texts, from_file, given, names=set(names) - set(titles))
     if series.search_text and [r.get("text") for r in series.readings or ()] == texts and not new_given:
         return
     given.update(new_given)
     readings = []
     parts: list[str] = []
     for position, text in enumerate(texts):
-        entry = given.get(text) or {"text": text, **readings_for(text)._asdict()}
+        entry = given.get(text) or {"text": text, **readings_for(text, name=position >= len(titles))._asdict()}
         if position >= len(titles):
             entry = {**entry, "of": "name"}
         readings.append(entry)
@@ -48,7 +48,8 @@ def refresh_search(series: Series, from_file: tuple[tuple[str, str], ...] = ()) 
     series.search_text = " ".join(dict.fromkeys(normal))
 
 
-def _file_readings(texts: list[str], from_file: tuple[tuple[str, str], ...], given: dict) -> dict[str, dict]:
+def _file_readings(texts: list[str], from_file: tuple[tuple[str, str], ...], given: dict,
+                   names: set[str]) -> dict[str, dict]:
     """Entries for the readings the file gives that are not stored yet, keyed
     by the series text they read (compared as title keys). The file's reading
     is the sort key (hiragana, and its romaji); the generated reading stays
@@ -60,7 +61,7 @@ def _file_readings(texts: list[str], from_file: tuple[tuple[str, str], ...], giv
         stored = given.get(text) if text else None
         if text is None or (stored and (stored.get("source") == "operator" or stored["hiragana"] == reading)):
             continue
-        generated = readings_for(text)
+        generated = readings_for(text, name=text in names)
         entries[text] = {"text": text, "hiragana": reading, "katakana": kana.katakana(generated.hiragana),
                          "romaji": kana.romaji(reading), "source": "file"}
     return entries

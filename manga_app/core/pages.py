@@ -18,6 +18,14 @@ SITE_DESCRIPTION = (
 )
 
 
+# The 五十音 index's first row, あ (core/gojuon.py), as a path.
+KANA_FIRST_ROW = "/index/%E3%81%82"
+# Paths that moved for good (308) to a page. Reflex keeps `/index` as the
+# home page's own name (reflex/route.py), so the index has no page there:
+# `/index` opens it at its first row.
+MOVED: dict[str, str] = {"/index": KANA_FIRST_ROW}
+
+
 class JsonLd(enum.Enum):
     """The structured data of a page whose head is fixed."""
 
@@ -56,6 +64,7 @@ class Page:
     in_sitemap: bool = False  # listed in /sitemap.xml as a fixed path
     kept_offline: bool = False  # kept by the service worker, opens offline
     nav_label: str = ""  # its link in the footer menu ("": none)
+    nav_path: str = ""  # where that link goes, for a page with a parameter
     tab: Tab | None = None  # its tab in the phones' bottom tab bar (at most five pages have one)
     shelves: bool = False  # shows the library's shelves (LibraryState loads them)
     # The query parameters the page reads; any other one changes nothing the
@@ -89,6 +98,9 @@ class PageKind(enum.Enum):
     # like a genre; their heads and 404s come from the held catalogue.
     AUTHOR = Page("/author/[name]", query=("sort", "page"))
     TAG = Page("/tag/[name]", query=("sort", "page"))
+    # 五十音 (core/gojuon.py): one row's titles in 五十音順, each row's count
+    # in its tabs. The head names the row; an unknown row is a 404.
+    KANA_ROW = Page("/index/[row]", query=("page",), nav_label="五十音", nav_path=KANA_FIRST_ROW)
     # Their heads depend on the query (period, genre, day) and an unknown
     # genre is a 404, so they are built like the catalogue's pages.
     RANKING = Page("/ranking", in_sitemap=True, nav_label="ランキング", query=("period", "genre", "page"),
@@ -150,7 +162,7 @@ def console_links() -> tuple[tuple[str, str], ...]:
 
 def footer_links() -> tuple[tuple[str, str], ...]:
     """(label, path) of each page in the footer menu, in declaration order."""
-    return tuple((kind.page.nav_label, kind.path) for kind in PageKind if kind.page.nav_label)
+    return tuple((kind.page.nav_label, kind.page.nav_path or kind.path) for kind in PageKind if kind.page.nav_label)
 
 
 MAX_TABS = 5

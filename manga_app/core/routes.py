@@ -24,6 +24,9 @@ CALENDAR = PageKind.CALENDAR.path
 ADMIN = PageKind.ADMIN.path
 ADMIN_AUDIT = PageKind.ADMIN_AUDIT.path
 NOTIFICATIONS = PageKind.NOTIFICATIONS.path
+KANA_INDEX = "/index"
+# The search boxes' suggestions (JSON, web/suggest.py).
+SUGGEST = "/suggest.json"
 
 # Reflex route templates, one per declared page.
 ROUTE_TEMPLATES: dict[PageKind, str] = {kind: kind.page.route for kind in PageKind}
@@ -238,6 +241,10 @@ def author_url(name: str) -> str:
 
 def tag_url(name: str) -> str:
     return f"/tag/{quote(name, safe='')}"
+
+def kana_row_url(row: str, page: int = 1) -> str:
+    """`/index/{row}` (a row of core.gojuon.SITE_ROWS), `?page=` past the first."""
+    return f"{KANA_INDEX}/{quote(row, safe='')}" + (f"?page={page}" if page > 1 else "")
 
 
 def search_url(**params: str | int | list[str] | None) -> str:

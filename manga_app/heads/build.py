@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from manga_app.core import discovery, routes
+from manga_app.core import discovery, gojuon, routes
 from manga_app.heads import seo
 from manga_app.core.display import STATUS_LABELS
 from manga_app.core.pages import JsonLd, PageKind
@@ -164,6 +164,23 @@ def named_list_head(kind: PageKind, name: str, total: int, *, site_name: str, or
             {"@context": "https://schema.org", "@type": "CollectionPage", "name": shown, "url": origin + path,
              "about": about, "inLanguage": "ja"},
             _breadcrumbs(origin, [(site_name, routes.HOME), (shown, path)]),
+        ),
+    )
+
+
+def kana_row_head(row: str, total: int, page: int, *, site_name: str, origin: str) -> PageHead:
+    """One row of the 五十音 index (`row` one of gojuon.SITE_ROWS)."""
+    path = routes.kana_row_url(row, page)
+    name = f"{gojuon.site_row_label(row)}の漫画"
+    return PageHead(
+        title=page_title(name + (f"（{page}ページ目）" if page > 1 else ""), site_name),
+        description=_clip(f"読みが{gojuon.site_row_label(row)}で始まる漫画{total}作品を五十音順に並べた索引です。"
+                          if row != gojuon.OTHERS else f"英字・数字などで始まる漫画{total}作品の索引です。"),
+        path=path,
+        json_ld=(
+            {"@context": "https://schema.org", "@type": "CollectionPage", "name": name, "url": origin + path},
+            _breadcrumbs(origin, [(site_name, routes.HOME), ("五十音", routes.kana_row_url(gojuon.SITE_ROWS[0])),
+                                  (name, routes.kana_row_url(row))]),
         ),
     )
 

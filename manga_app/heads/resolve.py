@@ -7,7 +7,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
+from urllib.parse import parse_qsl
+
 from manga_app.core import discovery as core_discovery
+from manga_app.core import gojuon
+from manga_app.search.held_index import current_index
+from manga_app.search.paging import PER_PAGE, clamp_page, page_count, parse_page
 from manga_app.heads import build
 from manga_app.read_models import discovery
 from manga_app.read_models.discovery import held_board
@@ -52,6 +57,17 @@ async def _reader_head(found: RouteMatch, path: str, query: str) -> PageHead | N
     return None if context is None else build.reader_head(context, path, site_name=settings.site_name, origin=settings.origin)
 
 
+async def _kana_row_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
+    row = found.params["row"]
+    if row not in gojuon.SITE_ROWS:
+        return None
+    settings = get_settings()
+    _, index = await current_index()
+    total = index.row_counts()[row]
+    page = clamp_page(parse_page(dict(parse_qsl(query[:2000])).get("page")), page_count(total, PER_PAGE))
+    return build.kana_row_head(row, total, page, site_name=settings.site_name, origin=settings.origin)
+
+
 async def _ranking_head(found: RouteMatch, path: str, query: str) -> PageHead | None:
     settings = get_settings()
     wanted = core_discovery.parse_ranking_query(query)
@@ -85,6 +101,7 @@ CATALOGUE_HEADS: dict[PageKind, Callable[[RouteMatch, str, str], Awaitable[PageH
     PageKind.TAG: _named_list_head,
     PageKind.MANGA: _title_head,
     PageKind.READER: _reader_head,
+    PageKind.KANA_ROW: _kana_row_head,
     PageKind.RANKING: _ranking_head,
     PageKind.CALENDAR: _calendar_head,
     **{kind: _console_head for kind in PageKind if kind.page.console},

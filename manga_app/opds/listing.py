@@ -9,7 +9,7 @@ from array import array
 from collections import defaultdict
 from dataclasses import dataclass
 
-from manga_app.opds import kana
+from manga_app.core import gojuon
 
 
 @dataclass(frozen=True)
@@ -28,8 +28,8 @@ def build(catalogue) -> Listings:
         for name in dict.fromkeys(catalogue.authors_column.values(ident)):
             if name.strip():
                 by_author[name].append(ident)
-        key = kana.sort_key(titles[ident], catalogue.readings_column.values(ident))
-        rows[kana.row_of(key)].append((key, ident))
+        key = gojuon.sort_key(titles[ident], catalogue.readings_column.values(ident))
+        rows[gojuon.row_of(key)].append((gojuon.collation_key(key), ident))
     popular = {name: array("I", sorted(ids, key=lambda i: (-views[i], titles[i]))) for name, ids in by_author.items()}
     authors = tuple(sorted(((name, len(ids)) for name, ids in popular.items()), key=lambda pair: _name_key(pair[0])))
     kana_rows = {row: array("I", (ident for _, ident in sorted(found))) for row, found in rows.items()}

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from functools import reduce
 from operator import and_
 
+from manga_app.core import gojuon
 from manga_app.read_models.compact import STATUSES, Catalogue, MangaItem
 from manga_app.read_models.orderings import Ordering
 from manga_app.search import idsets, ranking
@@ -115,8 +116,11 @@ class SearchIndex:
             ranking.POPULAR: array("I", range(size)),
             ranking.UPDATED: array("I", sorted(range(size), key=lambda r: -updated[by_rank[r]])),
             ranking.NEWEST: array("I", sorted(range(size), key=lambda r: -created[by_rank[r]])),
-            ranking.TITLE: array("I", sorted(range(size), key=title_sort.__getitem__)),
+            ranking.TITLE: array("I", sorted(range(size), key=lambda r: gojuon.collation_key(title_sort[r]))),
         }
+        # The site's 五十音 rows (/index/{row}), by the same key as タイトル順.
+        self._rows = {row: idsets.to_bits((r for r, key in enumerate(title_sort) if gojuon.site_row(key) == row), size)
+                      for row in gojuon.SITE_ROWS}
         self._recent: OrderedDict[tuple[str, bool], array | int] = OrderedDict()
         self.positions: dict[str, array] = {}
         for sort, order in self.orders.items():
@@ -154,6 +158,10 @@ class SearchIndex:
             for name in dict.fromkeys(name for column in columns for name in column.values(ident)):
                 lists[name].append(rank)
         return postings(lists, self.size)
+
+    def row_counts(self) -> dict[str, int]:
+        """How many series each 五十音 row of the site holds (gojuon.SITE_ROWS order)."""
+        return {row: idsets.count(bits) for row, bits in self._rows.items()}
 
     def __len__(self) -> int:
         return self.size
@@ -251,6 +259,8 @@ class SearchIndex:
         if query.status in self._status:
             members = self._status[query.status]
             chosen = members if chosen is None else idsets.intersect(chosen, members, self.size)
+        if query.row in self._rows:
+            chosen = self._rows[query.row] if chosen is None else idsets.intersect(chosen, self._rows[query.row], self.size)
         excluded = [self._genres[genre] for genre in query.exclude if genre in self._genres]
         if excluded:
             keep = ~idsets.union_all(excluded, self.size) & ((1 << self.size) - 1)

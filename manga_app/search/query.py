@@ -13,6 +13,7 @@ class Query:
     genres: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     status: str = ""
+    row: str = ""  # a 五十音 row of the site's index (core.gojuon.SITE_ROWS)
     sort: str = ""
     page: int = 1
     per_page: int = 24

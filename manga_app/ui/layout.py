@@ -55,7 +55,7 @@ def site_header(*, search: bool = True) -> rx.Component:
         rx.el.div(
             _logo(),
             # A not-found page offers its own box instead (ui/not_found.py).
-            rx.cond(HeadState.found, search_box(label="サイト内検索")) if search else rx.fragment(),
+            rx.cond(HeadState.found, search_box(label="サイト内検索", input_id="site-search")) if search else rx.fragment(),
             rx.el.nav(
                 link("ジャンル", href=routes.GENRES, class_name="header-link"),
                 notifications_link(),

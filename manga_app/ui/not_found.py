@@ -25,7 +25,7 @@ def not_found_panel() -> rx.Component:
             link("「", HeadState.series_title, "」の作品ページへ", href=HeadState.series_url,
                  class_name="button-primary not-found-series"),
         ),
-        search_box(label="作品を探す", class_name="not-found-search"),
+        search_box(label="作品を探す", input_id="not-found-search-input", class_name="not-found-search"),
         rx.el.nav(
             link("トップページへ戻る", href=routes.HOME),
             link("ジャンル一覧", href=routes.GENRES),

@@ -5,6 +5,7 @@ import reflex as rx
 
 from manga_app.core import routes
 from manga_app.ui.search_box_state import MAX_QUERY_LENGTH, SearchBoxState
+from manga_app.ui.search_suggest import combobox_props, suggestion_list
 
 
 def search_field(**props) -> rx.Component:
@@ -12,8 +13,9 @@ def search_field(**props) -> rx.Component:
     return rx.el.input(type="search", name="q", auto_complete="off", enter_key_hint="search", **props)
 
 
-def search_box(*, label: str, class_name: str = "") -> rx.Component:
-    """A search form named `label`: each search landmark of a page has its own name.
+def search_box(*, label: str, input_id: str, class_name: str = "") -> rx.Component:
+    """A search form named `label`: each search landmark of a page has its own
+    name. Suggestions open under the box (`input_id`) as the visitor types.
 
     Plain elements, not antd's Input.Search: the box is on every page, and
     antd's (its theme's token, its CSS variables, its component hooks and a
@@ -26,7 +28,9 @@ def search_box(*, label: str, class_name: str = "") -> rx.Component:
             aria_label="作品を検索",
             max_length=MAX_QUERY_LENGTH,
             class_name="header-search-input",
+            **combobox_props(input_id),
         ),
+        suggestion_list(input_id),
         rx.el.button(
             rx.icon("search", size=16, aria_hidden="true"),
             "検索",

@@ -12,13 +12,16 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from starlette.responses import PlainTextResponse
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
+from manga_app.core import pages as core_pages
 from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app import platform
 from manga_app.web import bounded_logs
-from manga_app.web import catalogue_files, feeds, install, opds, pages, robots, service_worker, shell, sitemap, slashes
+from manga_app.web import (catalogue_files, feeds, install, opds, pages, robots, service_worker, shell, sitemap, slashes,
+                           suggest)
 from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.
@@ -62,6 +65,14 @@ def _is_built_file(root: Path, path: str) -> bool:
         return False
 
 
+def _moved(location: str):
+    async def endpoint(request: Request) -> Response:
+        query = request.url.query
+        return RedirectResponse(location + (f"?{query}" if query else ""), status_code=308)
+
+    return endpoint
+
+
 NOT_FOUND = PlainTextResponse("見つかりませんでした", status_code=404)
 
 
@@ -77,8 +88,10 @@ class SiteHttpLayer:
                 Route("/robots.txt", robots.robots, methods=["GET", "HEAD"]),
                 Route("/sitemap.xml", sitemap.sitemap, methods=["GET", "HEAD"]),
                 Route("/genres.json", catalogue_files.genres_json, methods=["GET", "HEAD"]),
+                Route(routes.SUGGEST, suggest.suggest, methods=["GET", "HEAD"]),
                 Route("/mangas_{page}.json", catalogue_files.mangas_json, methods=["GET", "HEAD"]),
                 Route("/manifests/{slug}/{number}.json", catalogue_files.manifest_json, methods=["GET", "HEAD"]),
+                *(Route(path, _moved(location), methods=["GET", "HEAD"]) for path, location in core_pages.MOVED.items()),
                 *opds.feed_routes(),
                 *feeds.feed_routes(),
             ],

@@ -17,7 +17,8 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from manga_app.core.db import shared_engine
 from manga_app.read_models.titles import load_title
 from manga_app.core.config import get_settings
-from manga_app.opds import entries, feeds, kana, listing, urls
+from manga_app.core import gojuon
+from manga_app.opds import entries, feeds, listing, urls
 from manga_app.opds.feeds import ACQUISITION, NAVIGATION
 from manga_app.search import ranking
 from manga_app.search.query import Query
@@ -189,7 +190,7 @@ async def kana_rows(request: Request, who: Asker) -> Response:
         moment = catalogue_updated(who.snapshot)
         found = [entries.navigation_entry(f"kana:{row}", label, who.urls.kana_row(row), updated=moment,
                                           content=f"{len(rows[row])}作品")
-                 for row, (label, _) in kana.ROWS.items() if row in rows]
+                 for row, (label, _) in gojuon.ROWS.items() if row in rows]
         return render(feed_of(who, request, "五十音", NAVIGATION, found, up_href=who.urls.start()))
 
     return catalogue_validated(request, who, build)
@@ -197,11 +198,11 @@ async def kana_rows(request: Request, who: Asker) -> Response:
 
 async def kana_row(request: Request, who: Asker) -> Response:
     row = request.path_params["row"]
-    if row not in kana.ROWS:
+    if row not in gojuon.ROWS:
         raise OpdsError(404, "この行は見つかりませんでした。")
     ids = (await _listings(who)).kana_rows.get(row, ())
     items = Ordering(who.snapshot.mangas, ids)
-    return _series_list(request, who, kana.label(row), items, url=lambda n: who.urls.kana_row(row, n),
+    return _series_list(request, who, gojuon.label(row), items, url=lambda n: who.urls.kana_row(row, n),
                         up=who.urls.kana_rows())
 
 

@@ -1,4 +1,4 @@
-"""`/sitemap.xml`: the home, genre, author, tag, title and chapter pages with their
+"""`/sitemap.xml`: the home, 五十音, genre, author, tag, title and chapter pages with their
 last-modified dates. Past MAX_URLS addresses it becomes a sitemap index
 whose parts are `/sitemap.xml?part=N` (one route, any catalogue size);
 each part reads only its own slice of the database."""
@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from starlette.requests import Request
 from starlette.responses import Response
 
-from manga_app.core import pages, routes
+from manga_app.core import gojuon, pages, routes
 from manga_app.catalogue import repository
 from manga_app.core.db import shared_engine
 from manga_app.catalogue.models import Chapter, Series
@@ -26,7 +26,8 @@ MAX_URLS = 10_000  # per file; the protocol allows 50,000
 _CACHE = "public, max-age=3600"
 _XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 _NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-STATIC_PATHS = pages.sitemap_paths()
+# The fixed pages, then every row of the 五十音 index.
+STATIC_PATHS = pages.sitemap_paths() + tuple(routes.kana_row_url(row) for row in gojuon.SITE_ROWS)
 Entry = tuple[str, datetime | None]  # (path, last modified)
 
 

@@ -112,4 +112,4 @@ def test_a_reading_the_epub_gives_finds_the_title_and_is_shown_over_the_author(
     assert first_three(page, base_url, "せいんとせいや")[0] == "聖闘士星矢"
     page.locator(RESULTS).first.click()
     wait_for_hydration(page)
-    expect(page.locator(".title-facts .author rt").first).to_have_text("ながいごう")  # the analyser alone reads ながいつよし
+    expect(page.locator(".title-facts .author rt").first).to_have_text("ながいごう")  # the file's reading (the name dictionary agrees)

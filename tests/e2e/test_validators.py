@@ -26,8 +26,9 @@ from tests.e2e.test_hydration import _chapter, _genre, _title
 
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 PAGE_KINDS = [
-    "home", "genres", "genre", "author", "tag", "search", "search-query", "title", "reader-chapter", "reader-volume",
-    "library", "history", "offline", "ranking", "calendar", "account", "notifications", "404-path", "404-chapter",
+    "home", "genres", "genre", "author", "tag", "kana-row", "search", "search-query", "title", "reader-chapter",
+    "reader-volume", "library", "history", "offline", "ranking", "calendar", "account", "notifications", "404-path",
+    "404-chapter",
 ]
 # Documented false positives of the checkers themselves: (message pattern, reference).
 VNU_ALLOWED: list[tuple[str, str]] = [
@@ -61,6 +62,7 @@ def page_paths(base_url: str, server_env, tmp_path_factory) -> dict[str, str]:
         "genre": f"/genre/{quote(_genre(base_url))}",
         "author": routes.author_url(_title(base_url)["authors"][0]),
         "tag": routes.tag_url(_title(base_url)["tags"][0]),
+        "kana-row": "/index/" + quote("な"),
         "search": "/search",
         "search-query": "/search?q=" + quote("の"),
         "title": f"/manga/{_title(base_url)['slug']}",

@@ -2,12 +2,15 @@
 
 import reflex as rx
 
+from manga_app.core import routes
 from manga_app.read_models.held import held_catalogue
+from manga_app.search.held_index import current_index
 from manga_app.ui.records import Chip, genre_chip
 
 
 class GenresState(rx.State):
     genres: list[Chip] = []
+    kana_rows: list[Chip] = []  # the 五十音 index's rows, with their counts
     loaded: bool = False
 
     @rx.event
@@ -15,4 +18,7 @@ class GenresState(rx.State):
         # The held list already follows the spec's rule: named, total > 0.
         snapshot = await held_catalogue().snapshot()
         self.genres = [genre_chip(genre.name, genre.total) for genre in snapshot.genres]
+        _, index = await current_index()
+        self.kana_rows = [Chip(label=row, href=routes.kana_row_url(row), count=str(count))
+                          for row, count in index.row_counts().items()]
         self.loaded = True

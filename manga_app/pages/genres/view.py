@@ -19,4 +19,6 @@ def view() -> rx.Component:
             rx.el.p("ジャンルはまだありません。", class_name="empty-note"),
             genre_chips(GenresState.genres, label="ジャンル一覧"),
         ),
+        rx.el.h2("五十音から探す", class_name="section-title genres-kana-title"),
+        genre_chips(GenresState.kana_rows, label="五十音の行"),
     )

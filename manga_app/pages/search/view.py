@@ -7,6 +7,7 @@ from manga_app.ui.filters import filter_chips, link_tabs
 from manga_app.ui.layout import site_layout
 from manga_app.ui.pager import pager
 from manga_app.ui.search_box import search_field
+from manga_app.ui.search_suggest import combobox_props, suggestion_list
 from manga_app.ui.phrased import phrased
 from manga_app.pages.search.state import SearchState
 from manga_app.core.routes import PageKind
@@ -21,7 +22,7 @@ INPUT_ID = "search-page-input"
 def _search_form() -> rx.Component:
     return rx.el.form(
         search_field(
-            id=INPUT_ID,
+            **combobox_props(INPUT_ID),
             default_value=SearchState.query,
             key=SearchState.input_key,
             on_change=SearchState.type_query.debounce(TYPING_DEBOUNCE_MS),
@@ -32,6 +33,7 @@ def _search_form() -> rx.Component:
             max_length=MAX_QUERY_CHARS,
             class_name="search-field",
         ),
+        suggestion_list(INPUT_ID),
         rx.el.button("検索", type="submit", class_name="search-submit"),
         on_submit=SearchState.submit,
         role="search",

@@ -94,3 +94,45 @@ def test_compounds_and_numbers_are_read_as_a_japanese_reader_reads_them(text, hi
 )
 def test_romaji_is_spoken_hepburn_with_compounds_kept_whole(text, romaji):
     assert readings_for(text).romaji == romaji
+
+
+@pytest.mark.parametrize(
+    ("text", "hiragana"),
+    [
+        # sequential voicing: a native (kun) one-kanji noun right after a noun
+        ("ドラゴン桜", "どらごんざくら"),
+        ("あかね噺", "あかねばなし"),
+        ("3年奇面組", "さんねんきめんぐみ"),
+        ("夜の桜", "よるのさくら"),  # after a particle: no compound, no voicing
+        ("ドラゴン鍵", "どらごんかぎ"),  # Lyman's law: かぎ already has a voiced sound
+        ("転生したらスライムだった件", "てんせいしたらすらいむだったけん"),  # 件 けん is Sino-Japanese: never voiced
+        # a common dictionary word over the analyser's rarer reading, and pronouns
+        ("無職転生", "むしょくてんせい"),
+        ("私の旅", "わたしのたび"),
+        ("きのう何食べた?", "きのうなにたべた?"),
+        # a number's sound before its counter
+        ("20世紀少年", "にじゅっせいきしょうねん"),
+        ("1本", "いっぽん"),
+        ("10巻", "じゅっかん"),
+        ("100回", "ひゃっかい"),
+        ("6歳", "ろくさい"),  # ろく shortens only before か and は rows
+        ("1話", "いちわ"),
+    ],
+)
+def test_voicing_dictionary_words_and_numbers_before_counters(text, hiragana):
+    assert readings_for(text).hiragana == hiragana
+
+
+def test_a_voiced_reading_keeps_the_plain_one_searchable():
+    assert readings_for("ドラゴン桜")[:2] == ("どらごんざくら", "ドラゴンサクラ")
+
+
+def test_a_name_the_name_dictionary_knows_is_read_as_it_says_the_analysers_reading_kept():
+    # JMnedict lists 永井豪 as a person read ながいごう; the analyser reads つよし.
+    assert readings_for("永井豪", name=True)[:2] == ("ながいごう", "ナガイツヨシ")
+    assert readings_for("永井豪").hiragana == "ながいつよし"  # as a title: no person's name
+    assert readings_for("綾瀬つむぎ", name=True).hiragana == "あやせつむぎ"  # unknown to it: generated
+
+
+def test_a_title_the_name_dictionary_knows_as_a_work_is_read_as_it_says():
+    assert readings_for("南総里見八犬伝").hiragana == "なんそうさとみはっけんでん"  # the analyser: はちけんでん

@@ -122,6 +122,10 @@ MATCH_CASES = [
         RouteMatch(PageKind.GENRE, {"name": "slice of life"}),
     ),
     ("genre-padded-name-stripped", "/genre/%20abc%20", RouteMatch(PageKind.GENRE, {"name": "abc"})),
+    # 五十音 index: any segment is the row's page (an unknown row is its 404)
+    ("kana-row-encoded", "/index/%E3%81%AA", RouteMatch(PageKind.KANA_ROW, {"row": "な"})),
+    ("kana-row-raw", "/index/英数", RouteMatch(PageKind.KANA_ROW, {"row": "英数"})),
+    ("kana-index-is-no-page", "/index", None),
     # reader
     (
         "reader",

@@ -12,7 +12,8 @@ import pytest
 from lxml import etree
 
 from manga_app.read_models.titles import ChapterView, SeriesView
-from manga_app.opds import comicinfo, entries, feeds, kana, urls
+from manga_app.core import gojuon
+from manga_app.opds import comicinfo, entries, feeds, urls
 from tests.unit.opds.schema import ACQUISITION, NAVIGATION, NS, valid_feed
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -34,7 +35,7 @@ T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
     ],
 )
 def test_a_title_is_filed_under_the_row_of_its_reading(title, readings, row):
-    assert kana.row_of(kana.sort_key(title, readings)) == row
+    assert gojuon.row_of(gojuon.sort_key(title, readings)) == row
 
 
 def test_keyed_urls_keep_the_key_and_escape_names():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import pytest
 
+from manga_app.core import gojuon
 from manga_app.search import ranking
 from manga_app.search.index import SearchIndex
 from manga_app.search.query import Query
@@ -80,7 +81,7 @@ def reference(series: list, query: Query, terms: list[str]) -> tuple[list[str], 
     elif sort == ranking.NEWEST:
         hits.sort(key=lambda h: (-h[0].created_at.timestamp(), position[id(h[0])]))
     elif sort == ranking.TITLE:
-        hits.sort(key=lambda h: (keys(h[0])[3], position[id(h[0])]))
+        hits.sort(key=lambda h: (gojuon.collation_key(keys(h[0])[3]), position[id(h[0])]))
     pages = page_count(len(hits), query.per_page)
     page = clamp_page(query.page, pages)
     start = (page - 1) * query.per_page

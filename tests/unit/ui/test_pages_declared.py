@@ -46,7 +46,9 @@ def test_every_page_without_a_declared_head_has_one_built_from_the_catalogue():
 
 
 def test_the_sitemap_lists_the_pages_declared_in_it():
-    assert sitemap.STATIC_PATHS == (routes.HOME, routes.GENRES, routes.RANKING, routes.CALENDAR)
+    rows = tuple(routes.kana_row_url(row) for row in "あかさたなはまやらわ") + ("/index/%E8%8B%B1%E6%95%B0",)
+    assert sitemap.STATIC_PATHS == (routes.HOME, routes.GENRES, routes.RANKING, routes.CALENDAR, *rows)
+    assert rows[4] == "/index/%E3%81%AA"  # な, the row Komga's index lost
 
 
 def test_the_service_worker_keeps_the_pages_declared_kept_offline():
@@ -56,10 +58,16 @@ def test_the_service_worker_keeps_the_pages_declared_kept_offline():
 
 
 def test_the_footer_and_the_shelves_follow_the_declarations():
-    assert [label for label, _ in pages.footer_links()] == ["トップ", "ジャンル", "ランキング", "曜日別", "検索", "ライブラリ", "閲覧履歴"]
+    assert [label for label, _ in pages.footer_links()] == ["トップ", "ジャンル", "五十音", "ランキング", "曜日別", "検索", "ライブラリ", "閲覧履歴"]
     assert {kind for kind in PageKind if kind.page.shelves} == {PageKind.LIBRARY, PageKind.HISTORY}
 
 
 def test_a_page_with_parameters_has_no_single_path():
     with pytest.raises(ValueError, match=re.escape("/manga/[slug]")):
         PageKind.MANGA.path
+
+
+def test_the_kana_index_opens_at_its_first_row_and_index_moves_there():
+    assert dict(pages.footer_links())["五十音"] == routes.kana_row_url("あ") == pages.KANA_FIRST_ROW
+    assert pages.MOVED == {"/index": routes.kana_row_url("あ")}
+    assert routes.match("/index/%E3%81%AA") == routes.RouteMatch(PageKind.KANA_ROW, {"row": "な"})
