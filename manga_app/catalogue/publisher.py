@@ -33,7 +33,9 @@ the server more than anything else it does for the backend's loader.
 A manifest decrypts to the chapter's page list, `[{url, saver_url, width,
 height}, ...]` in reading order; its first page also carries the chapter's
 `spread_offset` (bool: double-page view shows the first page alone so that
-the spreads start pairs, see spreads.py).
+the spreads start pairs, see spreads.py). With `avif` (the media store holds
+every page's AVIF: media.AVIF_MARKER), pages also carry `avif`, `saver_avif`
+and, for wide originals, `hidpi_avif`.
 """
 
 from __future__ import annotations
@@ -81,13 +83,16 @@ def publish_catalogue(
     content_key: str,
     media_base_url: str,
     page_size: int | None = None,
+    avif: bool = False,
 ) -> PublishResult:
     """Write the whole published catalogue into `out_dir` (see the module docstring)."""
     key = validate_content_key(content_key)
     size = page_size or PAGE_SIZE
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    settings = publish_record.settings_digest(decode_key(key), media_base_url=media_base_url, page_size=size)
+    # AVIF named or not: a change rewrites every manifest (the store gained them all).
+    settings = publish_record.settings_digest(decode_key(key), media_base_url=media_base_url, page_size=size,
+                                              avif=avif)
     # Whether the last publish's files are intact (stat()s: the GIL is free)
     # is checked while the database's change log is taken.
     with ThreadPoolExecutor(1) as pool:
@@ -98,7 +103,7 @@ def publish_catalogue(
     if record is not None and taken.nothing:
         return PublishResult(out_dir, **record["result"], removed=0, rewritten=0, changed=0)
     publish_record.forget(out_dir)
-    manifests = ManifestWriter(out_dir / "manifests", key)
+    manifests = ManifestWriter(out_dir / "manifests", key, avif)
     genres = [
         {"name": name, "total": total} for name, total in repository.genre_totals(session=session)
     ]
