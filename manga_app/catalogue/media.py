@@ -18,7 +18,7 @@ an animation reduced to its first frame (PageWrite.note says so).
 
 Pages are turned upright first (EXIF orientation), so recorded sizes and
 derivatives show what a photo viewer shows. Every page and cover is AVIF
-(at the reader, data-saver and, for wide originals, high-DPI widths), with
+(at the reader and data-saver widths), with
 a fallback for browsers without AVIF: JPEG at the reader width, WebP for
 data-saver derivatives and covers; near-grey pages are one channel. The
 WebP ones become JPEG when taller (or wider) than WebP can encode (16,383 px, a long
@@ -42,7 +42,6 @@ from pathlib import Path
 from manga_app.catalogue.page_images import (
     COVER_WIDTHS,
     FORMATS,
-    HIDPI_WIDTH,
     MAX_IMAGE_PIXELS,
     READER_WIDTH,
     SAVER_WIDTH,
@@ -107,10 +106,7 @@ def cover_path(key: str, width: int = COVER_WIDTHS[0], ext: str = "webp") -> str
 
 
 def avif_path(key: str, width: int, height: int, max_width: int) -> str | None:
-    """The AVIF derivative at `max_width`, or None when the page has none:
-    too tall for AVIF, or (for HIDPI_WIDTH) an original narrower than that."""
-    if max_width == HIDPI_WIDTH and width < HIDPI_WIDTH:
-        return None
+    """The AVIF derivative at `max_width`, or None for a strip too tall for AVIF."""
     if not avif_fits(derivative_size(width, height, max_width)):
         return None
     return _rel(key, f"-w{max_width}.avif")
@@ -119,9 +115,9 @@ def avif_path(key: str, width: int, height: int, max_width: int) -> str | None:
 def page_targets(key: str, width: int, height: int) -> list[tuple[str, int]]:
     """(relative path, max width) of the reader derivatives of a page: the
     fallbacks (JPEG at the reader width, WebP at the data saver's) and the
-    AVIF at the reader, data-saver and high-DPI widths."""
+    AVIF at both widths."""
     fallbacks = [(reader_path(key, width, height), READER_WIDTH), (saver_path(key, width, height), SAVER_WIDTH)]
-    avifs = [(avif_path(key, width, height, w), w) for w in (HIDPI_WIDTH, READER_WIDTH, SAVER_WIDTH)]
+    avifs = [(avif_path(key, width, height, w), w) for w in (READER_WIDTH, SAVER_WIDTH)]
     return fallbacks + [(rel, w) for rel, w in avifs if rel is not None]
 
 

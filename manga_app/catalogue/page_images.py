@@ -21,7 +21,6 @@ Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
 
 READER_WIDTH = 1200
 SAVER_WIDTH = 720
-HIDPI_WIDTH = 1600  # tablets and desktops at 2x; only for originals at least this wide
 COVER_WIDTHS = (320, 160)
 WEBP_MAX_SIDE = 16_383  # the WebP format cannot encode more
 JPEG_MAX_SIDE = 65_535  # nor can JPEG
@@ -44,12 +43,16 @@ WEBP_METHOD = 2
 # SSIMULACRA 2 on benchmarks/manga_pages.py's 40 pages: the lowest setting (in
 # steps of 5) whose worst page still scores >= 70 (THRESHOLD in
 # benchmarks/bench_bytes.py, which checks these values; results/bytes.json).
-# The high-DPI copy and covers take the reader's setting. Grey pages are
-# encoded as one channel (4:0:0), colour pages 4:2:0. Speed 8: about 9 % fewer
-# bytes than 9 or 10 at the same score. One thread: the import's worker
-# processes already use every core.
-AVIF_QUALITY = {HIDPI_WIDTH: 70, READER_WIDTH: 70, SAVER_WIDTH: 70, 320: 70, 160: 70}
-AVIF_SPEED = 8
+# Covers take the reader's setting. Grey pages are encoded as one channel
+# (4:0:0), colour pages 4:2:0. Speed 9: a fifth to a half of speed 8's CPU
+# (101 against 187 ms for a grey 1200 x 1800 page, 129 against 522 ms in
+# colour) for 5-20 % more bytes at the same score; speed 8 cost the import
+# 9x today's encoding time (results/bytes.json). One thread: the import's
+# worker processes already use every core. No 1,600 px copy for high-DPI
+# screens: at about 180 ms more per page it alone would halve the import's
+# throughput again (see the README).
+AVIF_QUALITY = {READER_WIDTH: 70, SAVER_WIDTH: 70, 320: 70, 160: 70}
+AVIF_SPEED = 9
 AVIF_MAX_SIDE = WEBP_MAX_SIDE  # taller strips stay JPEG only
 # A page is grey when, after taking out the paper's tint, almost no pixel of its
 # 1/8 scale (which averages away JPEG chroma noise and scan grain) is coloured:

@@ -17,7 +17,6 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from manga_app.catalogue.media import (
-    HIDPI_WIDTH,
     READER_WIDTH,
     SAVER_WIDTH,
     avif_path,
@@ -39,15 +38,14 @@ MANIFEST_INDEX = ".index.json"
 INDEX_VERSION = 2
 
 
-_AVIF_FIELDS = (("avif", READER_WIDTH), ("saver_avif", SAVER_WIDTH), ("hidpi_avif", HIDPI_WIDTH))
+_AVIF_FIELDS = (("avif", READER_WIDTH), ("saver_avif", SAVER_WIDTH))
 
 
 def manifest_page(base: str, media_key: str, width: int, height: int, avif: bool = False) -> dict:
     """One page as the reader's manifest lists it: the reader and data-saver
     URLs (JPEG and WebP, which every browser shows) and the reader image's size
     (`width` x `height`: the page as recorded); with `avif` (the media store
-    holds them), the AVIF copies the page has at the reader, data-saver and
-    high-DPI widths."""
+    holds them), the AVIF copies the page has at both widths."""
     reader_w, reader_h = derivative_size(width, height, READER_WIDTH)
     page = {
         "url": media_url(base, reader_path(media_key, width, height)),

@@ -34,8 +34,8 @@ A manifest decrypts to the chapter's page list, `[{url, saver_url, width,
 height}, ...]` in reading order; its first page also carries the chapter's
 `spread_offset` (bool: double-page view shows the first page alone so that
 the spreads start pairs, see spreads.py). With `avif` (the media store holds
-every page's AVIF: media.AVIF_MARKER), pages also carry `avif`, `saver_avif`
-and, for wide originals, `hidpi_avif`.
+every page's AVIF: media.AVIF_MARKER), pages also carry `avif` and
+`saver_avif` (none for a strip too tall for AVIF).
 """
 
 from __future__ import annotations

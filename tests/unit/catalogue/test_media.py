@@ -36,19 +36,11 @@ def test_a_page_is_kept_as_imported_plus_avif_derivatives_and_jpeg_and_webp_fall
         assert (reader.format, reader.size) == ("JPEG", (1200, 1800))
     with Image.open(store.path(saver_path(stored.key))) as saver:
         assert (saver.format, saver.size) == ("WEBP", (720, 1080))
-    # And AVIF at the high-DPI, reader and data-saver widths, in colour
-    for max_width, size in ((1600, (1600, 2400)), (1200, (1200, 1800)), (720, (720, 1080))):
+    # And AVIF at the reader and data-saver widths, in colour
+    for max_width, size in ((1200, (1200, 1800)), (720, (720, 1080))):
         with Image.open(store.path(avif_path(stored.key, 2400, 3600, max_width))) as avif:
             assert (avif.format, avif.size, avif.mode) == ("AVIF", size, "RGB")
-    assert len(log.created) == 6
-
-
-def test_a_page_narrower_than_the_high_dpi_width_has_no_high_dpi_copy(tmp_path: Path):
-    store, log = MediaStore(tmp_path), WriteLog()
-    stored = store.store_page(image_bytes(size=(1400, 2100), fmt="JPEG"), log)
-    assert avif_path(stored.key, 1400, 2100, 1600) is None
-    assert sorted(path.name[64:] for path in log.created) == [
-        "-w1200.avif", "-w1200.jpg", "-w720.avif", "-w720.webp", ".jpg"]
+    assert len(log.created) == 5
 
 
 def _scan_of_grey_page(tint=(250, 246, 234), colour_spot=None) -> bytes:
@@ -178,9 +170,8 @@ def test_large_jpegs_are_decoded_at_a_reduced_scale(tmp_path: Path, monkeypatch)
 
     monkeypatch.setattr(JpegImagePlugin.JpegImageFile, "draft", spy)
     store = MediaStore(tmp_path)
-    # (twice the high-DPI width: decoded at half scale, 1,600 px wide)
-    stored = store.store_page(image_bytes(size=(3200, 4800), fmt="JPEG"), WriteLog())
-    assert requested == [(1600, 2400)]
+    stored = store.store_page(image_bytes(size=(2400, 3600), fmt="JPEG"), WriteLog())
+    assert requested == [(1200, 1800)]
     with Image.open(store.path(reader_path(stored.key))) as reader:
         assert reader.size == (1200, 1800)
 
