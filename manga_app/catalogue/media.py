@@ -155,9 +155,7 @@ class PageWrite:
     note: str | None = None
 
 
-# Present when every page and cover in the store has its AVIF copies (a store
-# that began with them, or one `reencode` completed): only then do published
-# manifests name them.
+# Every page and cover has its AVIF copies (a new store, or `reencode` done): manifests may name them.
 AVIF_MARKER = ".avif-v1"
 
 
