@@ -1,4 +1,4 @@
-"""Operator CLI: `python -m manga_app.catalogue import|publish|migrate|remove|renumber|merge-series ...`.
+"""Operator CLI: `python -m manga_app.catalogue import|publish|migrate|reencode|remove|renumber|merge-series ...`.
 
 The library edits (remove, renumber, merge-series) live in edits_cli.py.
 
@@ -17,6 +17,7 @@ is complete).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +27,7 @@ from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
-from manga_app.catalogue import edits_cli
+from manga_app.catalogue import edits_cli, reencode
 from manga_app.core.db import DEFAULT_DB_URL, default_db_url, make_engine, migrate, normalise_url
 from manga_app.catalogue.importer import ImportReport, import_source
 from manga_app.catalogue.library import EditError
@@ -83,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
         edit.add_argument("--media-base-url", help=base_help)
 
     edits_cli.add_parsers(commands, common)
+    reencode.add_parser(commands, db_help, out_help, base_help)
     return parser
 
 
@@ -99,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _import(args, settings, url)
         if args.command in edits_cli.COMMANDS:
             return _edit(args, settings, url)
+        if args.command == "reencode":
+            return _reencode(args, settings, url)
         return _publish(args, settings, url)
     except _Failure as failure:
         print(shown(f"error: {failure}"), file=sys.stderr)
@@ -234,7 +238,8 @@ def _publish(args: argparse.Namespace, settings: Settings, url: str) -> int:
     try:
         with Session(engine) as session:
             result = publish_catalogue(
-                session=session, out_dir=out_dir, content_key=key, media_base_url=base
+                session=session, out_dir=out_dir, content_key=key, media_base_url=base,
+                avif=MediaStore(getattr(args, "media", None) or settings.media_dir).has_avif(),
             )
     except sa.exc.SQLAlchemyError as exc:
         raise _Failure(f"database error while publishing: {_first_line(exc)}") from None
@@ -258,6 +263,20 @@ def _publish(args: argparse.Namespace, settings: Settings, url: str) -> int:
         + ("everything published again)" if result.changed is None else f"{result.changed} series changed)")
     )
     return EXIT_OK
+
+
+def _reencode(args: argparse.Namespace, settings: Settings, url: str) -> int:
+    """Re-encode the media store (reencode.py), then publish so the manifests name the new files."""
+    if not args.no_publish:
+        _content_key(settings)
+    _migrate(url)
+    engine = make_engine(url)
+    try:
+        code = reencode.run(args, engine, MediaStore(args.media or settings.media_dir),
+                            args.workers or os.cpu_count() or 1)
+    finally:
+        engine.dispose()
+    return _publish(args, settings, url) if code == EXIT_OK and not args.no_publish else code
 
 
 def _content_key(settings: Settings) -> str:

@@ -17,10 +17,12 @@ bits, CMYK and palettes converted, transparency flattened onto white, and
 an animation reduced to its first frame (PageWrite.note says so).
 
 Pages are turned upright first (EXIF orientation), so recorded sizes and
-derivatives show what a photo viewer shows. Reader derivatives are JPEG
-(fast to encode: see JPEG_QUALITY); data-saver derivatives and covers are
-WebP, except when taller (or wider) than WebP can encode (16,383 px, a long
-webtoon strip): those are JPEG (up to 65,535 px), so the strip keeps its
+derivatives show what a photo viewer shows. Every page and cover is AVIF
+(at the reader and data-saver widths), with
+a fallback for browsers without AVIF: JPEG at the reader width, WebP for
+data-saver derivatives and covers; near-grey pages are one channel. The
+WebP ones become JPEG when taller (or wider) than WebP can encode (16,383 px, a long
+webtoon strip; such a strip has no AVIF either), up to 65,535 px, so the strip keeps its
 width instead of shrinking to a sliver. Cover
 thumbnails show at most the top of a page twice as tall as it is wide.
 
@@ -45,6 +47,7 @@ from manga_app.catalogue.page_images import (
     SAVER_WIDTH,
     SWAPS_SIDES,
     MediaError,
+    avif_fits,
     checked_open,
     cover_crop,
     decode,
@@ -55,12 +58,14 @@ from manga_app.catalogue.page_images import (
 )
 
 __all__ = [
+    "AVIF_MARKER",
     "MAX_IMAGE_PIXELS",
     "MediaError",
     "MediaStore",
     "PageWrite",
     "StoredImage",
     "WriteLog",
+    "avif_path",
     "cover_path",
     "cover_targets",
     "derivative_ext",
@@ -96,20 +101,28 @@ def saver_path(key: str, width: int | None = None, height: int | None = None) ->
     return _width_path(key, SAVER_WIDTH, width, height)
 
 
-def cover_path(key: str, width: int = COVER_WIDTHS[0]) -> str:
-    return _rel(key, f"-cover{width}.webp")
+def cover_path(key: str, width: int = COVER_WIDTHS[0], ext: str = "webp") -> str:
+    return _rel(key, f"-cover{width}.{ext}")
+
+
+def avif_path(key: str, width: int, height: int, max_width: int) -> str | None:
+    """The AVIF derivative at `max_width`, or None for a strip too tall for AVIF."""
+    if not avif_fits(derivative_size(width, height, max_width)):
+        return None
+    return _rel(key, f"-w{max_width}.avif")
 
 
 def page_targets(key: str, width: int, height: int) -> list[tuple[str, int]]:
-    """(relative path, max width) of the reader derivatives of a page."""
-    return [
-        (reader_path(key, width, height), READER_WIDTH),
-        (saver_path(key, width, height), SAVER_WIDTH),
-    ]
+    """(relative path, max width) of the reader derivatives of a page: the
+    fallbacks (JPEG at the reader width, WebP at the data saver's) and the
+    AVIF at both widths."""
+    fallbacks = [(reader_path(key, width, height), READER_WIDTH), (saver_path(key, width, height), SAVER_WIDTH)]
+    avifs = [(avif_path(key, width, height, w), w) for w in (READER_WIDTH, SAVER_WIDTH)]
+    return fallbacks + [(rel, w) for rel, w in avifs if rel is not None]
 
 
 def cover_targets(key: str) -> list[tuple[str, int]]:
-    return [(cover_path(key, width), width) for width in COVER_WIDTHS]
+    return [(cover_path(key, width, ext), width) for width in COVER_WIDTHS for ext in ("webp", "avif")]
 
 
 @dataclass(frozen=True)
@@ -142,9 +155,20 @@ class PageWrite:
     note: str | None = None
 
 
+# Every page and cover has its AVIF copies (a new store, or `reencode` done): manifests may name them.
+AVIF_MARKER = ".avif-v1"
+
+
 class MediaStore:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+
+    def has_avif(self) -> bool:
+        return (self.root / AVIF_MARKER).exists()
+
+    def mark_avif(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / AVIF_MARKER).touch()
 
     def path(self, rel: str) -> Path:
         return self.root / rel

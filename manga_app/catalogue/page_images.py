@@ -1,6 +1,7 @@
 """Decoding and encoding page images for the media store (media.py): checked
 opening (no decompression bombs), EXIF orientation, one decode per page with
-every size derived from it, and the JPEG and WebP encoders with their settings."""
+every size derived from it, near-grey pages told apart from colour ones, and
+the AVIF, JPEG and WebP encoders with their settings."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageChops, UnidentifiedImageError
 
 
 # Explicit, not Pillow's default: a tall webtoon strip (1000 x 60000) passes,
@@ -38,6 +39,28 @@ COVER_MAX_ASPECT = 2.0  # height / width of a cover thumbnail, at most (the top 
 # 42 ms per 720x1024 page, 45.7 KiB against 43.4 KiB, PSNR 44.6 against 45.2 dB).
 WEBP_QUALITY = 80
 WEBP_METHOD = 2
+# AVIF (libaom through Pillow) for every page width, quality chosen per width by
+# SSIMULACRA 2 on benchmarks/manga_pages.py's 40 pages: the lowest setting (in
+# steps of 5) whose worst page still scores >= 70 (THRESHOLD in
+# benchmarks/bench_bytes.py, which checks these values; results/bytes.json).
+# Covers take the reader's setting. Grey pages are encoded as one channel
+# (4:0:0), colour pages 4:2:0. Speed 9: a fifth to a half of speed 8's CPU
+# (101 against 187 ms for a grey 1200 x 1800 page, 129 against 522 ms in
+# colour) for 5-20 % more bytes at the same score; speed 8 cost the import
+# 9x today's encoding time (results/bytes.json). One thread: the import's
+# worker processes already use every core. No 1,600 px copy for high-DPI
+# screens: at about 180 ms more per page it alone would halve the import's
+# throughput again (see the README).
+AVIF_QUALITY = {READER_WIDTH: 70, SAVER_WIDTH: 70, 320: 70, 160: 70}
+AVIF_SPEED = 9
+AVIF_MAX_SIDE = WEBP_MAX_SIDE  # taller strips stay JPEG only
+# A page is grey when, after taking out the paper's tint, almost no pixel of its
+# 1/8 scale (which averages away JPEG chroma noise and scan grain) is coloured:
+# GREY_SHARE of the pixels at most GREY_CHROMA apart between channels (0-255).
+GREY_SCALE = 8
+GREY_CHROMA = 24
+GREY_SHARE = 0.999
+PAPER_MIN, PAPER_TINT = 200, 40  # paper is near white: its channels 200-255, at most 40 apart
 FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "AVIF": "avif"}
 _RESIZABLE_MODES = ("L", "RGB")  # resized as they are; others are converted first
 _WIDE_GRAY_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")  # 16-bit greyscale PNGs
@@ -134,6 +157,7 @@ def encode_all(
     every size from the full image.
     """
     encoded: dict[tuple[tuple[int, int], bool, str], bytes] = {}
+    image = greyed(displayable(image))
     frames = {False: image}
     if any(cropped for _, cropped in jobs.values()):
         frames[True] = image.crop((0, 0, *_top_box(image.size)))
@@ -141,12 +165,48 @@ def encode_all(
     for rel, (size, cropped) in order:
         ext = rel.rsplit(".", 1)[1]
         if (size, cropped, ext) not in encoded:
-            reader = f"-w{READER_WIDTH}." in rel
+            reader = _max_width(rel) >= READER_WIDTH
             frames[cropped] = webp_frame(
                 frames[cropped], size, Image.Resampling.LANCZOS if reader else SMALL_RESAMPLE
             )
-            encoded[(size, cropped, ext)] = encode_derivative(frames[cropped], ext)
+            encoded[(size, cropped, ext)] = encode_derivative(frames[cropped], ext, _max_width(rel))
     return {rel: encoded[(size, cropped, rel.rsplit(".", 1)[1])] for rel, (size, cropped) in jobs.items()}
+
+
+def _max_width(rel: str) -> int:
+    """The width a derivative's name asks for (`-w1200.avif`, `-cover320.webp`)."""
+    stem = rel.rsplit(".", 1)[0]
+    return int(stem.rsplit("-w", 1)[1] if "-w" in stem.rsplit("/", 1)[-1] else stem.rsplit("-cover", 1)[1])
+
+
+def is_near_grey(image: Image.Image) -> bool:
+    """Whether an RGB page is black and white on tinted paper (allowing for scan
+    grain and JPEG chroma noise), judged at 1/GREY_SCALE of its size."""
+    small = image.reduce(GREY_SCALE) if min(image.size) >= GREY_SCALE * 8 else image
+    channels = small.split()
+    # The paper: each channel's brightest percent, scaled back to white.
+    paper = [max(1, _percentile(channel.histogram(), 0.99)) for channel in channels]
+    if min(paper) < PAPER_MIN or max(paper) - min(paper) > PAPER_TINT:
+        paper = [255, 255, 255]  # the brightest part is no paper (a flat colour page): no correction
+    balanced = [channel.point(lambda v, p=p: min(255, v * 255 // p)) for channel, p in zip(channels, paper)]
+    high = ImageChops.lighter(ImageChops.lighter(balanced[0], balanced[1]), balanced[2])
+    low = ImageChops.darker(ImageChops.darker(balanced[0], balanced[1]), balanced[2])
+    chroma = ImageChops.subtract(high, low).histogram()
+    return sum(chroma[: GREY_CHROMA + 1]) >= GREY_SHARE * sum(chroma)
+
+
+def greyed(image: Image.Image) -> Image.Image:
+    """A near-grey RGB page as one channel (L); colour pages and L pages as they are."""
+    return image.convert("L") if image.mode == "RGB" and is_near_grey(image) else image
+
+
+def _percentile(histogram: list[int], share: float) -> int:
+    wanted, seen = share * sum(histogram), 0
+    for value, count in enumerate(histogram):
+        seen += count
+        if seen >= wanted:
+            return value
+    return len(histogram) - 1
 
 
 def _top_box(size: tuple[int, int]) -> tuple[int, int]:
@@ -163,8 +223,13 @@ def derivative_size(width: int, height: int, max_width: int) -> tuple[int, int]:
 
 
 def derivative_ext(size: tuple[int, int], max_width: int = SAVER_WIDTH) -> str:
-    """'jpg' for reader derivatives and sizes WebP cannot encode, else 'webp'."""
+    """The fallback format: 'jpg' for reader derivatives and sizes WebP cannot
+    encode, else 'webp'. (The AVIF beside it: avif_fits.)"""
     return "webp" if max_width != READER_WIDTH and max(size) <= WEBP_MAX_SIDE else "jpg"
+
+
+def avif_fits(size: tuple[int, int]) -> bool:
+    return max(size) <= AVIF_MAX_SIDE
 
 
 def webp_frame(
@@ -196,12 +261,20 @@ def displayable(image: Image.Image) -> Image.Image:
     return image.convert("L" if image.mode == "1" else "RGB")
 
 
-def encode_derivative(frame: Image.Image, ext: str) -> bytes:
-    """WebP, or JPEG for what WebP cannot hold."""
+def encode_derivative(frame: Image.Image, ext: str, max_width: int = SAVER_WIDTH) -> bytes:
+    """AVIF, WebP, or JPEG (for what WebP cannot hold, and the reader's fallback)."""
+    if ext == "avif":
+        return encode_avif(frame, AVIF_QUALITY.get(max_width, AVIF_QUALITY[SAVER_WIDTH]))
     if ext == "webp":
         return encode_webp(frame)
     out = io.BytesIO()
     frame.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=True)
+    return out.getvalue()
+
+
+def encode_avif(frame: Image.Image, quality: int) -> bytes:
+    out = io.BytesIO()
+    frame.save(out, format="AVIF", quality=quality, speed=AVIF_SPEED, max_threads=1)
     return out.getvalue()
 
 

@@ -16,7 +16,14 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue.media import READER_WIDTH, derivative_size, reader_path, saver_path
+from manga_app.catalogue.media import (
+    READER_WIDTH,
+    SAVER_WIDTH,
+    avif_path,
+    derivative_size,
+    reader_path,
+    saver_path,
+)
 from manga_app.catalogue.models import Chapter, Page
 from manga_app.catalogue.naming import format_hundredths
 from manga_app.core import routes
@@ -31,16 +38,26 @@ MANIFEST_INDEX = ".index.json"
 INDEX_VERSION = 2
 
 
-def manifest_page(base: str, media_key: str, width: int, height: int) -> dict:
+_AVIF_FIELDS = (("avif", READER_WIDTH), ("saver_avif", SAVER_WIDTH))
+
+
+def manifest_page(base: str, media_key: str, width: int, height: int, avif: bool = False) -> dict:
     """One page as the reader's manifest lists it: the reader and data-saver
-    URLs and the reader image's size (`width` x `height`: the page as recorded)."""
+    URLs (JPEG and WebP, which every browser shows) and the reader image's size
+    (`width` x `height`: the page as recorded); with `avif` (the media store
+    holds them), the AVIF copies the page has at both widths."""
     reader_w, reader_h = derivative_size(width, height, READER_WIDTH)
-    return {
+    page = {
         "url": media_url(base, reader_path(media_key, width, height)),
         "saver_url": media_url(base, saver_path(media_key, width, height)),
         "width": reader_w,
         "height": reader_h,
     }
+    for field, max_width in _AVIF_FIELDS if avif else ():
+        rel = avif_path(media_key, width, height, max_width)
+        if rel is not None:
+            page[field] = media_url(base, rel)
+    return page
 
 
 class ManifestWriter:
@@ -52,8 +69,8 @@ class ManifestWriter:
     so memory does not grow with the number of manifests.
     """
 
-    def __init__(self, root: Path, key: str) -> None:
-        self.root, self.key = root, key
+    def __init__(self, root: Path, key: str, avif: bool = False) -> None:
+        self.root, self.key, self.avif = root, key, avif
         self.secret = decode_key(key)
         self.previous = load_index(root / MANIFEST_INDEX)  # None: scan folders instead
         self.count = self.rewritten = 0
@@ -84,7 +101,7 @@ class ManifestWriter:
             .order_by(Page.chapter_id, Page.index)
         )
         for chapter_id, media_key, width, height in rows:
-            pages[chapter_id].append(manifest_page(base, media_key, width, height))
+            pages[chapter_id].append(manifest_page(base, media_key, width, height, self.avif))
         by_series: dict[int, list[tuple[int, int]]] = {series_id: [] for series_id in slug_of}
         for chapter_id, series_id, number, offset in chapters:
             by_series[series_id].append((chapter_id, number))

@@ -25,9 +25,10 @@ RECORD = ".publish.json"
 _VERSION = 2
 
 
-def settings_digest(secret: bytes, *, media_base_url: str, page_size: int) -> str:
+def settings_digest(secret: bytes, *, media_base_url: str, page_size: int, avif: bool = False) -> str:
     """A keyed digest of the settings a publish runs with."""
-    return hmac.new(secret, repr((_VERSION, media_base_url, page_size)).encode(), hashlib.sha256).hexdigest()
+    settings = (_VERSION, media_base_url, page_size, *(("avif",) if avif else ()))
+    return hmac.new(secret, repr(settings).encode(), hashlib.sha256).hexdigest()
 
 
 def forget(out_dir: Path) -> None:

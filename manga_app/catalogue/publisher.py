@@ -37,7 +37,9 @@ the server more than anything else it does for the backend's loader.
 A manifest decrypts to the chapter's page list, `[{url, saver_url, width,
 height}, ...]` in reading order; its first page also carries the chapter's
 `spread_offset` (bool: double-page view shows the first page alone so that
-the spreads start pairs, see spreads.py).
+the spreads start pairs, see spreads.py). With `avif` (the media store holds
+every page's AVIF: media.AVIF_MARKER), pages also carry `avif` and
+`saver_avif` (none for a strip too tall for AVIF).
 """
 
 from __future__ import annotations
@@ -85,16 +87,19 @@ def publish_catalogue(
     content_key: str,
     media_base_url: str,
     page_size: int | None = None,
+    avif: bool = False,
 ) -> PublishResult:
     """Write the whole published catalogue into `out_dir` (see the module docstring)."""
     key = validate_content_key(content_key)
     out_dir = Path(out_dir)
     with publishing(out_dir):
-        return _publish(session, out_dir, key, media_base_url, page_size or PAGE_SIZE)
+        return _publish(session, out_dir, key, media_base_url, page_size or PAGE_SIZE, avif)
 
 
-def _publish(session: Session, out_dir: Path, key: str, media_base_url: str, size: int) -> PublishResult:
-    settings = publish_record.settings_digest(decode_key(key), media_base_url=media_base_url, page_size=size)
+def _publish(session: Session, out_dir: Path, key: str, media_base_url: str, size: int, avif: bool) -> PublishResult:
+    # AVIF named or not: a change rewrites every manifest (the store gained them all).
+    settings = publish_record.settings_digest(decode_key(key), media_base_url=media_base_url, page_size=size,
+                                              avif=avif)
     # Whether the last publish's files are intact (stat()s: the GIL is free)
     # is checked while the database's change log is taken.
     with ThreadPoolExecutor(1) as pool:
@@ -105,7 +110,7 @@ def _publish(session: Session, out_dir: Path, key: str, media_base_url: str, siz
     if record is not None and taken.nothing:
         return PublishResult(out_dir, **record["result"], removed=0, rewritten=0, changed=0)
     publish_record.forget(out_dir)
-    manifests = ManifestWriter(out_dir / "manifests", key)
+    manifests = ManifestWriter(out_dir / "manifests", key, avif)
     genres = [
         {"name": name, "total": total} for name, total in repository.genre_totals(session=session)
     ]

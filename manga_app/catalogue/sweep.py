@@ -121,6 +121,8 @@ def upgrade_derivatives(engine: sa.Engine, media: MediaStore) -> int:
         return 0
     with Session(engine) as session:
         rows = set(session.exec(select(Page.media_key, Page.ext, Page.width, Page.height)))
+    if not rows:
+        media.mark_avif()  # a new store: every page it gets is written with its AVIF copies
     upgraded = failed = 0
     for key, ext, width, height in sorted(rows):
         if all(media.path(rel).exists() for rel, _ in page_targets(key, width, height)):

@@ -1,4 +1,4 @@
-"""media.py: content-addressed originals, WebP derivatives, bombs and cleanup."""
+"""media.py: content-addressed originals, AVIF derivatives with JPEG/WebP fallbacks, bombs and cleanup."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from manga_app.catalogue.media import (
     MediaError,
     MediaStore,
     WriteLog,
+    avif_path,
     cover_path,
     original_path,
     reader_path,
@@ -21,8 +22,8 @@ from manga_app.catalogue.media import (
 from .builders import bomb_png, image_bytes
 
 
-def test_a_page_is_kept_as_imported_plus_a_reader_jpeg_and_a_saver_webp(tmp_path: Path):
-    # Given a large JPEG page
+def test_a_page_is_kept_as_imported_plus_avif_derivatives_and_jpeg_and_webp_fallbacks(tmp_path: Path):
+    # Given a large colour JPEG page
     data = image_bytes(size=(2400, 3600), fmt="JPEG")
     store, log = MediaStore(tmp_path), WriteLog()
     # When it is stored
@@ -35,7 +36,48 @@ def test_a_page_is_kept_as_imported_plus_a_reader_jpeg_and_a_saver_webp(tmp_path
         assert (reader.format, reader.size) == ("JPEG", (1200, 1800))
     with Image.open(store.path(saver_path(stored.key))) as saver:
         assert (saver.format, saver.size) == ("WEBP", (720, 1080))
-    assert len(log.created) == 3
+    # And AVIF at the reader and data-saver widths, in colour
+    for max_width, size in ((1200, (1200, 1800)), (720, (720, 1080))):
+        with Image.open(store.path(avif_path(stored.key, 2400, 3600, max_width))) as avif:
+            assert (avif.format, avif.size, avif.mode) == ("AVIF", size, "RGB")
+    assert len(log.created) == 5
+
+
+def _scan_of_grey_page(tint=(250, 246, 234), colour_spot=None) -> bytes:
+    """A black-and-white page scanned on tinted paper: grain, then an RGB JPEG (chroma noise)."""
+    import io
+    import random
+
+    rng = random.Random(7)
+    page = Image.new("L", (900, 1300), 255)
+    for _ in range(400):  # ink: strokes and a screentone-like field of dots
+        x, y = rng.randrange(900), rng.randrange(1300)
+        page.paste(rng.choice((0, 60, 120)), (x, y, x + rng.randint(2, 40), y + rng.randint(2, 40)))
+    rgb = Image.merge("RGB", [page.point(lambda v, t=t: v * t // 255) for t in tint])
+    noise = Image.effect_noise((900, 1300), 12).convert("RGB")
+    rgb = Image.blend(rgb, noise, 0.04)
+    if colour_spot:
+        rgb.paste(colour_spot, (100, 100, 260, 260))
+    out = io.BytesIO()
+    rgb.save(out, format="JPEG", quality=85)
+    return out.getvalue()
+
+
+def test_a_grey_page_on_tinted_paper_is_encoded_as_one_channel(tmp_path: Path):
+    store = MediaStore(tmp_path)
+    stored = store.store_page(_scan_of_grey_page(), WriteLog())
+    with Image.open(store.path(avif_path(stored.key, stored.width, stored.height, 1200))) as avif:
+        assert avif.mode == "L"
+    with Image.open(store.path(reader_path(stored.key))) as jpeg:
+        assert jpeg.mode == "L"
+
+
+def test_a_page_with_a_small_area_of_colour_keeps_its_colour(tmp_path: Path):
+    store = MediaStore(tmp_path)
+    stored = store.store_page(_scan_of_grey_page(colour_spot=(200, 30, 40)), WriteLog())
+    with Image.open(store.path(avif_path(stored.key, stored.width, stored.height, 1200))) as avif:
+        assert avif.mode == "RGB"
+        assert avif.getpixel((180, 180))[0] > 150 > avif.getpixel((180, 180))[1] + 60
 
 
 def test_small_pages_are_not_upscaled_and_existing_files_are_not_rewritten(tmp_path: Path):
@@ -157,9 +199,13 @@ def test_the_worker_entry_point_reports_errors_and_created_files_instead_of_rais
     assert good.error is None and good.stored.width == 300
     assert {Path(p).name[64:] for p in good.created} == {
         ".png",
+        "-cover160.avif",
         "-cover160.webp",
+        "-cover320.avif",
         "-cover320.webp",
+        "-w1200.avif",
         "-w1200.jpg",
+        "-w720.avif",
         "-w720.webp",
     }
     bad = store_page_detached(str(tmp_path), bomb_png(), False)
@@ -209,6 +255,9 @@ def test_strips_too_tall_for_webp_keep_the_reader_width_as_jpeg(tmp_path: Path):
         assert (image.format, image.size) == ("JPEG", (800, 40_000))
     with Image.open(store.path(saver_path(stored.key, stored.width, stored.height))) as image:
         assert (image.format, image.size) == ("JPEG", (720, 36_000))
+    # No AVIF for a strip AVIF cannot hold; its data saver is JPEG as well
+    assert avif_path(stored.key, stored.width, stored.height, 1200) is None
+    assert not list(tmp_path.rglob("*-w*.avif"))
     # And the cover shows the top of the strip, at most twice as tall as wide
     with Image.open(store.path(cover_path(stored.key, 320))) as image:
         assert (image.format, image.size) == ("WEBP", (320, 640))
