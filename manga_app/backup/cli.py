@@ -31,8 +31,8 @@ from sqlmodel import Session
 
 from manga_app.backup import database, files
 from manga_app.backup.database import BackupError
-from manga_app.catalogue.publisher import publish_catalogue
-from manga_app.core.config import Settings, content_key
+from manga_app.catalogue.publisher import publish_site
+from manga_app.core.config import Settings
 from manga_app.core.db import default_db_url, make_engine, migrate, normalise_url
 from manga_app.core.text import shown
 
@@ -152,8 +152,7 @@ def restore(source: Path, settings: Settings, url: str) -> list[str]:
         engine = make_engine(url)
         try:
             with Session(engine) as session:
-                result = publish_catalogue(session=session, out_dir=settings.published_dir,
-                                           content_key=content_key(settings), media_base_url=settings.media_base_url)
+                result = publish_site(session=session, settings=settings)
         finally:
             engine.dispose()
     except BaseException:

@@ -52,6 +52,8 @@ from pathlib import Path
 from sqlmodel import Session, select
 
 from manga_app.catalogue import changes, publish_record, repository
+from manga_app.catalogue.media import MediaStore
+from manga_app.core.config import Settings, content_key
 from manga_app.core.content_key import validate_content_key
 from manga_app.catalogue.models import Series
 from manga_app.core.crypto import decode_key
@@ -59,7 +61,7 @@ from manga_app.catalogue.publish_files import publishing, write_json
 from manga_app.catalogue.publish_lists import ListPages
 from manga_app.catalogue.publish_manifests import INDEX_VERSION, MANIFEST_INDEX, ManifestWriter, remove_stale_series
 
-__all__ = ["PAGE_SIZE", "PublishResult", "publish_catalogue"]
+__all__ = ["PAGE_SIZE", "PublishResult", "publish_catalogue", "publish_site"]
 
 # Series per list page. Large pages keep the backend's page-by-page loading of
 # 100,000 series to ~100 requests (about 1 MB each, gzip shrinks them ~5x).
@@ -94,6 +96,14 @@ def publish_catalogue(
     out_dir = Path(out_dir)
     with publishing(out_dir):
         return _publish(session, out_dir, key, media_base_url, page_size or PAGE_SIZE, avif)
+
+
+def publish_site(*, session: Session, settings: Settings) -> PublishResult:
+    """The site's own publish, as the console and a restore run it: its key,
+    folder and media URL from the settings, and AVIF when the media store holds
+    it (publishing without it would drop AVIF from every manifest)."""
+    return publish_catalogue(session=session, out_dir=settings.published_dir, content_key=content_key(settings),
+                             media_base_url=settings.media_base_url, avif=MediaStore(settings.media_dir).has_avif())
 
 
 def _publish(session: Session, out_dir: Path, key: str, media_base_url: str, size: int, avif: bool) -> PublishResult:

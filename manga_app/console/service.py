@@ -20,8 +20,8 @@ from manga_app.catalogue.edits_cli import UnknownName, run_edit
 from manga_app.catalogue.library import EditError
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.models import Series
-from manga_app.catalogue.publisher import publish_catalogue
-from manga_app.core.config import content_key, get_settings
+from manga_app.catalogue.publisher import publish_site
+from manga_app.core.config import get_settings
 from manga_app.core.db import shared_engine
 
 logger = logging.getLogger(__name__)
@@ -44,8 +44,7 @@ def publish() -> str:
     settings = get_settings()
     try:
         with Session(shared_engine()) as session:
-            publish_catalogue(session=session, out_dir=settings.published_dir, content_key=content_key(settings),
-                              media_base_url=settings.media_base_url)
+            publish_site(session=session, settings=settings)
     except (OSError, ValueError, sa.exc.SQLAlchemyError) as error:
         logger.exception("The console's publish failed")
         return SAVED_NOT_PUBLISHED.format(error=error.__class__.__name__)
