@@ -60,14 +60,14 @@ def test_a_webtoon_opens_as_a_vertical_strip_and_every_page_decodes(base_url: st
     pages = manifest(server_env, slug, "1")
     open_chapter(page, f"{base_url}/{slug}-ch-1")
     expect(page.locator(".reader-root")).to_have_attribute("data-mode", "vertical")
-    images = page.locator(".reader-strip img")
+    images = page.locator(".reader-strip img.reader-page")
     expect(images).to_have_count(len(pages))
     # Every box has its size before its image arrives.
     sizes = images.evaluate_all("els => els.map(e => [e.getAttribute('width'), e.getAttribute('height'), e.getBoundingClientRect().height > 0])")
     assert sizes == [[str(p["width"]), str(p["height"]), True] for p in pages]
     for index in range(len(pages)):
         images.nth(index).scroll_into_view_if_needed()
-    page.wait_for_function("() => [...document.querySelectorAll('.reader-strip img')].every(e => e.complete && e.naturalWidth > 0)")
+    page.wait_for_function("() => [...document.querySelectorAll('.reader-strip img.reader-page')].every(e => e.complete && e.naturalWidth > 0)")
     expect(page.locator(".reader-end")).to_be_attached()
 
 
@@ -303,7 +303,7 @@ def test_mode_switch_to_vertical_and_back_keeps_the_page_and_persists(base_url: 
     page.keyboard.press("ArrowLeft")
     choose(page, ("読み方", "縦スクロール"))
     expect(page.locator(".reader-root")).to_have_attribute("data-mode", "vertical")
-    expect(page.locator(".reader-strip img")).to_have_count(total)
+    expect(page.locator(".reader-strip img.reader-page")).to_have_count(total)
     expect(page.locator(".reader-root")).to_have_attribute("data-page", "2")
     page.reload()
     wait_for_hydration(page)

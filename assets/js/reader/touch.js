@@ -132,7 +132,9 @@ export function useTaps({ act, direction, tapSwap, zoomer, consumeSwipe }) {
   single.current = (x) => act(zoomer.current() > 1 ? "menu" : tapAction(x, window.innerWidth, direction, tapSwap));
   useEffect(() => () => clearTimeout(timer.current), []);
   return (event) => {
-    if (event.target.closest("a,button,select,input,.reader-end") || consumeSwipe() || zoomer.consumeDrag()) return;
+    // The end card's controls are its own; a tap on its background is a
+    // tap on the page (the forward side continues to the next chapter).
+    if (event.target.closest("a,button,select,input,summary,details[open] ol") || consumeSwipe() || zoomer.consumeDrag()) return;
     const tap = { at: performance.now(), x: event.clientX, y: event.clientY };
     clearTimeout(timer.current);
     if (isDoubleTap(lastTap.current, tap)) {

@@ -23,14 +23,17 @@ export function useZoom({ mode, rootRef, stageRef, contentRef, page }) {
       else element.scrollTop += dy;
     };
     // The zoomed content's box in the window: the unit of the paged stage,
-    // or the strip's whole width (it scrolls sideways) and height.
+    // or the strip's whole width (it scrolls sideways) and its pages' height.
     const contentBox = (element) => {
       if (mode !== "vertical") {
         const unit = element.querySelector(".reader-unit");
         return unit && unit.getBoundingClientRect();
       }
       const rect = element.getBoundingClientRect();
-      return { left: rect.left - element.scrollLeft, top: rect.top, width: element.scrollWidth, height: rect.height };
+      // The pages' height: the end card below them is not drawn larger.
+      const pages = element.querySelectorAll("img.reader-page");
+      const last = pages.length ? pages[pages.length - 1].getBoundingClientRect() : rect;
+      return { left: rect.left - element.scrollLeft, top: rect.top, width: element.scrollWidth, height: last.bottom - rect.top };
     };
     const zoomTo = (next, x, y, { commit = true, pan = null } = {}) => {
       const element = box();
