@@ -46,7 +46,7 @@ def run(results_dir: Path) -> dict:
     from manga_app.catalogue.pool import process_pool
 
     widths = (pi.READER_WIDTH, pi.SAVER_WIDTH)
-    pool = process_pool(2)
+    pool = process_pool(4)
     try:
         pages = [future.result() for future in [pool.submit(_page, seed) for seed in range(40)]]
         sources = [data for _, data, _ in pages]
@@ -158,7 +158,7 @@ def _reference(data: bytes, width: int) -> tuple[Image.Image, bytes]:
 def _scored(lossless: bytes, content: bytes) -> dict:
     from ssimulacra2 import compute_ssimulacra2
 
-    return {"bytes": len(content), "score": compute_ssimulacra2(io.BytesIO(lossless), io.BytesIO(content))}
+    return {"bytes": len(content), "score": float(compute_ssimulacra2(io.BytesIO(lossless), io.BytesIO(content)))}
 
 
 def _score(data: bytes) -> dict:
