@@ -46,6 +46,21 @@ async def current_index() -> tuple[Snapshot, SearchIndex]:
     return _current
 
 
+async def ready_index() -> SearchIndex | None:
+    """The newest index already built, never waiting seconds for one: for
+    pages the index only adds to (a title page's 関連作品). Before the first
+    index of a big catalogue this starts its build and answers None; a small
+    one is built at once, as current_index does."""
+    global _building
+    if _current is not None:
+        return _current[1]
+    if len((await held_catalogue().snapshot()).mangas) <= _THREAD_ABOVE:
+        return (await current_index())[1]
+    if _building is None or _building.done():
+        _building = asyncio.get_running_loop().create_task(current_index())
+    return None
+
+
 def _start_build(snapshot: Snapshot) -> None:
     global _building
     if _building is not None and not _building.done():
