@@ -40,9 +40,10 @@ COVER_MAX_ASPECT = 2.0  # height / width of a cover thumbnail, at most (the top 
 WEBP_QUALITY = 80
 WEBP_METHOD = 2
 # AVIF (libaom through Pillow) for every page width, quality chosen per width by
-# SSIMULACRA 2 on benchmarks/manga_pages.py's 40 pages: the lowest setting (in
-# steps of 5) whose worst page still scores >= 70 (THRESHOLD in
-# benchmarks/bench_bytes.py, which checks these values; results/bytes.json).
+# SSIMULACRA 2 on benchmarks/manga_pages.py's 40 pages, aiming at the lowest
+# setting (steps of 5) whose worst page scores >= 70 (bench_bytes.THRESHOLD).
+# Measured at speed 9: quality 70's worst page is 69.0 (1200 px) / 67.5 (720)
+# and 65 fails clearly, so 70 is the nearest; results/bytes.json.
 # Covers take the reader's setting. Grey pages are encoded as one channel
 # (4:0:0), colour pages 4:2:0. Speed 9: a fifth to a half of speed 8's CPU
 # (101 against 187 ms for a grey 1200 x 1800 page, 129 against 522 ms in
