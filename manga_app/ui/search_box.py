@@ -10,7 +10,7 @@ from manga_app.ui.search_suggest import combobox_props, suggestion_list
 
 def search_field(**props) -> rx.Component:
     """The words of a search (`q`), as every search box of the site asks them."""
-    return rx.el.input(type="search", name="q", auto_complete="off", enter_key_hint="search", **props)
+    return rx.el.input(**{"type": "search", "name": "q", "auto_complete": "off", "enter_key_hint": "search", **props})
 
 
 def search_box(*, label: str, input_id: str, class_name: str = "") -> rx.Component:

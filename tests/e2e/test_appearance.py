@@ -156,7 +156,7 @@ def test_the_search_page_has_one_search_box_and_every_sort_tab_in_view(base_url:
     page.goto(base_url + routes.search_url(q="の"))
     wait_for_hydration(page)
     expect(page.locator("main .card-grid .card").first).to_be_visible()
-    boxes = page.locator("input[type=search]:visible")
+    boxes = page.locator("input[name=q]:visible")
     expect(boxes).to_have_count(1)
     tabs = page.get_by_role("navigation", name="並び替え").get_by_role("link")
     expect(tabs.filter(has_text="タイトル順")).to_have_count(1)
@@ -202,7 +202,7 @@ def test_not_found_pages_look_like_the_site_offer_search_and_link_the_series(bas
     else:
         expect(series).to_have_attribute("href", routes.manga_url(item["slug"]))
     assert _axe(page, ["color-contrast", "page-has-heading-one", "landmark-unique"]) == []
-    boxes = page.locator("input[type=search]:visible")
+    boxes = page.locator("input[name=q]:visible")
     expect(boxes).to_have_count(1)
     boxes.fill("配達")
     boxes.press("Enter")

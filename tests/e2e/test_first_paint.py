@@ -79,7 +79,7 @@ def test_search_results_show_before_the_app_runs(base_url: str, browser: Browser
         page = context.new_page()
         page.goto(f"{base_url}/search?q={QUERY}")
         expect(page.get_by_role("heading", level=1)).to_have_text(f"「{QUERY}」の検索結果")
-        expect(page.get_by_role("searchbox", name="検索キーワード")).to_have_value(QUERY)
+        expect(page.get_by_role("combobox", name="検索キーワード")).to_have_value(QUERY)
         count = int(page.locator(".result-count").filter(visible=True).inner_text().removesuffix("件"))
         assert count >= expected > 0
         expect(page.locator(".card-grid .card").filter(visible=True).first).to_be_visible()

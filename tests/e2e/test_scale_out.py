@@ -110,7 +110,7 @@ def test_visitors_spread_over_the_workers_all_get_search_results_as_they_type(sc
             page.goto(scale_url + routes.SEARCH)
             wait_for_hydration(page)
         for page in pages:
-            page.get_by_role("searchbox", name="検索キーワード").press_sequentially(item["title"][:3], delay=30)
+            page.get_by_role("combobox", name="検索キーワード").press_sequentially(item["title"][:3], delay=30)
         for page in pages:
             expect(page.locator("main .card-grid .card-title").first).to_contain_text(item["title"][:3])
     finally:

@@ -33,7 +33,7 @@ def query_of(page: Page) -> dict[str, list[str]]:
 
 
 def type_query(page: Page, text: str) -> None:
-    box = page.get_by_role("searchbox", name="検索キーワード")
+    box = page.get_by_role("combobox", name="検索キーワード")
     box.fill("")
     box.press_sequentially(text, delay=40)
 
@@ -63,12 +63,12 @@ def test_matched_text_is_highlighted(base_url: str, page: Page) -> None:
 def test_header_search_works_from_another_page_and_fills_the_box(base_url: str, page: Page) -> None:
     page.goto(base_url + routes.GENRES)
     wait_for_hydration(page)
-    header_box = page.locator("header").get_by_role("searchbox")
+    header_box = page.locator("header").get_by_role("combobox")
     header_box.fill("ほしふる")
     header_box.press("Enter")
     page.wait_for_url(re.compile(r"/search\?q="))
     expect(page.locator("main .card-grid .card-title").first).to_have_text(SERIES_TITLE)
-    expect(page.get_by_role("searchbox", name="検索キーワード")).to_have_value("ほしふる")
+    expect(page.get_by_role("combobox", name="検索キーワード")).to_have_value("ほしふる")
 
 
 def test_filters_live_in_the_url_and_survive_reload_and_back(base_url: str, page: Page) -> None:
@@ -152,7 +152,7 @@ def test_bad_search_parameters_give_a_sane_page(base_url: str, page: Page, query
 def test_a_10000_character_query_typed_or_pasted_is_cut_not_refused(base_url: str, page: Page) -> None:
     page.goto(base_url + routes.SEARCH)
     wait_for_hydration(page)
-    box = page.get_by_role("searchbox", name="検索キーワード")
+    box = page.get_by_role("combobox", name="検索キーワード")
     box.evaluate("(el, text) => { el.removeAttribute('maxlength'); }", None)
     box.fill("ぬけ" * 5_000)
     expect(page.locator(".result-count")).to_have_text("0件")

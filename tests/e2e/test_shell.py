@@ -26,7 +26,7 @@ def test_home_uses_the_site_layout_with_header_and_footer(base_url: str, page: P
     expect(layout).to_be_visible()
     header = page.locator("header.site-header")
     expect(header.get_by_role("link", name=re.compile("トップへ"))).to_be_visible()
-    expect(header.get_by_role("searchbox")).to_be_visible()
+    expect(header.get_by_role("combobox")).to_be_visible()
     expect(header.get_by_role("link", name="ジャンル")).to_be_visible()
     expect(page.locator("#sign-in-area")).to_be_visible()
     expect(page.locator("footer.site-footer")).to_be_visible()

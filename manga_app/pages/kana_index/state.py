@@ -18,7 +18,6 @@ from manga_app.ui.records import Card, PageLink, TabLink, card_for
 
 class KanaRowState(rx.State):
     row: str = ""
-    heading: str = "五十音索引"
     total: int = 0
     cards: list[Card] = []
     row_tabs: list[TabLink] = []
@@ -27,13 +26,17 @@ class KanaRowState(rx.State):
     pages: int = 1
     loaded: bool = False
 
+    @rx.var
+    def heading(self) -> str:
+        return logic.heading(self.row)
+
     @rx.event
     async def load(self):
         found = routes.match(self.router.url.path or "/")
         row = found.params.get("row", "") if found and found.kind is routes.PageKind.KANA_ROW else ""
         _, index = await current_index()
         counts = index.row_counts()
-        self.row, self.heading = row, logic.heading(row)
+        self.row = row
         self.row_tabs = logic.row_tabs(row, counts)
         if row not in gojuon.SITE_ROWS:
             # An unknown row (the server answers it with a 404): no grid.
