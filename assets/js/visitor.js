@@ -4,8 +4,6 @@
 // Made by the server instead, it reached the browser with the server's
 // answers; a chapter reloaded before they arrived was counted again under a
 // second id. Name, lifetime and form as the server's (manga_app/reader/rules.py).
-import "./image_formats.js"; // loads on every page too: which image formats this browser decodes
-
 export const VISITOR_COOKIE = "manga_visitor";
 export const VISITOR_COOKIE_SECONDS = 400 * 24 * 3600;
 const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/;

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from manga_app.core import routes
 from manga_app.reader import reading
-from manga_app.reader.formats import AVIF_FIELDS
 from manga_app.core.crypto import decrypt_text
 from manga_app.reader.rules import series_default_direction
 
@@ -66,8 +65,8 @@ class ManifestError(ValueError):
 
 
 def parse_manifest_pages(plaintext: str) -> list[dict]:
-    """The decrypted JSON list as `[{url, saver_url, width, height}]` (and the
-    AVIF_FIELDS it has), the first page with the chapter's `spread_offset` on.
+    """The decrypted JSON list as `[{url, saver_url, width, height}]`, the
+    first page with the chapter's `spread_offset` when it is on.
 
     Empty or malformed content is a failure, never an empty chapter."""
     try:
@@ -86,8 +85,7 @@ def parse_manifest_pages(plaintext: str) -> list[dict]:
             raise ManifestError("manifest page is malformed") from error
         if not url or not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
             raise ManifestError("manifest page is malformed")
-        avif = {field: item[field].strip() for field in AVIF_FIELDS if isinstance(item.get(field), str)}
-        pages.append({"url": url, "saver_url": saver, "width": width, "height": height, **avif})
+        pages.append({"url": url, "saver_url": saver, "width": width, "height": height})
     if raw[0].get("spread_offset") is True:
         pages[0]["spread_offset"] = True
     return pages

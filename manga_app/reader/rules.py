@@ -20,11 +20,6 @@ SETTINGS_COOKIE = "manga_reader_layout"
 # the server draws that page. Small: it goes with every request to the site.
 FIRST_PAGE_COOKIE = "manga_reader_first"
 _FIRST_PAGE_HINT = re.compile(r"([01]):([a-z0-9]+(?:-[a-z0-9]+)*/\d{1,7}(?:\.\d{1,2})?):(\d{1,5})")
-# Which image formats this browser decodes, written by the browser itself
-# (assets/js/image_formats.js) as the page's scripts load: "avif" or
-# "jpeg". Absent (a first visit): the JPEG and WebP every browser shows.
-IMAGE_COOKIE = "manga_img"
-IMAGE_AVIF = "avif"
 # This browser's random id, who "a visitor" is for the chapter view count
 # when not signed in. Made by the browser before the app connects
 # (assets/js/visitor.js), so the app's first event already carries it; the

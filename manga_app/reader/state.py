@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.reader import formats, logic, view_counts, rules, reading
+from manga_app.reader import logic, view_counts, rules, reading
 from manga_app.core import routes
 from manga_app.read_models.titles import ChapterContext
 from manga_app.read_models.title_cache import load_chapter
@@ -74,9 +74,9 @@ class ReaderState(rx.State):
         "", name=rules.SETTINGS_COOKIE, max_age=rules.VISITOR_COOKIE_SECONDS, same_site="lax"
     )
     settings_json: str = rx.LocalStorage("", name=rules.SETTINGS_STORAGE_KEY, sync=True)
-    # By the browser: where the chapter read last reopens; AVIF or not (formats.py).
+    # Written by the reader itself (rules.FIRST_PAGE_COOKIE): where the
+    # chapter read last reopens, which the server can draw.
     first_page_cookie: str = rx.Cookie("", name=rules.FIRST_PAGE_COOKIE)
-    image_cookie: str = rx.Cookie("", name=rules.IMAGE_COOKIE)
     # A random id for this browser (rules.VISITOR_COOKIE): who "a visitor"
     # is when not signed in. Stored only as a keyed hash on the server (chapter_views).
     visitor_id: str = rx.Cookie(
@@ -203,7 +203,7 @@ class ReaderState(rx.State):
         if resume_at == 0 and hint.key == f"{self.series_slug}/{self.chapter_number}" and hint.page < len(pages):
             # No history here: the page this browser last left the chapter at.
             self.resume_page = hint.page
-        self.pages, self.status, self._opening_due = formats.served_pages(pages, self.image_cookie), "ready", self.view_id
+        self.pages, self.status, self._opening_due = pages, "ready", self.view_id
         self.spread_offset = logic.spread_offset_of(pages)
         return True
 
@@ -296,5 +296,5 @@ class ReaderState(rx.State):
             if self.view_id != view_id:
                 return
             self._prefetched = {f"{slug}/{number}": pages}
-            field, warm = "saver_url" if self._settings()["saver"] else "url", pages[:NEXT_CHAPTER_WARM_PAGES]
-            self.next_warm = [page[field] for page in formats.served_pages(warm, self.image_cookie)]
+            field = "saver_url" if self._settings()["saver"] else "url"
+            self.next_warm = [page[field] for page in pages[:NEXT_CHAPTER_WARM_PAGES]]
