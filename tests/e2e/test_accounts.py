@@ -23,6 +23,7 @@ from manga_app.core.routes import HISTORY, LIBRARY, manga_url
 from tests.unit.accounts.emulator_accounts import google_token
 
 from .conftest import _only_loopback, wait_for_hydration
+from .reader_helpers import series as reader_series
 
 ROOT = Path(__file__).resolve().parents[2]
 # The emulator's helper iframe and the Firebase SDK load Google's gapi
@@ -58,10 +59,7 @@ def series(base_url: str, server_env) -> list[dict]:
 @pytest.fixture(scope="module")
 def paged_series(server_env) -> str:
     """A right-to-left series: ArrowLeft turns to the next page."""
-    with _db(server_env) as db:
-        row = db.execute("select slug from series where direction = 'rtl' order by slug").fetchone()
-    assert row, "the demo library has a right-to-left series"
-    return row[0]
+    return reader_series(server_env, "rtl")
 
 
 def _db(server_env: dict[str, str]) -> sqlite3.Connection:

@@ -82,7 +82,7 @@ def test_genre_list_shows_every_genre_with_its_count(base_url: str, page: Page) 
     expected = genres(base_url)
     page.goto(base_url + routes.GENRES)
     wait_for_hydration(page)
-    chips = page.locator("main .genre-chips a.chip")
+    chips = page.get_by_role("list", name="ジャンル一覧").locator("a.chip")
     expect(chips.first).to_be_visible()
     shown = {
         chips.nth(i).locator(".chip-name").inner_text(): int(chips.nth(i).locator(".chip-count").inner_text())
