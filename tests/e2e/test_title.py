@@ -131,6 +131,21 @@ def test_once_a_visitor_has_started_continue_is_the_first_and_primary_action_on_
     assert lines == 1, f"続きを読む wraps onto {lines} lines at 390 px"
 
 
+def test_the_facts_labels_stay_on_one_line_on_a_phone(base_url: str, page: Page) -> None:
+    """作者・状態・閲覧数・フォロワー・更新: a label broken inside the word
+    (「フォロワ / ー」) reads as two words."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(base_url + routes.manga_url(SLUG))
+    wait_for_hydration(page)
+    labels = page.locator(".title-facts dt")
+    expect(labels).to_have_count(5)
+    lines = labels.evaluate_all(
+        "dts => dts.map(dt => { const r = document.createRange(); r.selectNodeContents(dt);"
+        " return [dt.textContent, new Set([...r.getClientRects()].map(rect => Math.round(rect.top))).size] })"
+    )
+    assert all(count == 1 for _, count in lines), lines
+
+
 def test_a_visitor_who_is_not_signed_in_follows_in_the_browser(base_url: str, page: Page) -> None:
     page.goto(base_url + routes.manga_url(SLUG))
     wait_for_hydration(page)
