@@ -1,5 +1,5 @@
 // This browser's random id: who "a visitor" is for the chapter view count
-// (manga_app/reader/view_counts.py), made here, as the page's scripts load
+// (manga_app/engagement/view_counts.py), made here, as the page's scripts load
 // and before the app connects, so the app's first event already carries it.
 // Made by the server instead, it reached the browser with the server's
 // answers; a chapter reloaded before they arrived was counted again under a

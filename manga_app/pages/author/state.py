@@ -13,7 +13,7 @@ from manga_app.pages.author import logic
 from manga_app.pages.genre.logic import listing_pager, listing_sort_links, parse_genre_query
 from manga_app.search.held_index import current_index
 from manga_app.search.paging import PER_PAGE
-from manga_app.ui.records import Card, PageLink, Part, TabLink, card_for, phrase_parts
+from manga_app.cards.records import Card, PageLink, Part, TabLink, card_for, phrase_parts
 
 
 class NamedListState(rx.State, mixin=True):

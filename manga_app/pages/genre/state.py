@@ -10,7 +10,7 @@ from manga_app.pages.genre import logic
 from manga_app.core import routes
 from manga_app.search.query import Query
 from manga_app.search.paging import PER_PAGE
-from manga_app.ui.records import Card, PageLink, Part, TabLink, card_for, phrase_parts
+from manga_app.cards.records import Card, PageLink, Part, TabLink, card_for, phrase_parts
 from manga_app.search.held_index import current_index
 
 

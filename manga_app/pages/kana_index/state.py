@@ -13,7 +13,7 @@ from manga_app.search import ranking
 from manga_app.search.held_index import current_index
 from manga_app.search.paging import PER_PAGE
 from manga_app.search.query import Query
-from manga_app.ui.records import Card, PageLink, TabLink, card_for
+from manga_app.cards.records import Card, PageLink, TabLink, card_for
 
 
 class KanaRowState(rx.State):

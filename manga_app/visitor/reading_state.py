@@ -1,11 +1,11 @@
 """The visitor's reading history, kept in the browser (localStorage).
 
 The reader records progress here; the title page shows read marks and
-続きを読む from it; /history lists it. The format is manga_app/reader/reading.py."""
+続きを読む from it; /history lists it. The format is manga_app/accounts/reading.py."""
 
 import reflex as rx
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 
 
 class ReadingState(rx.State):
