@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.accounts import reading
-from manga_app.core import routes
+from manga_app.core import browser, routes
 from manga_app.accounts import lists, mirror, payloads, repository, service, shelves, unread
 from manga_app.read_models.held import Snapshot, held_catalogue
 from manga_app.visitor.auth_state import AuthState, holds_the_account, visitor_uid
@@ -57,7 +57,7 @@ class LibraryState(rx.State):
     # The library of a visitor who is not signed in (payloads.parse_library).
     follows_json: str = rx.LocalStorage("", name="manga_follows", sync=True)
     # Whose library the browser's stores hold: a uid, or "" (a guest's own).
-    owner: str = rx.LocalStorage("", name="manga_library_owner", sync=True)
+    owner: str = rx.LocalStorage("", name=browser.LIBRARY_OWNER_STORAGE_KEY, sync=True)
     followed: list[str] = []
     # slug -> reading-list status (lists.STATUSES) of every followed series.
     statuses: dict[str, str] = {}
