@@ -6,7 +6,8 @@
 // Python stops calling it (tests/unit/test_frontend_contract.py checks both).
 import { notify } from "./notify.js";
 
-window.mangaNotify = notify;
+// Modules load on the server too (the prerender, server rendering): no window there.
+if (typeof window !== "undefined") window.mangaNotify = notify;
 
 // firebase/client.jsx hands over its actions when it mounts.
 export function exposeAuthActions(actions) {
