@@ -96,7 +96,7 @@ def _counting(db_url: str) -> dict:
 
     from manga_app.catalogue import view_history
     from manga_app.core.db import make_engine
-    from manga_app.reader import view_counts
+    from manga_app.engagement import view_counts
 
     engine = make_engine(db_url)
     secret = view_counts.hashing_secret(synthetic.CONTENT_KEY)

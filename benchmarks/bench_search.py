@@ -139,7 +139,7 @@ def run(results_dir: Path) -> dict:
     from manga_app.search.query import Query
     from manga_app.search.normalize import clean_query, fold, query_terms
     from manga_app.search.suggest import near_titles
-    from manga_app.ui.records import card_for
+    from manga_app.cards.records import card_for
 
     rnd = random.Random(4)
     items = synthetic_catalogue(SERIES, rnd)

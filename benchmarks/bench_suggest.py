@@ -52,7 +52,7 @@ def run(results_dir: Path) -> dict:
     from manga_app.search.normalize import clean_query, query_terms
     from manga_app.search.query import Query
     from manga_app.search.suggest import suggestions
-    from manga_app.ui.records import card_for
+    from manga_app.cards.records import card_for
 
     rnd = random.Random(32)
     items = synthetic_catalogue(SERIES, rnd)

@@ -69,7 +69,7 @@ app = rx.App(
     },
     api_transformer=site_http_layer,
     # No Reflex toasts: the site's notices are antd notifications
-    # (ui/notify.py). The default toast provider loaded sonner and inserted
+    # (visitor/notify.py). The default toast provider loaded sonner and inserted
     # its stylesheet on every page while the page hydrated.
     toaster=None,
 )

@@ -35,7 +35,7 @@ from manga_app.accounts.settings import check_firebase_at_startup
 from manga_app.core.db import migrate
 from manga_app.core.config import get_settings
 from manga_app.web.origins import allowed_origins
-from manga_app.web.shell import static_dir
+from manga_app.ssr.shell import static_dir
 from manga_app.platform import versions
 from manga_app.platform.http_protocol import HeaderDeadlineProtocol
 from manga_app.platform.websocket_protocol import WebSocketProtocol

@@ -19,6 +19,9 @@
 import React, { useEffect, useRef, useState } from "react";
 import { ConfigProvider, notification as antdNotification } from "antd";
 import jaJP from "antd/locale/ja_JP";
+import { showNoticesWith } from "./notify.js";
+// Python's notices (rx.call_script strings) reach notify.js through this module.
+import "./python_calls.js";
 import themeConfig from "../antd_theme.json";
 // The theme's algorithm ("compact" over antd's default seed and our tokens),
 // already run at build time by tools/extract_antd_css.cjs: deriving its
@@ -48,19 +51,16 @@ export function AntdTheme({ children }) {
   );
 }
 
-// Exposes antd's notification API to Python event handlers, which call
-// window.mangaNotify(kind, message, description) through rx.call_script.
+// Shows what notify.js is given (the site's scripts, and Python event
+// handlers through python_calls.js) with antd's notification API.
 // The holder, with its theme (a token computation and runtime styles),
 // mounts with the first notice: most page loads show none.
 function NotificationBridge({ maxCount }) {
   const [notices, setNotices] = useState([]);
   useEffect(() => {
-    window.mangaNotify = (kind, message, description) => {
+    return showNoticesWith((kind, message, description) => {
       setNotices((shown) => [...shown, { kind, message, description }]);
-    };
-    return () => {
-      delete window.mangaNotify;
-    };
+    });
   }, []);
   return notices.length ? <Notifications maxCount={maxCount} notices={notices} /> : null;
 }

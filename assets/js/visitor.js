@@ -1,11 +1,14 @@
 // This browser's random id: who "a visitor" is for the chapter view count
-// (manga_app/reader/view_counts.py), made here, as the page's scripts load
+// (manga_app/engagement/view_counts.py), made here, as the page's scripts load
 // and before the app connects, so the app's first event already carries it.
 // Made by the server instead, it reached the browser with the server's
 // answers; a chapter reloaded before they arrived was counted again under a
-// second id. Name, lifetime and form as the server's (manga_app/reader/rules.py).
-export const VISITOR_COOKIE = "manga_visitor";
-export const VISITOR_COOKIE_SECONDS = 400 * 24 * 3600;
+// second id. Name and lifetime from Python (shared.js, generated from
+// manga_app/core/browser.py); the form is the server's (manga_app/reader/rules.py).
+import { COOKIE_SECONDS, VISITOR_COOKIE } from "./shared.js";
+
+export { VISITOR_COOKIE };
+export const VISITOR_COOKIE_SECONDS = COOKIE_SECONDS;
 const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 // 18 random bytes as URL-safe base64 (24 characters), as Python's secrets.token_urlsafe(18).

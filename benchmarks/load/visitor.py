@@ -22,13 +22,13 @@ import aiohttp
 from reflex.state import OnLoadInternalState, State
 
 from benchmarks.load.wire import SocketIO
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.library_state import LibraryState
 from manga_app.heads.state import HeadState
 from manga_app.pages.home.state import HomeState
 from manga_app.pages.search.state import SearchState
 from manga_app.pages.title.state import TitleState
-from manga_app.reader.reading_state import ReadingState
+from manga_app.visitor.reading_state import ReadingState
 from manga_app.reader.state import ReaderState
 from manga_app.core.rate_limit import RateLimiter
 from manga_app.platform.socket_guard import PER_CONNECTION

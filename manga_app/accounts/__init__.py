@@ -1,4 +1,5 @@
-"""Accounts: Firebase settings, ID-token verification (firebase-admin), the
-user tables and their queries (follows with their reading-list statuses,
-history, progress, OPDS keys), the local Auth emulator, and the visitor's
-Reflex states (auth, library, reading lists, OPDS key)."""
+"""Accounts, the domain: Firebase settings, ID-token verification
+(firebase-admin), the user tables and their queries (follows with their
+reading-list statuses, progress, the reading-history format, OPDS and feed
+keys, notifications, own data), and the local Auth emulator. No Reflex state:
+the visitor's states are in manga_app/visitor/."""

@@ -1,5 +1,5 @@
 """The account's history and the browser's copy of it (the reader's format,
-manga_app/reader/reading.py), as plain functions: which browser entries the server
+manga_app/accounts/reading.py), as plain functions: which browser entries the server
 has not seen yet, and the account's history written in the browser format."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.accounts import payloads
 from manga_app.accounts.progress import HistoryRow
 from manga_app.catalogue.naming import format_hundredths

@@ -3,7 +3,7 @@ touches the database: at most MAX_MERGE entries, slugs of the slug shape,
 positions in range, timestamps no later than now. Pure: no framework imports.
 
 Also the browser's own follow list (localStorage) for visitors who never sign
-in, in the spirit of manga_app/reader/reading.py."""
+in, in the spirit of manga_app/accounts/reading.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.core import routes
 from manga_app.accounts import lists
 

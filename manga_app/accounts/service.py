@@ -15,8 +15,8 @@ from manga_app.accounts.payloads import BrowserFollow, Position, parse_time
 from manga_app.accounts.verify import VerifiedUser
 from manga_app.core.config import content_key, get_settings
 from manga_app.core.db import shared_engine
-from manga_app.reader.view_counts import hashing_secret, visitor_key
-from manga_app.reader import likes
+from manga_app.engagement.view_counts import hashing_secret, visitor_key
+from manga_app.engagement import likes
 
 
 class FollowLimitReached(Exception):

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.core import routes
 from manga_app.accounts import lists, payloads
 from manga_app.core.gojuon import sort_key
 from manga_app.read_models.loader import MangaItem
-from manga_app.ui.records import Moment, SeriesCard, TabLink, moment, phrase_parts
+from manga_app.cards.records import Moment, SeriesCard, TabLink, moment, phrase_parts
 
 
 @dataclass

@@ -7,7 +7,7 @@ import asyncio
 import reflex as rx
 from sqlmodel import Session
 
-from manga_app.accounts.operator_state import console_state, operator_of
+from manga_app.visitor.operator_state import console_state, operator_of
 from manga_app.catalogue import audit
 from manga_app.console.heads import show_title
 from manga_app.core.db import shared_engine

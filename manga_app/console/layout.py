@@ -6,8 +6,8 @@ console when the verified token says the visitor is an operator."""
 
 import reflex as rx
 
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.operator_state import OperatorState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.operator_state import OperatorState
 from manga_app.core import pages, routes
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link

@@ -15,7 +15,7 @@ from manga_app.catalogue.library import PARKED_KEY
 from manga_app.catalogue.models import Chapter, Page, Series
 from manga_app.catalogue.naming import describe_unit
 from manga_app.core import routes
-from manga_app.reader.models import ChapterViewMark
+from manga_app.engagement.models import ChapterViewMark
 
 __all__ = ["counts", "disk", "failures", "last_imports", "series_rows", "unit_rows"]
 

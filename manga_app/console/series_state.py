@@ -12,7 +12,7 @@ import re
 import reflex as rx
 from sqlmodel import Session, select
 
-from manga_app.accounts.operator_state import Operator, console_state, operator_of
+from manga_app.visitor.operator_state import Operator, console_state, operator_of
 from manga_app.catalogue import locks, metadata
 from manga_app.catalogue.media import cover_path
 from manga_app.catalogue.models import MetadataLock, Series

@@ -5,8 +5,8 @@ controls and the /offline page's list."""
 import reflex as rx
 from reflex_components_core.core.banner import has_too_many_connection_errors
 
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.library_state import LibraryState
 from manga_app.offline.progress_state import OfflineProgressState
 
 _ROOT = rx.asset("js/offline/root.jsx").importable_path

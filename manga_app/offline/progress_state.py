@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.offline.reports import finished, into_history, parse_reports
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.accounts import service
 from manga_app.read_models.title_cache import load_chapter
-from manga_app.accounts.auth_state import AuthState
-from manga_app.ui.notify import notify
-from manga_app.reader.reading_state import ReadingState
+from manga_app.visitor.auth_state import AuthState, visitor_uid
+from manga_app.visitor.notify import notify
+from manga_app.visitor.reading_state import ReadingState
 
 NOT_SAVED = "オフラインで読んだ位置を保存できませんでした"
 
@@ -31,7 +31,7 @@ class OfflineProgressState(rx.State):
         now = datetime.now(UTC)
         upload = parse_reports(reports, now=now)
         history = await self.get_state(ReadingState)
-        uid = (await self.get_state(AuthState))._uid
+        uid = await visitor_uid(self)
         entries = history._entries()
         for report in upload.reports:
             context = await asyncio.to_thread(load_chapter, report.params)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.core import routes
 from manga_app.accounts import payloads
 

@@ -85,7 +85,7 @@ def install() -> None:
     _wrap(EventNamespace, "on_event", socket_guard.on_event)
     _wrap(EventNamespace, "on_connect", socket_guard.on_connect)
     _wrap(EventNamespace, "on_disconnect", socket_guard.on_disconnect)
-    from manga_app.accounts.auth_state import AuthState  # (the app's states import this module's users)
+    from manga_app.visitor.auth_state import AuthState  # (the app's states import this module's users)
 
     StateManagerMemory._purge_token = state_lifetime.kept_while_open(StateManagerMemory._purge_token)
     StateManagerRedis._try_get_lock = lock_given_back_if_cancelled(StateManagerRedis._try_get_lock)

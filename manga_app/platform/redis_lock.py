@@ -63,7 +63,7 @@ def _give_back(manager: StateManagerRedis, lock_key: bytes, lock_id: bytes, aski
     task.add_done_callback(_GIVING_BACK.discard)
 
 
-# Before every event the session guard (accounts/session_guard.py) reads
+# Before every event the session guard (visitor/session_guard.py) reads
 # AuthState. Reflex reads from Redis only the event's own state, its parents
 # and the states its computed vars touch (one MGET), then one more MGET for
 # each other state asked for: AuthState cost a second round trip and ~11% of

@@ -3,7 +3,7 @@ platform/ installs these hooks; its test fails if a Reflex upgrade
 moves them):
 
 - Before every event: the signed-in session must still be this
-  connection's and its token current (accounts/session_guard.py), through
+  connection's and its token current (visitor/session_guard.py), through
   App._preprocess, which Reflex's event processor calls under the state lock.
 - Every incoming socket.io event (EventNamespace.on_event) must be a dict
   and stay under the rate and burst limits of its connection and of its
@@ -46,8 +46,8 @@ from reflex.state import StateUpdate
 from reflex_base import constants
 from reflex_base.event import fix_events
 
-from manga_app.ui.notify import notify
-from manga_app.accounts.session_guard import hold_session
+from manga_app.visitor.notify import notify
+from manga_app.visitor.session_guard import hold_session
 from manga_app.platform import state_lifetime
 from manga_app.core.rate_limit import Notices, RateLimiter
 

@@ -28,7 +28,7 @@ class ChapterView:
     url: str
     kind: str = "chapter"  # or 'volume'; `number` is then the volume's key (routes.VOLUME_KEY)
     label: str = ""  # 第12話, 第3巻
-    id: int = 0  # the chapter row's (its likes are kept by it: reader/likes.py)
+    id: int = 0  # the chapter row's (its likes are kept by it: engagement/likes.py)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
 """The reader: its page and state, the browser component and panels, its pure
-rules (rules, logic, reading history), the published manifest it reads, the
-once-a-day view counts, and the chapter's end: いいね, what readers also read,
-and what to read next, with their tables."""
+rules (rules, logic), the published manifest it reads, and the chapter's end:
+いいね, what readers also read, and what to read next (the tables of views and
+likes are in manga_app/engagement/, the reading history's format in
+manga_app/accounts/reading.py)."""

@@ -32,9 +32,9 @@ from manga_app.catalogue.models import Chapter, Series
 from manga_app.core.config import content_key, get_settings
 from manga_app.core.db import shared_engine
 from manga_app.core.recent import MISSING, Recent
-from manga_app.reader.models import ChapterViewMark
+from manga_app.engagement.models import ChapterViewMark
 from manga_app.reader.picks import also_read_counts
-from manga_app.reader.view_counts import hashing_secret, visitor_key
+from manga_app.engagement.view_counts import hashing_secret, visitor_key
 
 # Readers of a series looked at (the newest), and rows read per query.
 READERS = 300

@@ -1,5 +1,5 @@
 """The reader's end card beyond the next chapter: いいね with its count
-(reader/likes.py), whether the series is complete (完結), and what to read
+(engagement/likes.py), whether the series is complete (完結), and what to read
 next: what this series' readers also read (reader/also_read.py), filled up
 from the same author and genres (reader/picks.py). Its own state, so the card
 grows without the reader's state growing. Following the series is
@@ -13,18 +13,19 @@ import secrets
 import reflex as rx
 
 from manga_app.accounts import payloads
-from manga_app.accounts.auth_state import AuthState
+from manga_app.visitor.auth_state import AuthState, holds_the_account, visitor_uid
 from manga_app.core import routes
 from manga_app.core.display import format_count
 from manga_app.core.phrases import phrases
 from manga_app.read_models.held import held_catalogue
 from manga_app.read_models.title_cache import load_chapter
 from manga_app.read_models.titles import ChapterContext
-from manga_app.reader import likes, logic, rules
+from manga_app.engagement import likes
+from manga_app.reader import logic, rules
 from manga_app.reader.also_read import series_also_read
 from manga_app.reader.picks import ALSO_READ, pick_next
 from manga_app.reader.state import ReaderState
-from manga_app.ui.notify import notify
+from manga_app.visitor.notify import notify
 
 WAIT = ("info", "読み込み中です", "少し待ってからもう一度お試しください。")
 NOT_LIKED = "いいねできませんでした"
@@ -32,6 +33,7 @@ UNKNOWN_CHAPTER = "この話は見つかりませんでした。"
 TOO_MANY_LIKES = "このネットワークからのいいねが多すぎます。明日またお試しください。"
 
 
+@holds_the_account
 class EndCardState(rx.State):
     complete: bool = False
     # [{url, title, cover, why}]: series to read next.
@@ -83,10 +85,10 @@ class EndCardState(rx.State):
         reader = await self.get_state(ReaderState)
         if make and not rules.visitor_id(reader.visitor_id):
             reader.visitor_id = secrets.token_urlsafe(18)
-        return rules.visitor_id(reader.visitor_id), (await self.get_state(AuthState))._uid
+        return rules.visitor_id(reader.visitor_id), await visitor_uid(self)
 
-    def _forget_reader(self) -> None:
-        """The session was suspended (accounts/session_guard.py): whether the
+    def _forget_account(self) -> None:
+        """The session was suspended (visitor/session_guard.py): whether the
         account likes this chapter leaves the state until the card asks again."""
         self.liked, self.like_key = False, ""
 

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from manga_app.core import routes
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.core.crypto import decrypt_text
 from manga_app.reader.rules import series_default_direction
 

@@ -7,26 +7,25 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+# The names the browser's scripts share (core/browser.py declares them):
+# the per-chapter positions (assets/js/reader/positions.js); the reader's
+# settings, the per-series directions in localStorage and the rest in a
+# cookie the server reads to draw the reader as the visitor set it; where the
+# chapter read last was left, written by the reader: "<saver 0|1>:<slug>/<number>:<page>",
+# so the server draws that page; and this browser's random id, who "a visitor"
+# is for the chapter view count when not signed in, made by the browser before
+# the app connects (assets/js/visitor.js), so the app's first event already
+# carries it; the server makes one only for a client that came without.
+from manga_app.core.browser import COOKIE_SECONDS as VISITOR_COOKIE_SECONDS
+from manga_app.core.browser import (FIRST_PAGE_COOKIE, POSITIONS_STORAGE_KEY, SETTINGS_COOKIE, SETTINGS_STORAGE_KEY,
+                                    VISITOR_COOKIE)
+
+__all__ = ["FIRST_PAGE_COOKIE", "POSITIONS_STORAGE_KEY", "SETTINGS_COOKIE", "SETTINGS_STORAGE_KEY", "VISITOR_COOKIE",
+           "VISITOR_COOKIE_SECONDS"]
+
 # A page this many times taller than wide is a webtoon strip, not a page.
 TALL_STRIP_RATIO = 2.5
-# The browser store of per-chapter positions (assets/js/reader/positions.js).
-POSITIONS_STORAGE_KEY = "manga_reader_positions"
-# The reader's settings: the per-series directions in localStorage, the rest
-# in a cookie the server reads to draw the reader as the visitor set it.
-SETTINGS_STORAGE_KEY = "manga_reader_settings"
-SETTINGS_COOKIE = "manga_reader_layout"
-# Where the chapter read last was left, written by the reader
-# (assets/js/reader/positions.js): "<saver 0|1>:<slug>/<number>:<page>", so
-# the server draws that page. Small: it goes with every request to the site.
-FIRST_PAGE_COOKIE = "manga_reader_first"
 _FIRST_PAGE_HINT = re.compile(r"([01]):([a-z0-9]+(?:-[a-z0-9]+)*/\d{1,7}(?:\.\d{1,2})?):(\d{1,5})")
-# This browser's random id, who "a visitor" is for the chapter view count
-# when not signed in. Made by the browser before the app connects
-# (assets/js/visitor.js), so the app's first event already carries it; the
-# server makes one only for a client that came without. Browsers keep a
-# cookie 400 days at most.
-VISITOR_COOKIE = "manga_visitor"
-VISITOR_COOKIE_SECONDS = 400 * 24 * 3600
 _VISITOR_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 

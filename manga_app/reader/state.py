@@ -1,13 +1,11 @@
-"""The reader's state: this chapter's page list (decrypted from the published
-manifest), its neighbours, the visitor's reader settings and progress, and
-the once-a-day view count.
+"""The reader's state: this chapter's page list (decrypted from the published manifest), its
+neighbours, the visitor's reader settings and progress, and the once-a-day view count.
 
-Only what this visitor sees is held here; the interactive reading itself (paging, keys, taps,
-preloading, the per-chapter positions kept in the browser) runs in the browser (assets/js/reader/).
+Only what this visitor sees is held here; the reading itself (paging, keys, taps, preloading,
+per-chapter positions) runs in the browser (assets/js/reader/).
 
-`load` computes only what the page shows, from the path and cookies, so the server
-renders the reader with it (manga_app/ssr); what an opening does (history, the view
-count, the visitor's id) is the live app's `record_opening`."""
+`load` computes only what the page shows, from the path and cookies, so the server renders the reader
+with it (manga_app/ssr); an opening's history, view count and visitor id are the live app's `record_opening`."""
 
 from __future__ import annotations
 
@@ -17,15 +15,17 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.reader import logic, view_counts, rules, reading
+from manga_app.reader import logic, rules
+from manga_app.engagement import view_counts
+from manga_app.accounts import reading
 from manga_app.core import routes
 from manga_app.read_models.titles import ChapterContext
 from manga_app.read_models.title_cache import load_chapter
 from manga_app.reader.manifest import chapter_pages, fetch_manifest_pages
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
-from manga_app.accounts.lists_state import ListsState
-from manga_app.reader.reading_state import ReadingState
+from manga_app.visitor.auth_state import visitor_uid
+from manga_app.visitor.library_state import LibraryState
+from manga_app.visitor.lists_state import ListsState
+from manga_app.visitor.reading_state import ReadingState
 
 # Pages of the next chapter warmed in the browser cache near the end.
 NEXT_CHAPTER_WARM_PAGES = 2
@@ -219,7 +219,7 @@ class ReaderState(rx.State):
                 self.visitor_id = secrets.token_urlsafe(18)
             reading_state = await self.get_state(ReadingState)
             self._record(reading_state, self.resume_page, self.resume_offset, datetime.now(UTC))
-            uid = (await self.get_state(AuthState))._uid
+            uid = await visitor_uid(self)
             slug, number, browser_id = self.series_slug, self.chapter_number, self.visitor_id
             address = self.router.session.client_ip
         await asyncio.to_thread(
@@ -268,7 +268,7 @@ class ReaderState(rx.State):
             # is kept, but it does not become the series' latest chapter again.
             page, offset = logic.clamp_progress(page, offset, logic.MAX_SIDE)
             reading_state._save(reading.left_at(reading_state._entries(), slug, chapter, page, offset))
-        if not (await self.get_state(AuthState))._uid:
+        if not await visitor_uid(self):
             # Not signed in: nothing goes to an account, and with state in
             # Redis a chained event is one more lock, load and save.
             return events or None

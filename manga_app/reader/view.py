@@ -11,8 +11,8 @@ from manga_app.reader.end_state import EndCardState
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
 from manga_app.heads.state import HeadState
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.library_state import LibraryState
 from manga_app.ui.account.lists import finished_banner
 from manga_app.ui.account.follow import follow_button
 

@@ -17,9 +17,9 @@ from manga_app.pages import load_events, server_cookies
 from manga_app.platform import states
 from manga_app.ssr.renderer import RenderError, RendererClient
 from manga_app.heads.state import HeadState
-from manga_app.web import csp
+from manga_app.ssr import csp
 from manga_app.platform import start_after_first_paint
-from manga_app.web.shell import SPA_FALLBACK, static_dir
+from manga_app.ssr.shell import SPA_FALLBACK, static_dir
 
 log = logging.getLogger(__name__)
 _CACHE_PAGES = 2_000
@@ -41,7 +41,7 @@ class _Key:
 class Page:
     status: int
     html: str
-    # The CSP hash sources of its inline scripts (web/csp.py), taken once.
+    # The CSP hash sources of its inline scripts (ssr/csp.py), taken once.
     script_hashes: tuple[str, ...]
 
 

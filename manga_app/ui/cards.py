@@ -10,7 +10,7 @@ from manga_app.ui.badges import badge_row
 from manga_app.ui.link import link
 from manga_app.ui.phrased import phrased
 from manga_app.ui.pager import pager
-from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH, Card
+from manga_app.cards.records import COVER_HEIGHT, COVER_WIDTH, Card
 
 CARD_SIZES = "(min-width: 768px) 160px, 31vw"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from manga_app.ui.link import link
-from manga_app.ui.records import Chip, TabLink
+from manga_app.cards.records import Chip, TabLink
 
 
 def link_tabs(links: rx.Var[list[TabLink]], *, label: str) -> rx.Component:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from manga_app.ui.link import link
-from manga_app.ui.records import PageLink
+from manga_app.cards.records import PageLink
 
 
 def _page_item(item: rx.Var) -> rx.Component:

@@ -1,5 +1,5 @@
 """Titles and headings that break between phrases, not inside words: the
-server cuts them (ui/records.phrase_parts) and marks each boundary with
+server cuts them (cards/records.phrase_parts) and marks each boundary with
 <wbr>; CSS `.phrased` (browse.css) forbids every other break."""
 
 import reflex as rx

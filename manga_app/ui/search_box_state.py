@@ -3,7 +3,7 @@
 import reflex as rx
 
 from manga_app.core import routes
-from manga_app.ui.notify import notify
+from manga_app.visitor.notify import notify
 
 # Longer queries are cut rather than refused: nobody types more.
 MAX_QUERY_LENGTH = 200

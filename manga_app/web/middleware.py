@@ -20,8 +20,8 @@ from manga_app.core import routes
 from manga_app.core.config import get_settings
 from manga_app import platform
 from manga_app.web import bounded_logs
-from manga_app.web import (catalogue_files, feeds, install, opds, pages, robots, service_worker, shell, sitemap, slashes,
-                           suggest)
+from manga_app.ssr import shell
+from manga_app.web import catalogue_files, feeds, install, opds, pages, robots, service_worker, sitemap, slashes, suggest
 from manga_app.web.security_headers import SecurityHeaders
 
 # Reflex's own endpoints and build output: never pages.

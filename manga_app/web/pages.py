@@ -23,7 +23,7 @@ from manga_app.read_models.held import held_catalogue
 from manga_app.core.config import get_settings
 from manga_app.core.routes import PageKind
 from manga_app.ssr.pages import Page, render_page
-from manga_app.web import csp
+from manga_app.ssr import csp
 from manga_app.web.encoding import accepts_gzip, gzipped
 
 _HTML_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host, Accept-Encoding"}

@@ -16,7 +16,7 @@ from reflex.state import StateUpdate
 from reflex_base import constants
 from reflex_base.event import fix_events
 
-from manga_app.accounts.notification_state import NotificationState
+from manga_app.visitor.notification_state import NotificationState
 from manga_app.core.config import get_settings
 from manga_app.read_models.held import held_catalogue
 

@@ -1,7 +1,7 @@
 """Headers every HTTP response carries (pages, JSON, media, built files):
 no MIME sniffing, no full referrer to other origins, never framed, and on
 the production host HSTS. Pages bring their own Content-Security-Policy
-(web/csp.py, web/pages.py); every other response but a built HTML file
+(ssr/csp.py, web/pages.py); every other response but a built HTML file
 gets one that allows nothing to run or load (csp.DEFAULT): an image or
 JSON opened on its own is inert."""
 
@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from manga_app.web import csp
+from manga_app.ssr import csp
 
 HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
 ALWAYS = (

@@ -20,7 +20,7 @@ from starlette.responses import Response
 
 from manga_app.core import pages
 from manga_app.core.config import get_settings
-from manga_app.web import shell
+from manga_app.ssr import shell
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "assets" / "js" / "offline" / "sw.js"
 # The built files every page may load; pages themselves are kept by the worker.

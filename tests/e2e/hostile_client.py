@@ -13,19 +13,19 @@ from collections.abc import Callable
 import socketio
 
 ROOT = "reflex___state____state"
-AUTH = f"{ROOT}.manga_app___accounts___auth_state____auth_state"
-LIBRARY = f"{ROOT}.manga_app___accounts___library_state____library_state"
+AUTH = f"{ROOT}.manga_app___visitor___auth_state____auth_state"
+LIBRARY = f"{ROOT}.manga_app___visitor___library_state____library_state"
 READER = f"{ROOT}.manga_app___reader___state____reader_state"
-OPDS_KEY = f"{ROOT}.manga_app___accounts___opds_key_state____opds_key_state"
-ACCOUNT_DATA = f"{ROOT}.manga_app___accounts___data_state____account_data_state"
-READING = f"{ROOT}.manga_app___reader___reading_state____reading_state"
-OPERATOR = f"{ROOT}.manga_app___accounts___operator_state____operator_state"
+OPDS_KEY = f"{ROOT}.manga_app___visitor___personal_key_state____opds_key_state"
+ACCOUNT_DATA = f"{ROOT}.manga_app___visitor___data_state____account_data_state"
+READING = f"{ROOT}.manga_app___visitor___reading_state____reading_state"
+OPERATOR = f"{ROOT}.manga_app___visitor___operator_state____operator_state"
 CONSOLE_SERIES = f"{ROOT}.manga_app___console___series_state____series_editor_state"
 CONSOLE_OVERVIEW = f"{ROOT}.manga_app___console___overview_state____overview_state"
 CONSOLE_AUDIT = f"{ROOT}.manga_app___console___audit_state____audit_state"
-LISTS = f"{ROOT}.manga_app___accounts___lists_state____lists_state"
-NOTIFICATION = f"{ROOT}.manga_app___accounts___notification_state____notification_state"
-FEED_KEY = f"{ROOT}.manga_app___accounts___feed_key_state____feed_key_state"
+LISTS = f"{ROOT}.manga_app___visitor___lists_state____lists_state"
+NOTIFICATION = f"{ROOT}.manga_app___visitor___notification_state____notification_state"
+FEED_KEY = f"{ROOT}.manga_app___visitor___personal_key_state____feed_key_state"
 END_CARD = f"{ROOT}.manga_app___reader___end_state____end_card_state"
 # state.js connects io("<origin>/_event", {path: "/_event"}): the socket.io
 # path and Reflex's namespace are both /_event.

@@ -142,7 +142,7 @@ def test_the_page_states_are_in_the_first_html_and_the_app_starts_after_its_firs
     # The app's modules are neither preloaded nor started before the page's first frame.
     head = html.split("</head>")[0]
     assert 'rel="modulepreload"' not in head
-    # The real build's start module is rewritten (web/shell.py): a Reflex
+    # The real build's start module is rewritten (ssr/shell.py): a Reflex
     # upgrade that changes it fails here.
     assert f"await ({PAINT_GATE});" in html
 

@@ -4,11 +4,12 @@
 // emulator address), then it connects to the Auth emulator in local runs,
 // sets local persistence, and reports every auth state to Python with a
 // fresh ID token (the backend verifies it; it never trusts the user object).
-// Sign-in actions are exposed as window.mangaAuth.* for rx.call_script.
+// Sign-in actions are `authActions` (Python's scripts reach them through python_calls.js).
 // The SDK is loaded only once the settings arrive, after the page is
 // interactive: it stays out of the bundle every first paint waits for.
 import React, { useEffect } from "react";
 import { closeAccountMenus } from "./account_menu.js";
+import { exposeAuthActions } from "../python_calls.js";
 import { CANCELLED, HELPER_UNREACHABLE, HELPER_WAIT_MS, REDIRECT_PENDING, UPGRADE_BY_REDIRECT, USE_REDIRECT } from "./auth_rules.js";
 import { helperLoaded } from "./auth_rules.js";
 import { emulatorUrl, googleProfile, refreshDelay, sessionFlag, setSessionFlag, toUser } from "./auth_rules.js";
@@ -277,7 +278,7 @@ async function startClient(settings) {
 }
 
 // Buttons call these in the click itself, so a popup counts as a user gesture.
-const actions = {
+export const authActions = {
   signInWithGoogle: () => run("signInWithGoogle"),
   signInAnonymously: () => run("signInAnonymously"),
   signOut: () => run("signOut"),
@@ -295,7 +296,7 @@ function run(action) {
 export function FirebaseAuth({ config, loading, onAuthChange, onToken, onMerge, onPersistenceError, onError }) {
   handlers = { onAuthChange, onToken, onMerge, onPersistenceError, onError };
   useEffect(() => {
-    window.mangaAuth = actions;
+    exposeAuthActions(authActions);
     // Fetched while the settings make their round trip to the backend, from
     // a task of its own: this effect runs in the one task that runs every
     // effect of the page React has just hydrated, already the longest of

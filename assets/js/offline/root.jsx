@@ -5,7 +5,7 @@
 // the reading done offline when the connection is back, and drops saved
 // chapters that were unpublished meanwhile, with a note.
 import React, { useCallback, useEffect, useSyncExternalStore } from "react";
-import { readIndex, readOutbox, reports, withoutSent, writeOutbox } from "./store.js";
+import { NOTES_KEY, readIndex, readOutbox, reports, withoutSent, writeOutbox } from "./store.js";
 import { removeChapters } from "./save.js";
 import { registerWorker } from "./register.js";
 
@@ -58,7 +58,6 @@ async function unpublished() {
 // components meanwhile (a remount must neither run it twice nor lose what it
 // found): its notes are kept in the tab's sessionStorage until dismissed, and
 // every mounted root shows them.
-const NOTES_KEY = "manga_offline_notes";
 const NOTES_EVENT = "manga-offline-notes";
 let checking = null;
 

@@ -9,14 +9,11 @@ import { INDEX_KEY, entryFor, nextUnread, readIndex, readMarks, saverFromCookie 
 import { CHANGED_EVENT, SaveError, keepChapter, offlineSupported, removeChapters, touch } from "./save.js";
 import { useHydrated } from "../hydrated.js";
 import { useOnline } from "./root.jsx";
+import { notify } from "../notify.js";
 
 const COUNTS = [1, 3, 5, 10];
 // How often a keep waiting for the reader's pages looks again.
 const IDLE_CHECK_MS = 500;
-
-function notify(kind, message, description = "") {
-  if (window.mangaNotify) window.mangaNotify(kind, message, description);
-}
 
 async function saveAll(paths, saver) {
   let saved = 0;

@@ -8,10 +8,11 @@ import React, { useEffect } from "react";
 import { entryFor, lastShelf, readIndex, readShelves, withShelf, writeShelves } from "./store.js";
 import { useHydrated } from "../hydrated.js";
 import { useOnline } from "./root.jsx";
+import { HISTORY_STORAGE_KEY, LIBRARY_OWNER_STORAGE_KEY } from "../shared.js";
 
 function browserHistory() {
   try {
-    const history = JSON.parse(localStorage.getItem("manga_reading_history") || "[]");
+    const history = JSON.parse(localStorage.getItem(HISTORY_STORAGE_KEY) || "[]");
     return Array.isArray(history) ? history.filter((entry) => entry && typeof entry.slug === "string") : [];
   } catch (error) {
     return [];
@@ -30,7 +31,7 @@ function keptOf(items, slug) {
 
 // The account whose library this browser holds (LibraryState.owner, "" once
 // signed out): offline, its shelves are shown, and no one else's.
-const OWNER_KEY = "manga_library_owner";
+const OWNER_KEY = LIBRARY_OWNER_STORAGE_KEY;
 
 // Online, once the server said whose library the browser holds (`owner`)
 // and drew their `cards`: remembered for offline (forgotten on sign-out).

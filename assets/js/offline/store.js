@@ -11,6 +11,7 @@
 // Shelves: {"v": 1, "items": {"last": "<account id>", "<account id>":
 //   {history: [HistoryCard], library: [LibraryCard], at}}}: the account's
 //   /history and /library as last seen online, shown when offline.
+import { HISTORY_STORAGE_KEY, SETTINGS_COOKIE } from "../shared.js";
 
 export const DATA_CACHE = "manga-offline-v1";
 // The last page images the worker fetched, the site's or a CDN's (sw.js).
@@ -206,7 +207,7 @@ export function keepOfflineReport(path, page, offset, at) {
 // The chapters of `slug` this browser's history has as read (state/reading.py's store).
 export function readMarks(slug) {
   try {
-    const history = JSON.parse(localStorage.getItem("manga_reading_history") || "[]");
+    const history = JSON.parse(localStorage.getItem(HISTORY_STORAGE_KEY) || "[]");
     const entry = Array.isArray(history) ? history.find((item) => item && item.slug === slug) : null;
     return entry && Array.isArray(entry.read) ? entry.read.map(String) : [];
   } catch (error) {
@@ -214,9 +215,11 @@ export function readMarks(slug) {
   }
 }
 
-// The data saver, from the reader's settings cookie (manga_app/reader_rules.py).
+// The data saver, from the reader's settings cookie (manga_app/reader/rules.py).
+const SETTINGS_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${SETTINGS_COOKIE}=([^;]*)`);
+
 export function saverFromCookie(cookie) {
-  const found = /(?:^|;\s*)manga_reader_layout=([^;]*)/.exec(cookie || "");
+  const found = SETTINGS_COOKIE_VALUE.exec(cookie || "");
   if (!found) return false;
   try {
     return !!JSON.parse(decodeURIComponent(found[1])).saver;

@@ -5,14 +5,16 @@
 //
 // Format: {"v": 1, "items": {"<slug>/<number>": [page, offset, savedAtMs]}}.
 
-export const POSITIONS_KEY = "manga_reader_positions";
+import { COOKIE_SECONDS, FIRST_PAGE_COOKIE, POSITIONS_STORAGE_KEY } from "../shared.js";
+
+export { FIRST_PAGE_COOKIE };
+export const POSITIONS_KEY = POSITIONS_STORAGE_KEY;
 export const MAX_POSITIONS = 300;
 // What the server may know before any script runs, so the first HTML
 // response can preload the page this visitor will see first, in the quality
 // they read in (manga_app/reader/rules.py first_page_hint): the chapter read
 // last and its page. Kept small: it goes with every request to the site.
-export const FIRST_PAGE_COOKIE = "manga_reader_first";
-const COOKIE_SECONDS = 400 * 24 * 3600;
+// Its name and lifetime come from Python (shared.js).
 
 function readAll() {
   try {

@@ -1,10 +1,10 @@
 """アカウントとデータ (`/account`): what the site keeps about a reader, to
-download as JSON or to delete with the account (accounts/data_state.py)."""
+download as JSON or to delete with the account (visitor/data_state.py)."""
 
 import reflex as rx
 
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.data_state import AccountDataState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.data_state import AccountDataState
 from manga_app.core.routes import PageKind
 from manga_app.ui.account.library_parts import account_header
 from manga_app.ui.layout import site_layout

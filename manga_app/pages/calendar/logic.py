@@ -6,7 +6,7 @@ from datetime import datetime
 
 from manga_app.core import discovery, routes
 from manga_app.core.discovery import CalendarQuery
-from manga_app.ui.records import PageLink, TabLink, pager_links
+from manga_app.cards.records import PageLink, TabLink, pager_links
 
 
 def day_tabs(query: CalendarQuery, *, now: datetime) -> list[TabLink]:

@@ -9,7 +9,7 @@ import reflex as rx
 from manga_app.core import discovery as rules
 from manga_app.pages.calendar import logic
 from manga_app.read_models import discovery
-from manga_app.ui.records import Card, PageLink, TabLink, calendar_card_for
+from manga_app.cards.records import Card, PageLink, TabLink, calendar_card_for
 
 
 class CalendarState(rx.State):

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, urlencode
 from manga_app.core import routes
 from manga_app.search import ranking
 from manga_app.search.paging import parse_page
-from manga_app.ui.records import PageLink, TabLink, pager_links
+from manga_app.cards.records import PageLink, TabLink, pager_links
 
 
 def listing_url(base: str, sort: str = "", page: int = 1) -> str:

@@ -5,7 +5,7 @@ import reflex as rx
 from manga_app.core import routes
 from manga_app.read_models.held import held_catalogue
 from manga_app.search.held_index import current_index
-from manga_app.ui.records import Chip, genre_chip
+from manga_app.cards.records import Chip, genre_chip
 
 
 class GenresState(rx.State):

@@ -1,1 +1,1 @@
-"""閲覧履歴 `/history`: its view (the state is accounts.library_state)."""
+"""閲覧履歴 `/history`: its view (the state is visitor.library_state)."""

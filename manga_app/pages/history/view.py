@@ -11,7 +11,7 @@ from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
-from manga_app.accounts.library_state import LibraryState
+from manga_app.visitor.library_state import LibraryState
 from manga_app.offline.parts import offline_history
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from manga_app.core import routes
-from manga_app.reader import reading
-from manga_app.ui.records import Part, phrase_parts
+from manga_app.accounts import reading
+from manga_app.cards.records import Part, phrase_parts
 
 CONTINUE_COUNT = 12
 

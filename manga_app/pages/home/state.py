@@ -15,8 +15,8 @@ from manga_app.pages.home.logic import ContinueCard, continue_cards
 from manga_app.read_models import discovery
 from manga_app.read_models.compact import STATUSES
 from manga_app.read_models.held import held_catalogue
-from manga_app.reader.reading_state import ReadingState
-from manga_app.ui.records import Card, Chip, RankCard, TabLink, calendar_card_for, card_for, genre_chip, rank_card_for
+from manga_app.visitor.reading_state import ReadingState
+from manga_app.cards.records import Card, Chip, RankCard, TabLink, calendar_card_for, card_for, genre_chip, rank_card_for
 
 LATEST_COUNT = 24  # 最新更新's cover grid: three rows of eight on a desktop
 SHELF_COUNT = 12

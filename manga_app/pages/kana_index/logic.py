@@ -7,7 +7,7 @@ from urllib.parse import parse_qsl
 
 from manga_app.core import gojuon, routes
 from manga_app.search.paging import parse_page
-from manga_app.ui.records import PageLink, TabLink, pager_links
+from manga_app.cards.records import PageLink, TabLink, pager_links
 
 
 def parse_row_query(query_string: str) -> int:

@@ -3,28 +3,20 @@ search index (its row sets and タイトル順), like a genre's page."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import reflex as rx
 
-from manga_app.core import gojuon, routes
+from manga_app.core import gojuon
+from manga_app.core.routes import PageKind
 from manga_app.pages.kana_index import logic
 from manga_app.search import ranking
 from manga_app.search.held_index import current_index
 from manga_app.search.paging import PER_PAGE
 from manga_app.search.query import Query
-from manga_app.ui.records import Card, PageLink, TabLink, card_for
+from manga_app.ui.listing_state import ListingState
 
 
-class KanaRowState(rx.State):
+class KanaRowState(ListingState, rx.State):
     row: str = ""
-    total: int = 0
-    cards: list[Card] = []
-    row_tabs: list[TabLink] = []
-    pager: list[PageLink] = []
-    page: int = 1
-    pages: int = 1
-    loaded: bool = False
 
     @rx.var
     def heading(self) -> str:
@@ -32,20 +24,12 @@ class KanaRowState(rx.State):
 
     @rx.event
     async def load(self):
-        found = routes.match(self.router.url.path or "/")
-        row = found.params.get("row", "") if found and found.kind is routes.PageKind.KANA_ROW else ""
+        self.row = row = self._path_param(PageKind.KANA_ROW, "row")
         _, index = await current_index()
-        counts = index.row_counts()
-        self.row = row
-        self.row_tabs = logic.row_tabs(row, counts)
+        self.tabs = logic.row_tabs(row, index.row_counts())
         if row not in gojuon.SITE_ROWS:
-            # An unknown row (the server answers it with a 404): no grid.
-            self.cards, self.pager, self.total, self.loaded = [], [], 0, True
+            self._show_none()
             return
         page = logic.parse_row_query(self.router.url.query or "")
         result = index.search(Query(row=row, sort=ranking.TITLE, page=page, per_page=PER_PAGE), [])
-        now = datetime.now(UTC)
-        self.total, self.page, self.pages = result.total, result.page, result.pages
-        self.cards = [card_for(item, now=now) for item in result.items]
-        self.pager = logic.pager(row, result.page, result.pages)
-        self.loaded = True
+        self._show(result, logic.pager(row, result.page, result.pages))

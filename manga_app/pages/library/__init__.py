@@ -1,1 +1,1 @@
-"""ライブラリ `/library`: its view (the state is accounts.library_state)."""
+"""ライブラリ `/library`: its view (the state is visitor.library_state)."""

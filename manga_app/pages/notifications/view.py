@@ -4,8 +4,8 @@ viewing them marks them seen."""
 
 import reflex as rx
 
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.notification_state import NotificationState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.notification_state import NotificationState
 from manga_app.core.routes import PageKind
 from manga_app.ui.account.library_parts import account_header, cover
 from manga_app.ui.cards import moment_time

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from manga_app.core import discovery, routes
 from manga_app.core.discovery import RankingQuery
-from manga_app.ui.records import PageLink, TabLink, pager_links
+from manga_app.cards.records import PageLink, TabLink, pager_links
 
 GENRE_TABS = 12
 

@@ -10,7 +10,7 @@ from manga_app.core import discovery as rules
 from manga_app.pages.ranking import logic
 from manga_app.read_models import discovery
 from manga_app.read_models.held import held_catalogue
-from manga_app.ui.records import PageLink, RankCard, TabLink, rank_card_for
+from manga_app.cards.records import PageLink, RankCard, TabLink, rank_card_for
 
 
 class RankingState(rx.State):

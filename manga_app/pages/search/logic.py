@@ -13,7 +13,7 @@ from manga_app.search.normalize import query_terms
 from manga_app.search.query import Query
 from manga_app.search.suggest import near_titles
 from manga_app.core.display import STATUS_LABELS
-from manga_app.ui.records import Card, Chip, PageLink, TabLink, card_for, pager_links
+from manga_app.cards.records import Card, Chip, PageLink, TabLink, card_for, pager_links
 
 # Genres offered as chips (the most common; chosen ones are always shown).
 CHIP_GENRES = 40

@@ -18,7 +18,7 @@ from manga_app.search.paging import PER_PAGE
 from manga_app.search.params import parse_search_params
 from manga_app.search.query import Query
 from manga_app.pages.search.logic import search_url
-from manga_app.ui.records import Card, Chip, PageLink, Part, TabLink, card_for, phrase_parts
+from manga_app.cards.records import Card, Chip, PageLink, Part, TabLink, card_for, phrase_parts
 from manga_app.search.held_index import current_index
 
 # At most one search per visitor per interval while typing; a keystroke in

@@ -4,10 +4,10 @@ import reflex as rx
 
 from manga_app.core.routes import PageKind
 from manga_app.pages.author.state import TagState
-from manga_app.pages.author.view import named_list
+from manga_app.ui.listing import listing_page
 from manga_app.ui.page import page
 
 
 @page(PageKind.TAG, on_load=[TagState.load])
 def view() -> rx.Component:
-    return named_list(TagState)
+    return listing_page(TagState, count="作品", tabs_label="並び替え")

@@ -10,7 +10,7 @@ import reflex as rx
 from manga_app.offline.parts import chapter_offline_save
 from manga_app.ui.cards import moment_time
 from manga_app.ui.link import link
-from manga_app.ui.records import ChapterRow
+from manga_app.cards.records import ChapterRow
 
 
 def _progress(row: rx.Var, left: rx.Var[dict[str, str]], width: rx.Var[dict[str, str]]) -> rx.Component:

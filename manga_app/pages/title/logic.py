@@ -8,7 +8,7 @@ from datetime import datetime
 
 from manga_app.core import routes
 from manga_app.read_models.titles import ChapterView
-from manga_app.ui.records import ChapterRow, moment
+from manga_app.cards.records import ChapterRow, moment
 
 
 def chapter_rows(units: tuple[ChapterView, ...], kind: str, now: datetime) -> list[ChapterRow]:

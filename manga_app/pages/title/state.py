@@ -13,15 +13,15 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.core import routes, shared
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.read_models.title_cache import load_title
 from manga_app.accounts import service
 from manga_app.search.held_index import ready_index
 from manga_app.search.related import related
-from manga_app.ui.records import Card, ChapterRow, Chip, Part, card_for, phrase_parts
-from manga_app.reader.reading_state import ReadingState
+from manga_app.cards.records import Card, ChapterRow, Chip, Part, card_for, phrase_parts
+from manga_app.visitor.reading_state import ReadingState
 from manga_app.pages.title.logic import chapter_rows, first_url
 
 # The title pages' lists, held once for all their visitors.

@@ -5,7 +5,7 @@ import reflex as rx
 
 from manga_app.ui.account.follow import follow_button
 from manga_app.ui.account.lists import status_picker
-from manga_app.accounts.lists_state import ListsState
+from manga_app.visitor.lists_state import ListsState
 from manga_app.pages.title.chapter_list import chapter_list
 from manga_app.ui.cards import series_card
 from manga_app.ui.layout import site_layout
@@ -14,8 +14,8 @@ from manga_app.ui.phrased import phrased
 from manga_app.pages.title.state import TitleState
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
-from manga_app.ui.records import COVER_HEIGHT, COVER_WIDTH
-from manga_app.accounts.library_state import LibraryState
+from manga_app.cards.records import COVER_HEIGHT, COVER_WIDTH
+from manga_app.visitor.library_state import LibraryState
 from manga_app.offline.parts import series_offline_save
 
 

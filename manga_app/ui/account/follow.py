@@ -5,8 +5,8 @@ would not know where the follow belongs)."""
 
 import reflex as rx
 
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.library_state import LibraryState
 
 
 def follow_button(slug: str | rx.Var) -> rx.Component:

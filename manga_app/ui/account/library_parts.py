@@ -5,8 +5,8 @@ import reflex as rx
 from manga_app.ui.account.sign_in import account_bar, sign_in_panel
 from manga_app.ui.link import link
 from manga_app.ui.phrased import phrased
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.library_state import LibraryState
 
 
 def cover(src: rx.Var) -> rx.Component:

@@ -4,9 +4,9 @@ and the notice with 元に戻す after a 完結 series was moved to 読了."""
 import reflex as rx
 
 from manga_app.accounts import lists
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
-from manga_app.accounts.lists_state import ListsState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.library_state import LibraryState
+from manga_app.visitor.lists_state import ListsState
 
 
 def status_picker(slug: str | rx.Var, *, label: str | rx.Var) -> rx.Component:

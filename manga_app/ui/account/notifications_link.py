@@ -6,7 +6,7 @@ on phones too."""
 
 import reflex as rx
 
-from manga_app.accounts.notification_state import NotificationState
+from manga_app.visitor.notification_state import NotificationState
 from manga_app.core import routes
 from manga_app.ui.link import link
 

@@ -4,8 +4,7 @@ copy button, revoke, remake) the same way (`_key_panel`)."""
 
 import reflex as rx
 
-from manga_app.accounts.feed_key_state import FeedKeyState
-from manga_app.accounts.opds_key_state import OpdsKeyState
+from manga_app.visitor.personal_key_state import FeedKeyState, OpdsKeyState
 
 
 def _copy_script(box_id: str) -> str:

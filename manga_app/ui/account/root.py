@@ -6,9 +6,9 @@ import reflex as rx
 
 from manga_app.ui.account.firebase import FirebaseAuth
 from manga_app.ui.account.guest_sign_out import guest_sign_out_dialog
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
-from manga_app.accounts.operator_state import OperatorState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.library_state import LibraryState
+from manga_app.visitor.operator_state import OperatorState
 
 
 def firebase_auth_root() -> rx.Component:

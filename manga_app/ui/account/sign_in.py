@@ -10,7 +10,7 @@ import reflex as rx
 from manga_app.core import routes
 from manga_app.ui.account.firebase import sign_in_anonymously, sign_in_with_google, sign_out
 from manga_app.ui.link import link
-from manga_app.accounts.auth_state import AuthState
+from manga_app.visitor.auth_state import AuthState
 
 
 def _avatar() -> rx.Component:

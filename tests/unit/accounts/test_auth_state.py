@@ -109,7 +109,7 @@ def test_a_good_refresh_keeps_the_session_and_a_refresh_without_one_does_nothing
 
 def test_a_persistence_failure_is_logged_and_ends_loading(catalogue, caplog):
     browser = Browser()
-    with caplog.at_level(logging.ERROR, logger="manga_app.accounts.auth_state"):
+    with caplog.at_level(logging.ERROR, logger="manga_app.visitor.auth_state"):
         browser.auth.on_persistence_error("FirebaseError: auth/web-storage-unsupported")
     assert "Error setting persistence: FirebaseError: auth/web-storage-unsupported" in caplog.text
     assert not browser.auth.loading and not browser.auth.signed_in

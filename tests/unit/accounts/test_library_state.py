@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from reflex.istate.data import ReflexURL, RouterData
 from sqlmodel import Session
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.accounts import payloads, progress, repository
 from manga_app.core.db import shared_engine
 from manga_app.pages.title.state import TitleProgress, TitleState

@@ -13,7 +13,7 @@ from reflex.istate.data import ReflexURL, RouterData
 from sqlmodel import Session, select
 
 from manga_app.accounts import repository
-from manga_app.accounts.lists_state import ListsState
+from manga_app.visitor.lists_state import ListsState
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.core.db import shared_engine
 from tests.unit.accounts.emulator_accounts import claims_of, google_token

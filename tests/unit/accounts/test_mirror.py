@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.accounts.mirror import SeriesLook, mirror, unsent
 from manga_app.accounts.progress import HistoryRow
 

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from manga_app.accounts import notifications
-from manga_app.accounts.notification_state import NotificationState
+from manga_app.visitor.notification_state import NotificationState
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.core.db import shared_engine
 from tests.unit.accounts.emulator_accounts import claims_of, google_token

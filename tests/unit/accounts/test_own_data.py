@@ -11,7 +11,7 @@ from sqlmodel import select
 from manga_app.accounts import opds_keys, own_data, progress, repository
 from manga_app.accounts.models import Follow, UserAccount
 from manga_app.catalogue.models import Chapter
-from manga_app.reader.view_counts import record_view
+from manga_app.engagement.view_counts import record_view
 from tests.unit.accounts.accounts_db import T0, add_series, two_users
 
 DAY = date(2026, 11, 28)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.accounts import payloads
 from manga_app.core import routes
 

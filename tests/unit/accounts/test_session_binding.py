@@ -14,8 +14,8 @@ from manga_app.accounts import repository
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import admin_app
 from manga_app.core.db import shared_engine
-from manga_app.accounts.library_state import WAIT
-from manga_app.accounts.session_guard import hold_session
+from manga_app.visitor.library_state import WAIT
+from manga_app.visitor.session_guard import hold_session
 from tests.unit.accounts.emulator_accounts import claims_of, google_token
 from tests.unit.accounts.visitors import Browser, messages
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import reflex as rx
 from reflex.state import State
 
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
-from manga_app.reader.reading_state import ReadingState
+from manga_app.visitor.auth_state import AuthState
+from manga_app.visitor.library_state import LibraryState
+from manga_app.visitor.reading_state import ReadingState
 from tests.unit.accounts.emulator_accounts import claims_of
 
 # slug -> chapters (hundredths -> title)

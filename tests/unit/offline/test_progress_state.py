@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime, timedelta
 
-from manga_app.reader import reading
+from manga_app.accounts import reading
 from manga_app.offline.progress_state import OfflineProgressState
 from tests.unit.accounts.test_library_state import rows, run, signed_in_browser, uid_of
 from tests.unit.accounts.emulator_accounts import google_token

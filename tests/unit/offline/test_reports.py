@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from manga_app.offline import reports
-from manga_app.reader import reading
+from manga_app.accounts import reading
 
 NOW = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
 AT = int(NOW.timestamp() * 1000) - 60_000

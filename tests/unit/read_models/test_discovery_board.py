@@ -18,7 +18,7 @@ from manga_app.core import discovery
 from manga_app.core.db import make_engine, migrate
 from manga_app.read_models.discovery import compute_board
 from manga_app.read_models.held import Snapshot
-from manga_app.reader import view_counts
+from manga_app.engagement import view_counts
 from tests.postgres import scratch_database
 from tests.unit.search.builders import item
 

@@ -13,7 +13,8 @@ from sqlmodel import Session
 from manga_app.accounts.models import ReadingProgress, UserAccount
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.core.db import make_engine, migrate
-from manga_app.reader import also_read, view_counts
+from manga_app.reader import also_read
+from manga_app.engagement import view_counts
 from tests.postgres import scratch_database
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -14,8 +14,8 @@ from sqlmodel import Session
 
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.core.db import make_engine, migrate
-from manga_app.reader import likes, view_counts
-from manga_app.reader.models import ChapterLike
+from manga_app.engagement import likes, view_counts
+from manga_app.engagement.models import ChapterLike
 from tests.postgres import scratch_database
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

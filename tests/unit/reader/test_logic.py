@@ -8,7 +8,8 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from manga_app.reader import rules, reading
+from manga_app.reader import rules
+from manga_app.accounts import reading
 from manga_app.core.crypto import encrypt_text
 from manga_app.reader import logic
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from manga_app.reader import reading
-from manga_app.reader.reading import HistoryEntry
+from manga_app.accounts import reading
+from manga_app.accounts.reading import HistoryEntry
 
 
 def _entry(slug: str, chapter: str, *, page: int = 0) -> HistoryEntry:

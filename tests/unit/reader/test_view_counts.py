@@ -12,10 +12,10 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from manga_app.reader import view_counts
+from manga_app.engagement import view_counts
 from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.models import Chapter, Series
-from manga_app.reader.models import ChapterViewMark
+from manga_app.engagement.models import ChapterViewMark
 from tests.postgres import scratch_database
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from manga_app.pages.home.logic import CONTINUE_COUNT, continue_cards
-from manga_app.reader.reading import HistoryEntry
+from manga_app.accounts.reading import HistoryEntry
 
 
 def _entry(slug: str, chapter: str, page: int, read_at: str, read: tuple[str, ...] = ()) -> HistoryEntry:

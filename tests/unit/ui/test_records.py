@@ -8,7 +8,7 @@ import pytest
 
 from manga_app.pages.genre.logic import genre_page_url, parse_genre_query
 from manga_app.search.normalize import query_terms
-from manga_app.ui.records import Part, card_for, pager_links, phrase_parts
+from manga_app.cards.records import Part, card_for, pager_links, phrase_parts
 from tests.unit.search.builders import item
 
 NOW = datetime(2026, 1, 1, 12, tzinfo=UTC)

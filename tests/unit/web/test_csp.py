@@ -1,11 +1,11 @@
-"""manga_app.web.csp: the pages' Content-Security-Policy."""
+"""manga_app.ssr.csp: the pages' Content-Security-Policy."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 
-from manga_app.web import csp
+from manga_app.ssr import csp
 
 
 def _hash(text: str) -> str:

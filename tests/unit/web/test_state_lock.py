@@ -26,7 +26,7 @@ from tests.unit.web.scratch_redis import REDIS_URL, redis_client  # noqa: F401 (
 from reflex.istate.manager.token import BaseStateToken
 
 from manga_app import platform
-from manga_app.accounts.auth_state import AuthState
+from manga_app.visitor.auth_state import AuthState
 from manga_app.pages.title.state import TitleState
 
 ATTEMPTS = 40

@@ -10,13 +10,9 @@ import logging
 
 import reflex as rx
 
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import LibraryState
-from manga_app.accounts.notification_state import NotificationState
-from manga_app.accounts.feed_key_state import FeedKeyState
-from manga_app.accounts.opds_key_state import OpdsKeyState
-from manga_app.accounts.operator_state import forget_console
-from manga_app.reader.end_state import EndCardState
+from manga_app.visitor.auth_state import ACCOUNT_HOLDERS, AuthState
+from manga_app.visitor.personal_key_state import FeedKeyState, OpdsKeyState
+from manga_app.visitor.operator_state import forget_console
 
 logger = logging.getLogger(__name__)
 
@@ -30,10 +26,9 @@ async def hold_session(root: rx.State) -> bool:
         moved = auth._sid != auth._connection()
         logger.info("Suspended the session of %s: %s", auth._uid, "another connection" if moved else "its ID token expired")
         auth._suspend()
-        (await root.get_state(LibraryState))._forget_account()
         await forget_console(root)
-        (await root.get_state(NotificationState))._forget_account()
-        (await root.get_state(EndCardState))._forget_reader()
+        for holder in ACCOUNT_HOLDERS:
+            (await root.get_state(holder))._forget_account()
     if auth._opds_url_of and auth._opds_url_of != auth._uid:
         # Signed out, another user, or suspended: the personal OPDS and feed URLs go too.
         (await root.get_state(OpdsKeyState))._forget_url()

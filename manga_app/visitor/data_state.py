@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.accounts import own_data, service
-from manga_app.accounts.auth_state import BROWSER_SIGN_OUT, AuthState
+from manga_app.visitor.auth_state import AuthState, BROWSER_SIGN_OUT, visitor_uid
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import delete_firebase_user
 from manga_app.core.config import get_settings
-from manga_app.ui.notify import notify
+from manga_app.visitor.notify import notify
 
 SIGN_IN_FIRST = ("error", "ログインしてください", "データのダウンロードと削除は、ログインしたアカウントでできます。")
 FILE_NAME = "manga-hiroba-data.json"
@@ -29,16 +29,13 @@ class AccountDataState(rx.State):
     # After a deletion: what went, one line per kind (shown on the page).
     deleted: list[str] = []
 
-    async def _uid(self) -> str:
-        return (await self.get_state(AuthState))._uid
-
     @rx.event
     def load(self):
         self.deleted = []
 
     @rx.event
     async def download(self):
-        uid = await self._uid()
+        uid = await visitor_uid(self)
         if not uid:
             return notify(*SIGN_IN_FIRST)
         data = await asyncio.to_thread(service.export_account, uid)
@@ -54,7 +51,7 @@ class AccountDataState(rx.State):
     @rx.event
     async def delete_account(self):
         auth = await self.get_state(AuthState)
-        uid = auth._uid
+        uid = await visitor_uid(self)
         if not uid:
             return notify(*SIGN_IN_FIRST)
         deleted = await asyncio.to_thread(service.delete_account, uid)

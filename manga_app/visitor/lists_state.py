@@ -15,12 +15,12 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.accounts import lists, payloads, repository, service
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.library_state import BROWSER_LIMIT, TOO_LARGE, UNKNOWN_SERIES, WAIT, LibraryState
+from manga_app.visitor.auth_state import AuthState, visitor_uid
+from manga_app.visitor.library_state import BROWSER_LIMIT, TOO_LARGE, UNKNOWN_SERIES, WAIT, LibraryState
 from manga_app.read_models.held import held_catalogue
-from manga_app.reader import reading
-from manga_app.reader.reading_state import ReadingState
-from manga_app.ui.notify import notify
+from manga_app.accounts import reading
+from manga_app.visitor.reading_state import ReadingState
+from manga_app.visitor.notify import notify
 
 NOT_CHANGED = "状態を変更できませんでした"
 UNKNOWN_STATUS = "選べる状態は「読みたい」「読んでる」「読了」「中断」です。"
@@ -36,15 +36,16 @@ class ListsState(rx.State):
     _undo_to: str = ""
     _declined: list[str] = []
 
-    async def _library(self) -> tuple[AuthState, LibraryState]:
-        return await self.get_state(AuthState), await self.get_state(LibraryState)
+    async def _library(self) -> tuple[AuthState, str, LibraryState]:
+        """Whether the visitor is known yet, who it is, and its library."""
+        return await self.get_state(AuthState), await visitor_uid(self), await self.get_state(LibraryState)
 
-    async def _write(self, auth: AuthState, library: LibraryState, slug: str, status: str) -> tuple[str | None, object]:
+    async def _write(self, uid: str, library: LibraryState, slug: str, status: str) -> tuple[str | None, object]:
         """Store the status: (the one it had, or None when it was not in the
         library; a notice when refused)."""
-        if auth._uid:
+        if uid:
             try:
-                return await asyncio.to_thread(service.set_status, auth._uid, slug, status), None
+                return await asyncio.to_thread(service.set_status, uid, slug, status), None
             except service.FollowLimitReached:
                 return None, notify("error", NOT_CHANGED, f"フォローできるのは{repository.MAX_FOLLOWS}作品までです。")
         try:
@@ -58,13 +59,13 @@ class ListsState(rx.State):
         library.follows_json = payloads.dump_library(updated)
         return before, None
 
-    async def _refresh(self, auth: AuthState, library: LibraryState) -> None:
-        await library._refresh(auth._uid, await self.get_state(ReadingState), views=library._on_shelf_page())
+    async def _refresh(self, uid: str, library: LibraryState) -> None:
+        await library._refresh(uid, await self.get_state(ReadingState), views=library._on_shelf_page())
 
     @rx.event
     async def set_status(self, slug: str, status: str):
         """The visitor picks a status (the series joins the library if it was not in it)."""
-        auth, library = await self._library()
+        auth, uid, library = await self._library()
         if auth.loading:
             return notify(*WAIT)
         slug = payloads.valid_slug(slug)
@@ -73,52 +74,52 @@ class ListsState(rx.State):
         status = lists.valid_status(status)
         if status is None:
             return notify("error", NOT_CHANGED, UNKNOWN_STATUS)
-        _before, refused = await self._write(auth, library, slug, status)
+        _before, refused = await self._write(uid, library, slug, status)
         if refused is not None:
             return refused
         if slug == self.finished_slug:
             self.finished_slug = self.finished_title = ""
-        await self._refresh(auth, library)
+        await self._refresh(uid, library)
         return notify("success", f"「{lists.LABELS[status]}」にしました")
 
     @rx.event
     async def check_finished(self, slug: str, chapter: str):
         """Chained from the reader when a chapter was read to its last page:
         the last chapter of a 完結 series in the library moves it to 読了."""
-        auth, library = await self._library()
+        auth, uid, library = await self._library()
         slug, key = payloads.valid_slug(slug), payloads.chapter_hundredths(chapter)
         if auth.loading or slug is None or key is None or slug in self._declined:
             return None
-        status = (await asyncio.to_thread(service.statuses, auth._uid) if auth._uid else
+        status = (await asyncio.to_thread(service.statuses, uid) if uid else
                   {entry.slug: entry.status for entry in library._browser_library()}).get(slug)
         if status in (None, lists.FINISHED):
             return None
         units = await asyncio.to_thread(service.series_units, slug)
         if units is None or not lists.completes(series_status=units[0], unit_key=key, unit_keys=units[1]):
             return None
-        _before, refused = await self._write(auth, library, slug, lists.FINISHED)
+        _before, refused = await self._write(uid, library, slug, lists.FINISHED)
         if refused is not None:
             return refused
         item = (await held_catalogue().snapshot()).by_slug.get(slug)
         self.finished_slug, self.finished_title, self._undo_to = slug, item.title if item else "", status
-        await self._refresh(auth, library)
+        await self._refresh(uid, library)
         return None
 
     @rx.event
     async def undo_finished(self):
         """元に戻す: the series goes back to the status it had."""
-        auth, library = await self._library()
+        auth, uid, library = await self._library()
         if auth.loading:
             return notify(*WAIT)
         slug, status = self.finished_slug, lists.valid_status(self._undo_to)
         self.finished_slug = self.finished_title = ""
         if not slug or status is None:
             return notify("error", NOT_CHANGED, "元に戻せる変更はありません。")
-        _before, refused = await self._write(auth, library, slug, status)
+        _before, refused = await self._write(uid, library, slug, status)
         if refused is not None:
             return refused
         self._declined = [*self._declined, slug][-50:]
-        await self._refresh(auth, library)
+        await self._refresh(uid, library)
         return notify("success", f"「{lists.LABELS[status]}」に戻しました")
 
     @rx.event
@@ -129,5 +130,5 @@ class ListsState(rx.State):
     async def opened(self):
         """on_load of the title page: the series' 更新あり is seen (signed in;
         a browser's own library counts its reading instead)."""
-        auth, library = await self._library()
-        await library._mark_opened(auth._uid)
+        auth, uid, library = await self._library()
+        await library._mark_opened(uid)

@@ -27,8 +27,8 @@ from sqlmodel import Session
 from manga_app.catalogue.models import Chapter
 from manga_app.core.config import content_key, get_settings
 from manga_app.core.db import shared_engine
-from manga_app.reader.models import ChapterLike, ChapterLikeCount
-from manga_app.reader.view_counts import address_key, hashing_secret, visitor_key
+from manga_app.engagement.models import ChapterLike, ChapterLikeCount
+from manga_app.engagement.view_counts import address_key, hashing_secret, visitor_key
 
 # Likes counted per address, chapter and day: as for views, mobile carriers
 # put many people behind one address, so this bounds abuse, not people.

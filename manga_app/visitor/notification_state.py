@@ -16,12 +16,12 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.accounts import service
-from manga_app.accounts.auth_state import AuthState
+from manga_app.visitor.auth_state import AuthState, holds_the_account, visitor_uid
 from manga_app.core import routes
 from manga_app.core.pages import PageKind
 from manga_app.read_models.held import held_catalogue
-from manga_app.ui.notify import notify
-from manga_app.ui.records import Moment, SeriesCard, moment, phrase_parts
+from manga_app.visitor.notify import notify
+from manga_app.cards.records import Moment, SeriesCard, moment, phrase_parts
 
 # At most this many series in one push (a publish of more is told as a count).
 MAX_PUSHED = 1000
@@ -38,6 +38,7 @@ class NotificationCard(SeriesCard):
     seen: bool = False
 
 
+@holds_the_account
 class NotificationState(rx.State):
     count: int = 0
     items: list[NotificationCard] = []
@@ -67,7 +68,7 @@ class NotificationState(rx.State):
 
     async def _read(self) -> None:
         """Show the new units and mark them seen (the page is open)."""
-        uid = (await self.get_state(AuthState))._uid
+        uid = await visitor_uid(self)
         rows = await asyncio.to_thread(service.read_notifications, uid) if uid and self._followed else []
         snapshot = await held_catalogue().snapshot()
         now = datetime.now(UTC)
@@ -94,7 +95,7 @@ class NotificationState(rx.State):
         """Pushed by the server after a publish: the series that gained units."""
         if not isinstance(slugs, list) or len(slugs) > MAX_PUSHED or not all(isinstance(slug, str) for slug in slugs):
             return notify("error", "通知を受け取れませんでした", "お知らせの形式が正しくありません。")
-        uid = (await self.get_state(AuthState))._uid
+        uid = await visitor_uid(self)
         followed = set(self._followed)
         mine = [slug for slug in slugs if slug in followed]
         if not uid or uid != self._uid or not mine:

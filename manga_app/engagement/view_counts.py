@@ -23,7 +23,7 @@ from sqlmodel import Session
 from manga_app.catalogue import repository, view_history
 from manga_app.core.db import shared_engine
 from manga_app.core.config import content_key, get_settings
-from manga_app.reader.models import ChapterViewMark
+from manga_app.engagement.models import ChapterViewMark
 
 # Distinct visitors counted per address, chapter and day. Mobile carriers put
 # many people behind one address, so this bounds abuse rather than people.

@@ -1,7 +1,7 @@
 """Reading history and progress, as pure functions over plain data.
 
 A visitor who is not signed in keeps this in the browser (localStorage, see
-reader/reading_state.py); the accounts issue moves it to the server for signed-in
+visitor/reading_state.py); the accounts issue moves it to the server for signed-in
 visitors. One entry per series: the last chapter read there, the position
 inside it, the chapters read to their last page (`read`: the title page's
 既読) and the chapters opened and left part-way with the page they were left

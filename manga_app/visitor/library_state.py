@@ -22,15 +22,15 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.reader import reading
-from manga_app.core import routes
+from manga_app.accounts import reading
+from manga_app.core import browser, routes
 from manga_app.accounts import lists, mirror, payloads, repository, service, shelves, unread
 from manga_app.read_models.held import Snapshot, held_catalogue
-from manga_app.accounts.auth_state import AuthState
-from manga_app.accounts.notification_state import NotificationState
-from manga_app.ui.notify import notify
-from manga_app.reader.reading_state import ReadingState
-from manga_app.ui.records import TabLink
+from manga_app.visitor.auth_state import AuthState, holds_the_account, visitor_uid
+from manga_app.visitor.notification_state import NotificationState
+from manga_app.visitor.notify import notify
+from manga_app.visitor.reading_state import ReadingState
+from manga_app.cards.records import TabLink
 
 WAIT = ("info", "読み込み中です", "少し待ってからもう一度お試しください。")
 UNKNOWN_SERIES = "この作品は見つかりませんでした"
@@ -52,11 +52,12 @@ def _known(entries: list[reading.HistoryEntry], snapshot: Snapshot) -> list[read
     return [entry for entry in entries if entry.slug in snapshot.by_slug]
 
 
+@holds_the_account
 class LibraryState(rx.State):
     # The library of a visitor who is not signed in (payloads.parse_library).
     follows_json: str = rx.LocalStorage("", name="manga_follows", sync=True)
     # Whose library the browser's stores hold: a uid, or "" (a guest's own).
-    owner: str = rx.LocalStorage("", name="manga_library_owner", sync=True)
+    owner: str = rx.LocalStorage("", name=browser.LIBRARY_OWNER_STORAGE_KEY, sync=True)
     followed: list[str] = []
     # slug -> reading-list status (lists.STATUSES) of every followed series.
     statuses: dict[str, str] = {}
@@ -84,13 +85,14 @@ class LibraryState(rx.State):
     async def sync(self, _first: object = None, _second: object = None):
         """After every auth event (it receives that event's arguments)."""
         auth, history = await self._auth(), await self._reading()
+        uid = await visitor_uid(self)
         notes: list = []
-        if auth._uid:
-            notes = await self._adopt(auth._uid, history)
+        if uid:
+            notes = await self._adopt(uid, history)
         elif not auth.loading and (self.owner or self._synced_uid):
             await self._wipe(history)
-        await self._refresh(auth._uid, history, views=self._on_shelf_page())
-        await self._mark_opened(auth._uid)
+        await self._refresh(uid, history, views=self._on_shelf_page())
+        await self._mark_opened(uid)
         return notes
 
     async def _mark_opened(self, uid: str) -> None:
@@ -146,7 +148,7 @@ class LibraryState(rx.State):
         return []
 
     def _forget_account(self) -> None:
-        """The session was suspended (accounts/auth_state.py): nothing of the account
+        """The session was suspended (visitor/auth_state.py): nothing of the account
         stays in view, and nothing the browser holds goes to it until a
         fresh token proves who it is. The browser's own stores are left
         alone: they are the browser's, and come back from it."""
@@ -166,7 +168,7 @@ class LibraryState(rx.State):
     async def pull(self):
         """on_load of pages that show progress: the account's newest
         positions from other devices (once this browser holds its stores)."""
-        uid = (await self._auth())._uid
+        uid = await visitor_uid(self)
         if uid and self.owner == uid:
             return await self._adopt(uid, await self._reading())
         return None
@@ -175,8 +177,8 @@ class LibraryState(rx.State):
     async def load(self):
         """on_load of /library and /history."""
         notes = await self.pull()
-        auth = await self._auth()
-        await self._refresh(auth._uid, await self._reading(), views=True)
+        uid = await visitor_uid(self)
+        await self._refresh(uid, await self._reading(), views=True)
         return notes
 
     def _browser_library(self) -> list[payloads.BrowserFollow]:
@@ -218,6 +220,7 @@ class LibraryState(rx.State):
     async def toggle_follow(self, slug: str):
         """フォロー / フォロー中: the account when signed in, else the browser."""
         auth = await self._auth()
+        uid = await visitor_uid(self)
         if auth.loading:
             return notify(*WAIT)
         slug = payloads.valid_slug(slug)
@@ -225,9 +228,9 @@ class LibraryState(rx.State):
         if slug is None or slug not in snapshot.by_slug:
             return notify("error", UNKNOWN_SERIES)
         following = slug not in self.followed
-        if auth._uid:
+        if uid:
             try:
-                await asyncio.to_thread(service.set_follow, auth._uid, slug, following)
+                await asyncio.to_thread(service.set_follow, uid, slug, following)
             except service.FollowLimitReached:
                 return notify("error", "フォローできませんでした", f"フォローできるのは{repository.MAX_FOLLOWS}作品までです。")
         else:
@@ -242,34 +245,36 @@ class LibraryState(rx.State):
             if updated is None:
                 return notify("error", "フォローできませんでした", BROWSER_LIMIT)
             self.follows_json = payloads.dump_library(updated)
-        await self._refresh(auth._uid, await self._reading(), views=self._on_shelf_page())
+        await self._refresh(uid, await self._reading(), views=self._on_shelf_page())
         return notify("success", "フォローしました" if following else "フォローを解除しました")
 
     @rx.event
     async def remove_history(self, slug: str):
         auth, history = await self._auth(), await self._reading()
+        uid = await visitor_uid(self)
         if auth.loading:
             return notify(*WAIT)
         slug = payloads.valid_slug(slug)
         entries = history._entries()
         if slug is None:
             return notify("error", NOT_REMOVED, "この作品は見つかりませんでした。")
-        removed = await asyncio.to_thread(service.forget, auth._uid, slug, now=datetime.now(UTC)) if auth._uid else 0
+        removed = await asyncio.to_thread(service.forget, uid, slug, now=datetime.now(UTC)) if uid else 0
         if not removed and reading.entry_for(entries, slug) is None:
             return notify("error", NOT_REMOVED, "この作品は閲覧履歴にありません。")
         history._save(reading.remove(entries, slug))
-        await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        await self._refresh(uid, history, views=self._on_shelf_page())
         return notify("success", "閲覧履歴から削除しました")
 
     @rx.event
     async def clear_history(self):
         auth, history = await self._auth(), await self._reading()
+        uid = await visitor_uid(self)
         if auth.loading:
             return notify(*WAIT)
-        if auth._uid:
-            await asyncio.to_thread(service.forget, auth._uid, None, now=datetime.now(UTC))
+        if uid:
+            await asyncio.to_thread(service.forget, uid, None, now=datetime.now(UTC))
         history._save([])
-        await self._refresh(auth._uid, history, views=self._on_shelf_page())
+        await self._refresh(uid, history, views=self._on_shelf_page())
         return notify("success", "閲覧履歴をすべて削除しました")
 
     @rx.event
@@ -278,7 +283,7 @@ class LibraryState(rx.State):
         chained from ReaderState.save_progress. Nothing for a visitor who is
         not signed in (the reader keeps the browser's history itself);
         signed in, it is stored on the server, the newest write winning."""
-        uid = (await self._auth())._uid
+        uid = await visitor_uid(self)
         if not uid:
             return None
         found = payloads.reported_position(slug, chapter, page, offset, read_at, now=datetime.now(UTC))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import reflex as rx
 
-from manga_app.accounts.auth_state import AuthState
+from manga_app.visitor.auth_state import AuthState, visitor_uid
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ async def operator_of(state: rx.State) -> Operator | None:
     auth = await state.get_state(AuthState)
     uid = auth._operator_session()
     if not uid:
-        logger.warning("Refused a console event from %s", auth._uid or "a visitor who is not signed in")
+        logger.warning("Refused a console event from %s", await visitor_uid(state) or "a visitor who is not signed in")
         return None
     return Operator(uid, auth.email)
 

@@ -32,7 +32,7 @@ from manga_app.accounts.roles import is_operator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import TokenRefused, VerificationUnavailable, VerifiedUser, verify_id_token
 from manga_app.core.config import get_settings
-from manga_app.ui.notify import notify
+from manga_app.visitor.notify import notify
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +71,24 @@ _VERIFYING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="verify-token"
 async def verified(token: object, *, check_revoked: bool = False) -> VerifiedUser:
     call = partial(verify_id_token, token, config=get_firebase_config(), check_revoked=check_revoked)
     return await asyncio.get_running_loop().run_in_executor(_VERIFYING, call)
+
+
+# States that hold something of the signed-in account (its follows, its
+# notices, whether it likes the open chapter): each one's `_forget_account`
+# runs when the session is suspended (session_guard.py).
+ACCOUNT_HOLDERS: list[type[rx.State]] = []
+
+
+def holds_the_account(cls: type[rx.State]) -> type[rx.State]:
+    """A class decorator for every state that keeps something of the account."""
+    ACCOUNT_HOLDERS.append(cls)
+    return cls
+
+
+async def visitor_uid(state: rx.State) -> str:
+    """Who the visitor is, the one way other states ask: the uid of a
+    verified ID token, "" for nobody (not signed in, or still loading)."""
+    return (await state.get_state(AuthState))._uid
 
 
 class AuthState(rx.State):
