@@ -230,3 +230,6 @@ def test_events_round_trip_over_the_proxied_websocket(front_browser):
         # The server searched, sent the results back and had the words put in the address.
         expect(page.locator("h1")).to_have_text("「の」の検索結果")
         page.wait_for_function("() => new URLSearchParams(location.search).get('q') === 'の'")
+        # Typed faster than the server searches (every 0.25 s): the last words are searched a moment later.
+        page.get_by_role("combobox", name="検索キーワード").press_sequentially("ねこ", delay=170)
+        expect(page.locator("h1")).to_have_text("「のねこ」の検索結果")
