@@ -49,7 +49,8 @@ export function AntdTheme({ children }) {
 }
 
 // Exposes antd's notification API to Python event handlers, which call
-// window.mangaNotify(kind, message, description) through rx.call_script.
+// window.mangaNotify(kind, message, description) through the notify client command
+// (manga_app/ui/notify.py, assets/js/client_commands.js).
 // The holder, with its theme (a token computation and runtime styles),
 // mounts with the first notice: most page loads show none.
 function NotificationBridge({ maxCount }) {

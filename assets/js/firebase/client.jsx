@@ -4,7 +4,8 @@
 // emulator address), then it connects to the Auth emulator in local runs,
 // sets local persistence, and reports every auth state to Python with a
 // fresh ID token (the backend verifies it; it never trusts the user object).
-// Sign-in actions are exposed as window.mangaAuth.* for rx.call_script.
+// Sign-in actions are exposed as window.mangaAuth.* for rx.run_script and the
+// client commands (manga_app/ui/client_commands.py).
 // The SDK is loaded only once the settings arrive, after the page is
 // interactive: it stays out of the bundle every first paint waits for.
 import React, { useEffect } from "react";
