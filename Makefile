@@ -70,7 +70,8 @@ $(DEMO_STAMP): | $(VENV)/.installed
 	$(PY) -m manga_app.demo.view_counts
 	touch $@
 
-setup: $(VENV)/.installed tools/node_modules/.installed tools/firebase/node_modules/.installed system-packages
+setup: $(VENV)/.installed tools/node_modules/.installed tools/firebase/node_modules/.installed \
+	tools/observatory/node_modules/.installed system-packages
 
 system-packages:
 	@./scripts/ensure_system_packages.sh
@@ -89,6 +90,15 @@ tools/node_modules/.installed: tools/package.json tools/package-lock.json
 # two minutes of a fresh setup), and node-gyp to build it; the Auth emulator uses neither.
 tools/firebase/node_modules/.installed: tools/firebase/package.json tools/firebase/package-lock.json
 	cd tools/firebase && npm ci --omit=optional --no-audit --no-fund --loglevel=error
+	touch $@
+
+# MDN's HTTP Observatory for the production front's test. Without install scripts: they download from
+# outside the npm registry (Mozilla's intermediate certificates: the test trusts its own CA through
+# NODE_EXTRA_CA_CERTS instead; Chromium's HSTS preload list: an empty one, the test's host is on no such list).
+OBSERVATORY := tools/observatory/node_modules/@mdn/mdn-http-observatory
+tools/observatory/node_modules/.installed: tools/observatory/package.json tools/observatory/package-lock.json
+	cd tools/observatory && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	test -s $(OBSERVATORY)/conf/hsts-preload.json || echo '{}' > $(OBSERVATORY)/conf/hsts-preload.json
 	touch $@
 
 assets/css/antd.css assets/antd_map_token.json &: assets/antd_theme.json tools/extract_antd_css.cjs tools/node_modules/.installed

@@ -113,6 +113,8 @@ def main() -> None:
             lifespan="on",
             log_level=get_config().loglevel.subprocess_level().value,
             access_log=False,
+            # No "Server: uvicorn": what runs the site is nobody's business.
+            server_header=False,
             # The client address (per-address rate limits) from X-Forwarded-For,
             # trusted only from FORWARDED_ALLOW_IPS (uvicorn's; default 127.0.0.1,
             # a reverse proxy on this machine).

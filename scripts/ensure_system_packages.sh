@@ -6,6 +6,8 @@
 #   chromium        the browser of the end-to-end tests and benchmarks (with --test)
 #   7zip, qpdf      write the ZIP, 7z and encrypted PDF files the tests read (with --test)
 #   wrk             the load benchmark's HTTP load generator (with --test)
+#   nginx           the production front (deploy/nginx.conf) that tests/e2e/test_production_front.py runs
+#                   (with --test; production installs it as README "Production front" says)
 #   a Java runtime  runs the Nu Html Checker (vnu.jar) of tests/e2e/test_validators.py (with --test;
 #                   default-jre-headless, unless a java is already on PATH)
 set -euo pipefail
@@ -16,7 +18,7 @@ if ! dpkg-query -W -f='${Status}' libarchive13 2>/dev/null | grep -q "install ok
 fi
 wanted=(fonts-noto-cjk "$libarchive" unar)
 if [[ "${1:-}" == "--test" ]]; then
-  wanted+=(chromium 7zip qpdf wrk)
+  wanted+=(chromium 7zip qpdf wrk nginx)
   command -v java >/dev/null || wanted+=(default-jre-headless)
 fi
 missing=()

@@ -1,6 +1,6 @@
 // The only globals the site's scripts set: what Python calls by name, in the
-// script strings of rx.call_script / rx.run_script (manga_app/visitor/notify.py,
-// manga_app/visitor/auth_state.py, manga_app/ui/account/*.py,
+// script strings of rx.run_script (compiled into the bundle: the click handlers of
+// manga_app/ui/account/*.py and
 // manga_app/pages/title/view.py). The site's own scripts import instead
 // (notify.js, firebase/client.jsx's authActions); a name goes from here when
 // Python stops calling it (tests/unit/test_frontend_contract.py checks both).

@@ -75,6 +75,13 @@ class Page:
     console: bool = False
     # Its link in the console's menu ("": none).
     console_label: str = ""
+    # Shows one visitor's own things (once the app has their session): no
+    # cache anywhere keeps a copy (Cache-Control: no-store); console pages too.
+    personal: bool = False
+
+    @property
+    def private(self) -> bool:
+        return self.personal or self.console
 
     @property
     def fixed(self) -> bool:
@@ -115,14 +122,15 @@ class PageKind(enum.Enum):
     READER = Page("/[reader_path]")
     # The visitor's own pages: never indexed, kept for offline use.
     LIBRARY = Page("/library", Head("ライブラリ", "フォローした作品の新着話をまとめて確認できます。", indexable=False),
-                   kept_offline=True, nav_label="ライブラリ", shelves=True, query=("status", "sort"),
+                   kept_offline=True, nav_label="ライブラリ", shelves=True, personal=True, query=("status", "sort"),
                    tab=Tab("ライブラリ", "library"))
     HISTORY = Page("/history", Head("閲覧履歴", "最近読んだ漫画の続きをすぐに読めます。", indexable=False),
-                   kept_offline=True, nav_label="閲覧履歴", shelves=True, tab=Tab("履歴", "history"))
-    NOTIFICATIONS = Page("/notifications", Head("通知", "フォロー中の作品の新しい話と巻のお知らせです。", indexable=False))
+                   kept_offline=True, nav_label="閲覧履歴", shelves=True, personal=True, tab=Tab("履歴", "history"))
+    NOTIFICATIONS = Page("/notifications", Head("通知", "フォロー中の作品の新しい話と巻のお知らせです。", indexable=False), personal=True)
     OFFLINE = Page("/offline", Head("保存した話", "オフラインで読むために保存した話の一覧です。", indexable=False),
                    kept_offline=True)
-    ACCOUNT = Page("/account", Head("アカウントとデータ", "保存されたデータのダウンロードとアカウントの削除。", indexable=False))
+    ACCOUNT = Page("/account", Head("アカウントとデータ", "保存されたデータのダウンロードとアカウントの削除。", indexable=False),
+                   personal=True)
 
     # The operator's console (English, for the operator). A page joins its
     # menu by being declared here with console=True and a console_label.

@@ -75,10 +75,9 @@ def page_policy(
     `analytics`: the production host, which loads gtag; `emulator_port`: the
     Auth emulator's port in local runs (the browser reaches it on the page's
     own host name, see assets/js/firebase/client.jsx)."""
-    # 'unsafe-eval': Reflex runs the scripts the backend sends (rx.call_script,
-    # event callbacks) with eval(); no markup can run code without a hash.
+    # No 'unsafe-eval': nothing the backend sends is a script (ui/client_commands.py).
     # apis.google.com: the Firebase SDK's sign-in helper (gapi) for a real project.
-    scripts = ["'self'", *script_hashes, "'unsafe-eval'", "https://apis.google.com"]
+    scripts = ["'self'", *script_hashes, "https://apis.google.com"]
     connect = ["'self'", *_FIREBASE_APIS]
     images = ["'self'", "data:", "blob:", _GOOGLE_AVATARS]
     frames = [f"https://{auth_domain}"] if auth_domain else []

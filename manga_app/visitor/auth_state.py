@@ -32,6 +32,7 @@ from manga_app.accounts.roles import is_operator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import TokenRefused, VerificationUnavailable, VerifiedUser, verify_id_token
 from manga_app.core.config import get_settings
+from manga_app.ui.client_commands import client_command
 from manga_app.visitor.notify import notify
 
 logger = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ ERROR_MESSAGES = {
 PROVIDER_DOWN = ("error", SIGN_IN_FAILED, "ログインの確認ができませんでした。しばらくしてからもう一度お試しください。")
 MAX_LOGGED = 300
 # The browser's Firebase session ends with the backend's, so the two agree.
-BROWSER_SIGN_OUT = rx.call_script("window.mangaAuth && window.mangaAuth.signOut()")
+BROWSER_SIGN_OUT = client_command("sign_out")
 
 
 # Verifications wait on the identity provider: on threads of their own, so a

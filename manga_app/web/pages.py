@@ -28,6 +28,14 @@ from manga_app.web.encoding import accepts_gzip, gzipped
 
 _HTML_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host, Accept-Encoding"}
 _READER_HEADERS = {"Cache-Control": "no-cache", "Vary": "Host, Cookie, Accept-Encoding"}
+_PRIVATE_HEADERS = {**_HTML_HEADERS, "Cache-Control": "no-store"}
+
+
+def cache_headers(kind: PageKind | None) -> dict[str, str]:
+    """Every page is revalidated; a visitor's own pages are never stored."""
+    if kind is PageKind.READER:
+        return _READER_HEADERS
+    return _PRIVATE_HEADERS if kind is not None and kind.page.private else _HTML_HEADERS
 
 
 async def page(request: Request) -> Response:
@@ -49,9 +57,8 @@ async def page(request: Request) -> Response:
         version=version,
         cookies=request.cookies,
     )
-    reader = found is not None and found.kind is PageKind.READER
     headers = {
-        **(_READER_HEADERS if reader else _HTML_HEADERS),
+        **cache_headers(found.kind if found is not None else None),
         "Content-Security-Policy": _policy(result.script_hashes, production=production),
     }
     if accepts_gzip(request.headers.get("accept-encoding", "")):

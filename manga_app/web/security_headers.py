@@ -1,6 +1,11 @@
 """Headers every HTTP response carries (pages, JSON, media, built files):
-no MIME sniffing, no full referrer to other origins, never framed, and on
-the production host HSTS. Pages bring their own Content-Security-Policy
+no MIME sniffing, no full referrer to other origins, never framed, no
+powerful browser feature the site does not use (Permissions-Policy), no
+window of another origin holding ours (COOP; popups the page opens keep
+their opener: Firebase's Google sign-in popup reports back through it),
+no other site embedding our responses (CORP) but the images under /media,
+which pages on a media origin of another site (MEDIA_BASE_URL, a CDN)
+must be able to show, and on the production host HSTS. Pages bring their own Content-Security-Policy
 (ssr/csp.py, web/pages.py); every other response but a built HTML file
 gets one that allows nothing to run or load (csp.DEFAULT): an image or
 JSON opened on its own is inert."""
@@ -18,8 +23,16 @@ ALWAYS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"strict-origin-when-cross-origin"),
     (b"x-frame-options", b"DENY"),
+    (
+        b"permissions-policy",
+        b"accelerometer=(), autoplay=(), browsing-topics=(), camera=(), display-capture=(), geolocation=(), "
+        b"gyroscope=(), hid=(), magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=()",
+    ),
+    (b"cross-origin-opener-policy", b"same-origin-allow-popups"),
 )
-_OURS = {name for name, _value in (*ALWAYS, HSTS)}
+_CORP = b"cross-origin-resource-policy"
+_MEDIA_PREFIX = "/media/"
+_OURS = {name for name, _value in (*ALWAYS, HSTS)} | {_CORP}
 _CSP = b"content-security-policy"
 _DEFAULT_CSP = (_CSP, csp.DEFAULT.encode("ascii"))
 # A built HTML file (not a page: pages bring their own policy) may still be opened.
@@ -46,6 +59,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         extra = list(ALWAYS)
+        extra.append((_CORP, b"cross-origin" if scope["path"].startswith(_MEDIA_PREFIX) else b"same-origin"))
         if self.production_host and request_host(scope) == self.production_host:
             extra.append(HSTS)
 

@@ -75,8 +75,11 @@ class Tab:
         return merged
 
     def notices(self) -> list[str]:
-        return [json.dumps(event.get("payload"), ensure_ascii=False) for update in self.updates
-                for event in update.get("events") or [] if "mangaNotify" in json.dumps(event.get("payload"))]
+        """The notifications the server asked this tab to show (the notify client command, ui/notify.py)."""
+        commands = [(event.get("payload") or {}).get("value") for update in self.updates
+                    for event in update.get("events") or [] if event.get("name") == "_set_value"]
+        return [json.dumps(command[1:], ensure_ascii=False) for command in commands
+                if isinstance(command, list) and command[:1] == ["notify"]]
 
     def wait_for(self, predicate: Callable[[], object], timeout: float = 15.0):
         deadline = time.monotonic() + timeout

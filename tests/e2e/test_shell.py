@@ -97,13 +97,13 @@ def test_production_host_is_indexed_and_reports_a_page_view_per_route_change(pro
     page.goto(production_url + "/")
     wait_for_hydration(page)
     page_views = "() => window.dataLayer.filter(a => a[0] === 'event' && a[1] === 'page_view').map(a => a[2].page_path)"
-    page.wait_for_function(f"({page_views})().length === 1")
+    page.wait_for_function(f"() => ({page_views})().length === 1")
     page.get_by_role("link", name="ジャンルから探す").click()
     page.wait_for_url("**/genres")
-    page.wait_for_function(f"({page_views})().length === 2")
+    page.wait_for_function(f"() => ({page_views})().length === 2")
     page.locator("footer").get_by_role("link", name="トップ").click()
     page.wait_for_url(production_url + "/")
-    page.wait_for_function(f"({page_views})().length === 3")
+    page.wait_for_function(f"() => ({page_views})().length === 3")
     assert page.evaluate(page_views) == ["/", "/genres", "/"]
     assert page.locator("meta[name=robots]").get_attribute("content") == "index, follow"
     assert len(requested) == 1 and f"id={GA_ID}" in requested[0]

@@ -14,7 +14,7 @@ DIALOG_ID = "delete-account"
 
 
 def _close() -> rx.event.EventSpec:
-    return rx.call_script(f"document.getElementById('{DIALOG_ID}').close()")
+    return rx.run_script(f"document.getElementById('{DIALOG_ID}').close()")
 
 
 def _confirm_dialog() -> rx.Component:
@@ -50,7 +50,7 @@ def _signed_in() -> rx.Component:
             rx.el.h2("アカウントの削除", class_name="section-title"),
             rx.el.p("アカウントと、このサイトに保存されたあなたのデータをすべて削除します。", class_name="shelf-muted"),
             rx.el.button("アカウントを削除", type="button",
-                         on_click=rx.call_script(f"document.getElementById('{DIALOG_ID}').showModal()"),
+                         on_click=rx.run_script(f"document.getElementById('{DIALOG_ID}').showModal()"),
                          class_name="account-data-button account-data-danger", data_testid="delete-account"),
             _confirm_dialog(),
             aria_label="アカウントの削除",

@@ -169,5 +169,5 @@ def view() -> rx.Component:
             ),
             rx.el.p("It may have been removed or merged. ", link("Back to the overview", href=routes.ADMIN)),
         ),
-        on_open=rx.call_script("window.location.pathname", callback=S.load),
+        on_open=S.load(rx.Var("window.location.pathname")),
     )

@@ -26,10 +26,10 @@ def carousel(row_id: str, label: str, items: rx.Var, render) -> rx.Component:
     whole cards; the arrows show only where a pointer can hover (CSS)."""
     return rx.el.div(
         rx.el.button("‹", type="button", class_name="carousel-arrow is-previous", aria_label=f"{label}の前へ",
-                     aria_controls=row_id, on_click=rx.call_script(_scroll(row_id, -1))),
+                     aria_controls=row_id, on_click=rx.run_script(_scroll(row_id, -1))),
         rx.el.ul(rx.foreach(items, render), id=row_id, class_name="carousel-row", aria_label=label),
         rx.el.button("›", type="button", class_name="carousel-arrow is-next", aria_label=f"{label}の次へ",
-                     aria_controls=row_id, on_click=rx.call_script(_scroll(row_id, 1))),
+                     aria_controls=row_id, on_click=rx.run_script(_scroll(row_id, 1))),
         class_name="carousel",
     )
 

@@ -4,7 +4,6 @@ filters, sorts and pages are links, so each is a history entry."""
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -12,6 +11,7 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.pages.search import logic
+from manga_app.ui.client_commands import client_command, later
 from manga_app.core.display import Throttle
 from manga_app.search.normalize import clean_query, query_terms
 from manga_app.search.paging import PER_PAGE
@@ -97,8 +97,7 @@ class SearchState(rx.State):
         if not _throttle_for(self.router.session.client_token).allow():
             if not self._pending:
                 self._pending = True
-                wait = f"new Promise((done) => setTimeout(done, {int(TYPING_INTERVAL * 1000)}))"
-                return rx.call_script(wait, callback=SearchState.flush)
+                return later(TYPING_INTERVAL, SearchState.flush)
             return None
         return await self._search_typed()
 
@@ -130,7 +129,7 @@ class SearchState(rx.State):
         params = self._params.with_changes(q=self.query)
         await self._run(params)
         # Same history entry: typing is not a navigation; filters are.
-        return rx.call_script(f"window.history.replaceState(window.history.state, '', {json.dumps(search_url(params))})")
+        return client_command("replace_url", search_url(params))
 
     async def _run(self, params: Query) -> None:
         snapshot, index = await current_index()

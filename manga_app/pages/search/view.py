@@ -27,7 +27,7 @@ def _search_form() -> rx.Component:
             key=SearchState.input_key,
             on_change=SearchState.type_query.debounce(TYPING_DEBOUNCE_MS),
             # The box is in the first HTML: the visitor may type before the app starts.
-            on_mount=rx.call_script(f"document.getElementById('{INPUT_ID}').value", callback=SearchState.typed_before_start),
+            on_mount=SearchState.typed_before_start(rx.Var(f"document.getElementById('{INPUT_ID}')?.value ?? ''")),
             placeholder="タイトル・よみがな・ローマ字",
             aria_label="検索キーワード",
             max_length=MAX_QUERY_CHARS,

@@ -81,7 +81,7 @@ def _actions() -> rx.Component:
         link("最初から読む", href=TitleState.first_url,
              class_name=rx.cond(started, "button-secondary read-first", "button-primary read-first")),
         follow_button(TitleState.slug),
-        rx.el.button("共有", type="button", on_click=rx.call_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
+        rx.el.button("共有", type="button", on_click=rx.run_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
         class_name=rx.cond(started, "title-actions is-started", "title-actions"),
     )
 

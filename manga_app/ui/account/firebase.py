@@ -31,14 +31,14 @@ class FirebaseAuth(rx.Component):
 
 def sign_in_with_google() -> rx.event.EventSpec:
     """Runs in the click itself, so the popup counts as a user gesture."""
-    return rx.call_script("window.mangaAuth && window.mangaAuth.signInWithGoogle()")
+    return rx.run_script("window.mangaAuth && window.mangaAuth.signInWithGoogle()")
 
 
 def sign_in_anonymously() -> rx.event.EventSpec:
-    return rx.call_script("window.mangaAuth && window.mangaAuth.signInAnonymously()")
+    return rx.run_script("window.mangaAuth && window.mangaAuth.signInAnonymously()")
 
 
 def sign_out() -> rx.event.EventSpec:
     """ログアウト as the visitor asks for it: a guest is asked first
     (ui/account/guest_sign_out.py), since a guest's library cannot come back."""
-    return rx.call_script("window.mangaAuth && window.mangaAuth.requestSignOut()")
+    return rx.run_script("window.mangaAuth && window.mangaAuth.requestSignOut()")

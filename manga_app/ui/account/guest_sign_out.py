@@ -14,8 +14,8 @@ TITLE = "ゲストのままログアウトしますか？"
 
 def _close_then(action: str) -> rx.event.EventSpec:
     # One script, run in the click itself: the Google popup needs the gesture.
-    return rx.call_script(
-        f"document.getElementById('{DIALOG_ID}').close(); window.mangaAuth && window.mangaAuth.{action}()"
+    return rx.run_script(
+        f"(document.getElementById('{DIALOG_ID}').close(), window.mangaAuth && window.mangaAuth.{action}())"
     )
 
 
@@ -36,7 +36,7 @@ def guest_sign_out_dialog() -> rx.Component:
         rx.el.div(
             _button("Googleでログインして残す", _close_then("signInWithGoogle"), kind="keep", test_id="guest-sign-out-google"),
             _button("消してログアウト", _close_then("signOut"), kind="leave", test_id="guest-sign-out-confirm"),
-            _button("キャンセル", rx.call_script(f"document.getElementById('{DIALOG_ID}').close()"), kind="cancel",
+            _button("キャンセル", rx.run_script(f"document.getElementById('{DIALOG_ID}').close()"), kind="cancel",
                     test_id="guest-sign-out-cancel"),
             class_name="guest-sign-out-actions",
         ),

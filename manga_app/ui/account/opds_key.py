@@ -33,7 +33,7 @@ def _key_panel(state, *, prefix: str, title: str, intro: rx.Component, label: st
                 rx.el.label("あなた専用のURL（この画面でだけ表示されます）", html_for=box, class_name="opds-label"),
                 rx.el.div(
                     rx.el.input(id=box, value=state.url, read_only=True, class_name="opds-url", data_testid=box),
-                    _button("コピー", rx.call_script(_copy_script(box)), test_id=f"{prefix}-copy"),
+                    _button("コピー", rx.run_script(_copy_script(box)), test_id=f"{prefix}-copy"),
                     class_name="opds-url-row",
                 ),
             ),

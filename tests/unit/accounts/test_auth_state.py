@@ -14,7 +14,7 @@ from manga_app.accounts import repository
 from manga_app.core.db import shared_engine
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 from tests.unit.accounts.signed_tokens import PROJECT, Signer
-from tests.unit.accounts.visitors import Browser, messages, scripts, user_of
+from tests.unit.accounts.visitors import Browser, commands, messages, user_of
 
 
 REFUSED = ["error: ログインできませんでした もう一度ログインしてください。"]
@@ -92,7 +92,7 @@ def test_a_refreshed_token_that_fails_verification_ends_the_session(catalogue, a
     expired = with_claims(token, exp=1)
     result = run(browser.refresh(expired))
     assert messages(result) == ["error: ログインの確認ができませんでした ログアウトしました。もう一度ログインしてください。"]
-    assert any("mangaAuth.signOut()" in script for script in scripts(result))
+    assert ["sign_out"] in commands(result)
     assert (browser.auth._uid, browser.auth.signed_in) == ("", False)
     # Nothing of the account is left in view or in the browser.
     assert browser.library.followed == [] and browser.library.owner == ""

@@ -9,8 +9,6 @@ localStorage values over to the next visit, as the real browser would."""
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 
 import reflex as rx
@@ -29,7 +27,6 @@ CATALOGUE = {
 }
 # Pages in every chapter of CATALOGUE: page index 7 is the last.
 PAGES = 8
-_NOTIFY = re.compile(r"window\.mangaNotify\((.*)\)$", re.S)
 
 
 def user_of(token: str, **changes) -> dict:
@@ -41,22 +38,21 @@ def user_of(token: str, **changes) -> dict:
     return {**user, **changes}
 
 
-def messages(result: object) -> list[str]:
-    """The notifications a handler's returned events would show: "kind: message"."""
+def commands(result: object) -> list[list]:
+    """The client commands (ui/client_commands.py) a handler's returned events send: [name, *args]."""
     specs = result if isinstance(result, list) else [result] if result is not None else []
     found = []
     for spec in specs:
-        script = next((value._var_value for name, value in getattr(spec, "args", ()) if name._js_expr == "javascript_code"), "")
-        match = _NOTIFY.search(script)
-        if match:
-            kind, message, description = json.loads(f"[{match.group(1)}]")
-            found.append(f"{kind}: {message} {description}".strip())
+        args = {name._js_expr: value._var_value for name, value in getattr(spec, "args", ())}
+        if args.get("ref") == "ref_manga_command":
+            found.append(list(args["value"]))
     return found
 
 
-def scripts(result: object) -> list[str]:
-    specs = result if isinstance(result, list) else [result] if result is not None else []
-    return [value._var_value for spec in specs for name, value in getattr(spec, "args", ()) if name._js_expr == "javascript_code"]
+def messages(result: object) -> list[str]:
+    """The notifications a handler's returned events would show: "kind: message"."""
+    return [f"{kind}: {message} {description}".strip() for name, kind, message, description in
+            (command for command in commands(result) if command[0] == "notify")]
 
 
 @dataclass

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
+from pathlib import Path
 
 from manga_app.ssr import csp
 
@@ -32,6 +34,8 @@ def test_a_page_policy_allows_its_scripts_and_nothing_inline_else():
     ).split("; "))
     assert policy["script-src"].startswith("'self' 'sha256-x'")
     assert "'unsafe-inline'" not in policy["script-src"]
+    # Nothing the server sends is evaluated (ui/client_commands.py).
+    assert "'unsafe-eval'" not in policy["script-src"]
     assert policy["frame-src"] == "https://manga.firebaseapp.com"
     assert policy["frame-ancestors"] == "'none'" and policy["object-src"] == "'none'"
     assert "googletagmanager" not in policy["script-src"]
@@ -41,6 +45,18 @@ def test_analytics_cdn_media_and_the_emulator_are_allowed_only_when_configured()
     policy = csp.page_policy(
         (), analytics=True, media_base_url="https://cdn.example/m", auth_domain="", emulator_port="9099"
     )
-    assert "script-src 'self' 'unsafe-eval' https://apis.google.com https://www.googletagmanager.com;" in policy
+    assert "script-src 'self' https://apis.google.com https://www.googletagmanager.com;" in policy
     assert "https://cdn.example" in policy.split("img-src")[1].split(";")[0]
     assert "frame-src http://*:9099" in policy
+
+
+# Reflex evaluates the script text of these (and of any `callback=`) with eval().
+_EVALUATED = re.compile(r"\b(?:call_script|call_function)\(|\bcallback=")
+
+
+def test_no_part_of_the_site_sends_a_script_to_evaluate():
+    root = Path(__file__).resolve().parents[3] / "manga_app"
+    found = [f"{path.relative_to(root)}:{number}" for path in sorted(root.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if _EVALUATED.search(line) and not line.lstrip().startswith("#")]
+    assert found == []

@@ -73,3 +73,25 @@ def test_origins_are_the_site_s_plus_loopback_in_local_mode():
     local = allowed_origins(site_origin="http://localhost:3000", production_host="", port=3000, local=True)
     assert local == ["http://127.0.0.1:3000", "http://[::1]:3000", "http://localhost:3000"]
     assert "*" not in local and "http://evil.example" not in local
+
+
+@pytest.mark.parametrize("path", ["/ping", "/assets/entry-abc.js", "/_all_routes"])
+def test_no_powerful_feature_no_foreign_opener_no_foreign_embedding(client, path):
+    headers = client.get(path).headers
+    allowed = dict(item.strip().split("=") for item in headers["permissions-policy"].split(","))
+    assert {allowed[name] for name in ("camera", "microphone", "geolocation", "payment", "usb")} == {"()"}
+    # Firebase's Google sign-in popup reports back to its opener.
+    assert headers["cross-origin-opener-policy"] == "same-origin-allow-popups"
+    assert headers["cross-origin-resource-policy"] == "same-origin"
+
+
+def test_media_may_be_shown_by_pages_of_another_site():
+    """A CDN on another site (MEDIA_BASE_URL) hands our /media responses on
+    to pages of our origin: same-origin or same-site would block the images."""
+    def media(request):
+        return PlainTextResponse("image", headers={"cross-origin-resource-policy": "same-origin"})
+
+    layer = SecurityHeaders(Starlette(routes=[Route("/{path:path}", media)]), production_host="")
+    response = TestClient(layer).get("/media/a/b.webp")
+    assert response.headers.get_list("cross-origin-resource-policy") == ["cross-origin"]
+    assert TestClient(layer).get("/mediaeval").headers["cross-origin-resource-policy"] == "same-origin"
