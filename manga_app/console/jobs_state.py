@@ -38,11 +38,11 @@ def _left(job: ImportJob) -> str:
     return f"about {duration_text(job.seconds_left)}" if job.seconds_left is not None else "reckoning…"
 
 
-def _job_row(job: ImportJob) -> dict:
+def _job_row(job: ImportJob) -> dict[str, str]:
     return {"id": str(job.id), "label": job.label, "status": job.status, "percent": str(round(job.share * 100)),
             "done": f"{job.chapters_done}/{job.chapters_total} chapters, {job.pages_done} pages",
             "left": _left(job), "current": job.current, "summary": job.summary, "when": _when(job.created_at),
-            "who": job.requested_by, "active": job.status not in FINISHED}
+            "who": job.requested_by, "active": "yes" if job.status not in FINISHED else ""}
 
 
 def _read(selected: int) -> dict:
@@ -80,11 +80,11 @@ def _id(value: object) -> int | None:
 
 @console_state
 class JobsState(rx.State):
-    jobs: list[dict] = []
-    libraries: list[dict] = []
+    jobs: list[dict[str, str]] = []
+    libraries: list[dict[str, str]] = []
     selected: str = ""
     counts: str = ""
-    files: list[dict] = []
+    files: list[dict[str, str]] = []
     message: str = ""
     error: str = ""
     _watching: bool = False

@@ -49,7 +49,7 @@ def test_an_operator_scans_a_library_and_follows_the_job_to_the_site(base_url, d
     page.get_by_label("Folder on the server").fill(str(library))
     page.get_by_role("button", name="Add library").click()
     expect(page.get_by_text("is now a library")).to_be_visible()
-    page.get_by_role("button", name=f"Scan {library}").click()
+    page.get_by_role("button", name=f"Scan now: {library}").click()
     expect(page.get_by_text("queued: Scan of")).to_be_visible()
 
     # The page follows the job by itself until it is done.

@@ -33,7 +33,7 @@ def _libraries() -> rx.Component:
         rx.el.ul(rx.foreach(J.libraries, lambda library: rx.el.li(
             rx.el.span(library["path"], class_name="console-library-path"),
             rx.el.span(library["last"], class_name="console-hint"),
-            rx.el.button("Scan now", type="button", on_click=J.scan(library["id"]), aria_label="Scan " + library["path"]),
+            rx.el.button("Scan now", type="button", on_click=J.scan(library["id"]), aria_label="Scan now: " + library["path"]),
             rx.el.button("Remove", type="button", on_click=J.remove_library(library["id"]), class_name="console-link-button",
                          aria_label="Remove library " + library["path"]),
             class_name="console-library",
@@ -44,10 +44,10 @@ def _libraries() -> rx.Component:
 
 def _job_row(job: rx.Var) -> rx.Component:
     return rx.el.tr(
-        rx.el.td("#" + job["id"].to(str) + " " + job["label"].to(str), data_label="Job"),
+        rx.el.td("#" + job["id"] + " " + job["label"], data_label="Job", class_name="console-value"),
         rx.el.td(job["status"], data_label="Status", class_name="console-job-status"),
         rx.el.td(
-            rx.el.progress(value=job["percent"], max="100", aria_label="Progress of job " + job["id"].to(str)),
+            rx.el.progress(value=job["percent"], max="100", aria_label="Progress of job " + job["id"]),
             rx.el.div(job["done"]),
             rx.el.div(job["current"], class_name="console-hint"),
             data_label="Progress",
@@ -55,10 +55,10 @@ def _job_row(job: rx.Var) -> rx.Component:
         rx.el.td(job["left"], data_label="Time left"),
         rx.el.td(job["summary"], data_label="Outcome", class_name="console-value"),
         rx.el.td(
-            rx.el.button("Files", type="button", on_click=J.show_files(job["id"]), aria_label="Files of job " + job["id"].to(str)),
-            rx.cond(job["active"], rx.el.button("Cancel", type="button", on_click=J.cancel(job["id"]),
-                                                aria_label="Cancel job " + job["id"].to(str))),
-            data_label="",
+            rx.el.button("Files", type="button", on_click=J.show_files(job["id"]), aria_label="Files of job " + job["id"]),
+            rx.cond(job["active"] != "", rx.el.button("Cancel", type="button", on_click=J.cancel(job["id"]),
+                                                aria_label="Cancel job " + job["id"])),
+            data_label="Actions",
         ),
         data_status=job["status"],
     )
@@ -69,7 +69,7 @@ def _jobs() -> rx.Component:
         rx.el.h2("Jobs"),
         rx.el.div(rx.el.table(
             rx.el.caption("Import jobs, newest first"),
-            rx.el.thead(rx.el.tr(*(rx.el.th(h, scope="col") for h in ("Job", "Status", "Progress", "Time left", "Outcome", "")))),
+            rx.el.thead(rx.el.tr(*(rx.el.th(h, scope="col") for h in ("Job", "Status", "Progress", "Time left", "Outcome", "Actions")))),
             rx.el.tbody(rx.foreach(J.jobs, _job_row)),
             class_name="console-table console-stacked",
             data_testid="jobs",
