@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlmodel import Session, select, update
+from sqlmodel import Session, delete, update
 
 from manga_app.catalogue.importer import ImportReport, import_source
 from manga_app.catalogue.media import MediaStore
@@ -44,6 +44,8 @@ def _claim(engine: sa.Engine, job_id: int) -> ImportJob | None:
                                .values(status="running", worker=this_worker(), heartbeat_at=utc_now(),
                                        started_at=sa.func.coalesce(ImportJob.started_at, utc_now()),
                                        attempts=ImportJob.attempts + 1))
+        if claimed.rowcount == 1:  # a resumed job reports every file again
+            session.exec(delete(JobFile).where(JobFile.job_id == job_id))
         session.commit()
         return session.get(ImportJob, job_id) if claimed.rowcount == 1 else None
 

@@ -115,6 +115,9 @@ def test_a_killed_consumer_resumes_its_job_and_the_result_is_one_clean_import(si
     job = _wait(engine, job_id, lambda job: job.status not in ("queued", "running"))
     assert job.status == "done", job.summary
     assert job.attempts == 2
+    with Session(engine) as session:
+        counts, _ = store.files_of(session, job_id)
+    assert sum(counts.values()) == 24 and counts.get("unchanged", 0) >= 2  # each file once, as the resumed run found it
     clean = make_engine(f"sqlite:///{tmp_path / 'clean.db'}")
     migrate(str(clean.url))
     import_source(source, engine=clean, media=MediaStore(tmp_path / "clean-media"), workers=1)
