@@ -3,16 +3,27 @@ importer run by the huey consumer manga_app.serve starts): an operator
 registers a server folder as a library, a bad path is refused with the
 reason, a scan runs as a job whose progress and per-file results the page
 shows (a non-comic, a broken archive and a zip bomb each refused with a
-reason, the rest imported), and the series are on the site."""
+reason, the rest imported), and the series are on the site. The server is
+killed during a scan: started again, it resumes the job, which ends as a
+clean import would, with no orphan media."""
 
 from __future__ import annotations
+
+import signal
+import sqlite3
+import time
+from pathlib import Path
 
 import httpx
 from playwright.sync_api import Page, expect
 
 from manga_app.core.routes import ADMIN_JOBS, manga_url
+from manga_app.core.db import make_engine
 from tests.unit.catalogue.builders import distinct_pages, write_cbz, write_folder, zip_bomb
+from tests.unit.catalogue.checks import assert_no_orphan_media, chapter_rows
+from tests.unit.catalogue.test_cli import _noise_jpeg
 
+from .conftest import RUNNING
 from .test_console import _axe_violations, _open, _shoot, _sign_in_as_operator, _wait_for
 from .test_accounts import auth_emulator, device  # noqa: F401
 
@@ -70,3 +81,41 @@ def test_an_operator_scans_a_library_and_follows_the_job_to_the_site(base_url, d
     _wait_for(lambda: _on_site(base_url, CBZ_SERIES) and _on_site(base_url, FOLDER_SERIES))
     _open(page, base_url + manga_url(_on_site(base_url, FOLDER_SERIES)))
     expect(page.locator(".title-name")).to_have_text(FOLDER_SERIES)
+
+
+def _job_state(db: str, label: str) -> tuple[str, int] | None:
+    with sqlite3.connect(db.removeprefix("sqlite:///")) as connection:
+        return connection.execute("select status, chapters_done from import_job where label = ? order by id desc",
+                                  (label,)).fetchone()
+
+
+def test_the_server_killed_during_a_scan_resumes_it_after_its_restart(base_url, server_env, device, page: Page, tmp_path):
+    library, series = tmp_path / "big", "嵐の灯台守"
+    for chapter in range(1, 25):
+        pages = {f"{i}.jpg": _noise_jpeg(chapter * 10 + i, size=(600, 850)) for i in range(4)}
+        write_cbz(library / series / f"{series} 第{chapter}話.cbz", pages)
+    _sign_in_as_operator(page, base_url)
+    _open(page, base_url + ADMIN_JOBS)
+    page.get_by_label("Folder on the server").fill(str(library))
+    page.get_by_role("button", name="Add library").click()
+    page.get_by_role("button", name=f"Scan now: {library}").click()
+    label, db = f"Scan of {library}", server_env["REFLEX_DB_URL"]
+    deadline = time.monotonic() + 180
+    while (_job_state(db, label) or ("", 0))[1] < 2:
+        assert time.monotonic() < deadline, f"the scan never got going: {_job_state(db, label)}"
+        time.sleep(0.2)
+    assert _job_state(db, label)[0] == "running"
+
+    RUNNING[base_url].restart(signal.SIGKILL)  # the machine loses power, say, and comes back
+
+    _open(page, base_url + ADMIN_JOBS)
+    job = page.get_by_test_id("jobs").locator("tr", has_text=label).first
+    expect(job).to_have_attribute("data-status", "done", timeout=180_000)
+    expect(job).to_contain_text("unchanged, 0 failed")
+    engine = make_engine(db)
+    try:
+        rows = [row for row in chapter_rows(engine) if row[0] == series]
+        assert len(rows) == 24 and all(pages == 4 for _, _, pages in rows)
+        assert_no_orphan_media(engine, Path(server_env["DATA_DIR"]) / "media")
+    finally:
+        engine.dispose()
