@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -31,13 +32,34 @@ class Actor:
 
 
 @pytest.fixture
-def site(tmp_path: Path, configure):
-    """A data folder and database of its own, as the consumer's environment sees them."""
+def redis_url(tmp_path: Path, monkeypatch):
+    """A Redis of this test's own (the site scaled out): the queue is there, not in DATA_DIR."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--dir", str(tmp_path)],
+                              stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True).stdout.strip() != "PONG":
+        assert time.monotonic() < deadline and server.poll() is None, "redis-server did not start"
+        time.sleep(0.1)
+    monkeypatch.setenv("REFLEX_REDIS_URL", f"redis://127.0.0.1:{port}/0")
+    yield f"redis://127.0.0.1:{port}/0"
+    server.terminate()
+    server.wait()
+
+
+@pytest.fixture
+def site(tmp_path: Path, configure, monkeypatch, request):
+    """A data folder and database of its own, as the consumer's environment sees them
+    (and REFLEX_REDIS_URL when the test set it)."""
+    if "redis_url" not in request.fixturenames:
+        monkeypatch.delenv("REFLEX_REDIS_URL", raising=False)
     data, url = tmp_path / "data", f"sqlite:///{tmp_path / 'site.db'}"
     configure(DATA_DIR=data, REFLEX_DB_URL=url)
     migrate(url)
     engine = make_engine(url)
-    env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARS and k != "REFLEX_REDIS_URL"}
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARS}
     env.update(DATA_DIR=str(data), REFLEX_DB_URL=url, PYTHONPATH=str(PROJECT_ROOT))
     consumers: list[subprocess.Popen] = []
 
@@ -100,6 +122,18 @@ def test_a_job_imports_reports_each_file_and_the_series_is_published(site, tmp_p
     assert files[0].path == "灯台/灯台 3.cbz" and files[0].outcome == "failed" and files[0].reason
     assert [row[:2] for row in chapter_rows(engine)] == [("灯台", 100), ("灯台", 200)]
     assert (data / "published" / "mangas_1.json").read_text().count("灯台") >= 1
+
+
+def test_on_a_scaled_out_site_the_queue_is_the_sites_redis(redis_url, site, tmp_path: Path):
+    engine, data, start = site
+    write_cbz(tmp_path / "src" / "灯台" / "灯台 1.cbz", {"1.png": image_bytes()})
+    job_id = _submit(engine, tmp_path / "src")
+    assert not (data / "jobs.sqlite3").exists()
+    keys = subprocess.run(["redis-cli", "-u", redis_url, "keys", "*"], capture_output=True, text=True).stdout
+    assert "mangajobs" in keys  # the message waits in Redis for a consumer
+    start()
+    assert _wait(engine, job_id, lambda job: job.status in ("done", "failed")).status == "done"
+    assert not (data / "jobs.sqlite3").exists()
 
 
 def test_a_killed_consumer_resumes_its_job_and_the_result_is_one_clean_import(site, tmp_path: Path):
