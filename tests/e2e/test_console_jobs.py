@@ -119,3 +119,29 @@ def test_the_server_killed_during_a_scan_resumes_it_after_its_restart(base_url, 
         assert_no_orphan_media(engine, Path(server_env["DATA_DIR"]) / "media")
     finally:
         engine.dispose()
+
+
+def test_an_operator_cancels_a_running_scan_and_keeps_whole_chapters(base_url, server_env, device, page: Page, tmp_path):
+    library, series = tmp_path / "long", "凪の観測所"
+    for chapter in range(1, 25):
+        pages = {f"{i}.jpg": _noise_jpeg(chapter * 7 + i, size=(600, 850)) for i in range(4)}
+        write_cbz(library / series / f"{series} 第{chapter}話.cbz", pages)
+    _sign_in_as_operator(page, base_url)
+    _open(page, base_url + ADMIN_JOBS)
+    page.get_by_label("Folder on the server").fill(str(library))
+    page.get_by_role("button", name="Add library").click()
+    page.get_by_role("button", name=f"Scan now: {library}").click()
+    label, db = f"Scan of {library}", server_env["REFLEX_DB_URL"]
+    job = page.get_by_test_id("jobs").locator("tr", has_text=label).first
+    expect(job).to_have_attribute("data-status", "running", timeout=120_000)
+    expect(job.locator("td[data-label='Time left']")).to_contain_text("about")  # the time left, once pages are done
+    job.get_by_role("button", name="Cancel job").click()
+    expect(job).to_have_attribute("data-status", "cancelled", timeout=60_000)
+    expect(job).to_contain_text("complete and kept")
+    engine = make_engine(db)
+    try:
+        rows = [row for row in chapter_rows(engine) if row[0] == series]
+        assert len(rows) < 24 and all(pages == 4 for _, _, pages in rows)
+        assert_no_orphan_media(engine, Path(server_env["DATA_DIR"]) / "media")
+    finally:
+        engine.dispose()
