@@ -10,7 +10,8 @@ consumer; and a decoder that crashes takes down the consumer, not the site.
 One worker thread: imports run one at a time (each uses every CPU already).
 
 First the jobs its last run left are recovered (recovery.py), then huey's
-consumer runs. SIGTERM and SIGINT stop it gracefully: a running job gives
+consumer runs, with one periodic task: every few minutes, jobs whose
+consumer on another machine stopped writing its heartbeat are resumed. SIGTERM and SIGINT stop it gracefully: a running job gives
 up the chapter it is on (nothing of it is kept) and goes back to the queue."""
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def main() -> None:
     for job_id in recover(shared_engine(), MediaStore(get_settings().media_dir)):
         enqueue(job_id)
     consumer = job_queue().create_consumer(workers=1, worker_type="thread", graceful_signal="TERM",
-                                           periodic=False, check_worker_health=True)
+                                           periodic=True, check_worker_health=True)
     consumer.start()  # installs huey's signal handlers; ours wrap them
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, _also_stop_the_job(signal.getsignal(signum)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from huey import Huey, RedisHuey, SqliteHuey
+from huey import Huey, RedisHuey, SqliteHuey, crontab
 from huey.api import TaskWrapper
 
 from manga_app.core.config import get_settings
@@ -20,6 +20,7 @@ from manga_app.core.db import shared_engine
 __all__ = ["enqueue", "job_queue"]
 
 QUEUE_NAME = "manga-jobs"
+RECOVER_EVERY_MINUTES = 3
 _QUEUE: tuple[str, Huey, TaskWrapper] | None = None
 
 
@@ -27,6 +28,14 @@ def _run_import_job(job_id: int) -> str | None:
     from manga_app.jobs.runner import run_job  # the importer loads only where jobs run
 
     return run_job(job_id, engine=shared_engine(), settings=get_settings())
+
+
+def _recover_stale() -> None:
+    """Every few minutes: jobs whose consumer on another machine died go back to the queue."""
+    from manga_app.jobs.recovery import recover
+
+    for job_id in recover(shared_engine(), None):
+        enqueue(job_id)
 
 
 def job_queue() -> Huey:
@@ -44,6 +53,7 @@ def _current() -> tuple[str, Huey, TaskWrapper]:
         else:
             get_settings().data_dir.mkdir(parents=True, exist_ok=True)
             queue = SqliteHuey(QUEUE_NAME, filename=where, results=False)
+        queue.periodic_task(crontab(minute=f"*/{RECOVER_EVERY_MINUTES}"), name="recover_jobs")(_recover_stale)
         _QUEUE = (where, queue, queue.task(name="import_job")(_run_import_job))
     return _QUEUE
 

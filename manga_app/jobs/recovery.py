@@ -41,8 +41,14 @@ def _dead(job: ImportJob) -> bool:
     return job.heartbeat_at is None or utc_now() - job.heartbeat_at > STALE_AFTER
 
 
-def recover(engine: sa.Engine, media: MediaStore) -> list[int]:
-    """Settle the jobs interrupted with their consumer; the ids of the jobs to queue."""
+def recover(engine: sa.Engine, media: MediaStore | None) -> list[int]:
+    """Settle the jobs interrupted with their consumer; the ids of the jobs to queue.
+
+    At the consumer's start (`media` given): every queued job, and the media
+    store swept. Every few minutes after (no `media`: the store is not read
+    through again): only the jobs it just resumed, those of a consumer on
+    another machine that stopped writing (STALE_AFTER)."""
+    resumed: list[int] = []
     with Session(engine) as session:
         for job in session.exec(select(ImportJob).where(ImportJob.status == "running")):
             if not _dead(job):
@@ -60,7 +66,11 @@ def recover(engine: sa.Engine, media: MediaStore) -> list[int]:
             job.finished_at = utc_now() if job.status != "queued" else None
             job.seconds_left, job.current = None, ""
             session.add(job)
+            if job.status == "queued":
+                resumed.append(job.id)
         session.commit()
+        if media is None:
+            return resumed
         queued = list(session.exec(select(ImportJob.id).where(ImportJob.status == "queued").order_by(ImportJob.id)))
     with import_lock(engine, media):
         pass  # alone, it removes what a killed import left in the media store

@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 # Set when the consumer is asked to stop: a running job gives its chapter
 # up and goes back to the queue (it resumes when the consumer starts again).
 STOPPING = threading.Event()
+HEARTBEAT_SECONDS = 20.0
 
 
 def this_worker() -> str:
@@ -94,11 +95,34 @@ def _publish(engine: sa.Engine, settings: Settings) -> str:
     return " Published."
 
 
+def _beat(engine: sa.Engine, job_id: int, stop: threading.Event) -> None:
+    """The job's heartbeat, whatever it is doing (a long page, the publish):
+    recovery on another machine takes a job without one for a dead one's."""
+    while not stop.wait(HEARTBEAT_SECONDS):
+        try:
+            with Session(engine) as session:
+                session.exec(update(ImportJob).where(ImportJob.id == job_id, ImportJob.status == "running")
+                             .values(heartbeat_at=utc_now()))
+                session.commit()
+        except sa.exc.SQLAlchemyError:
+            logger.warning("Job %s: could not write its heartbeat", job_id, exc_info=True)
+
+
 def run_job(job_id: int, *, engine: sa.Engine, settings: Settings) -> str | None:
     """Run job `job_id` if it is queued; its final status, or None when it was not to run."""
     job = _claim(engine, job_id)
     if job is None:
         return None
+    stop = threading.Event()
+    threading.Thread(target=_beat, args=(engine, job_id, stop), daemon=True, name=f"job-{job_id}-heartbeat").start()
+    try:
+        return _run(job, engine, settings)
+    finally:
+        stop.set()
+
+
+def _run(job: ImportJob, engine: sa.Engine, settings: Settings) -> str:
+    job_id = job.id
     root = Path(job.source)
     tracker = JobTracker(engine, job_id, root if root.is_dir() else root.parent, STOPPING)
     try:

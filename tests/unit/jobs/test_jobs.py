@@ -205,3 +205,21 @@ def test_a_library_folder_that_cannot_be_one_is_refused_with_the_reason(session,
     with pytest.raises(store.Refused, match=reason):
         store.add_library(session, text, tmp_path / "data", Actor())
     assert store.libraries(session) == []
+
+
+def test_a_job_whose_consumer_on_another_machine_went_silent_is_resumed_and_a_live_one_is_left(engine):
+    from datetime import timedelta
+
+    from manga_app.catalogue.models import utc_now
+    from manga_app.jobs.recovery import recover
+
+    with Session(engine) as session:
+        silent = ImportJob(source="/srv/a", status="running", worker="gone-host:12", attempts=1,
+                           heartbeat_at=utc_now() - timedelta(minutes=10))
+        live = ImportJob(source="/srv/b", status="running", worker="busy-host:34", attempts=1, heartbeat_at=utc_now())
+        session.add_all([silent, live])
+        session.commit()
+        ids = silent.id, live.id
+    assert recover(engine, None) == [ids[0]]
+    assert _job(engine, ids[0]).status == "queued" and "resumed" in _job(engine, ids[0]).summary
+    assert _job(engine, ids[1]).status == "running"
