@@ -15,6 +15,7 @@ from sqlmodel.sql.sqltypes import AutoString
 import manga_app.catalogue.models  # noqa: F401 - registers the tables on the metadata
 import manga_app.accounts.models  # noqa: F401 - registers the account tables
 import manga_app.engagement.models  # noqa: F401 - registers the chapter view marks
+import manga_app.jobs.models  # noqa: F401 - registers the job tables
 from alembic import context
 from manga_app.core.db import default_db_url, make_engine, normalise_url
 from manga_app.catalogue.models import UTCDateTime

@@ -34,6 +34,7 @@ from manga_app.accounts import emulator
 from manga_app.accounts.settings import check_firebase_at_startup
 from manga_app.core.db import migrate
 from manga_app.core.config import get_settings
+from manga_app.jobs.consumer import consumer_beside
 from manga_app.web.origins import allowed_origins
 from manga_app.ssr.shell import static_dir
 from manga_app.platform import versions
@@ -90,7 +91,8 @@ def main() -> None:
         else contextlib.nullcontext()
     )
     reflex_exec.get_app_file()  # the app module is found (and the project on sys.path) before workers import it
-    with auth:
+    # The import jobs' consumer, a process of its own (manga_app/jobs/consumer.py says why).
+    with auth, consumer_beside():
         print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
         if firebase.emulated:
             print(f"Operator console: http://localhost:{args.port}/admin (an account named in ADMIN_EMAILS, or "

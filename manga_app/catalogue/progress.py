@@ -22,7 +22,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from manga_app.catalogue.scanner import Candidate
 from manga_app.core.text import shown
 
-__all__ = ["PLAIN_EVERY_SECONDS", "ImportProgress", "import_progress"]
+__all__ = ["PLAIN_EVERY_SECONDS", "ImportProgress", "duration_text", "import_progress"]
 
 PLAIN_EVERY_SECONDS = 5.0
 
@@ -89,8 +89,8 @@ class ImportProgress:
         rate = f", {self.pages / elapsed:.1f} pages/s" if elapsed > 0 and self.pages else ""
         self.console.print(
             f"Importing: {self.chapters}/{self.total} chapters, {self.pages} pages{rate}, "
-            f"{_duration(elapsed)} elapsed, "
-            + (f"about {_duration(left)} left" if left is not None else "time left unknown yet"),
+            f"{duration_text(elapsed)} elapsed, "
+            + (f"about {duration_text(left)} left" if left is not None else "time left unknown yet"),
             highlight=False, soft_wrap=True,
         )  # fmt: skip
 
@@ -115,7 +115,7 @@ def import_progress(console: Console | None = None) -> Iterator[ImportProgress]:
         yield ImportProgress(console, progress, task)
 
 
-def _duration(seconds: float) -> str:
+def duration_text(seconds: float) -> str:
     seconds = round(seconds)
     if seconds < 60:
         return f"{seconds}s"

@@ -23,6 +23,7 @@ RANKING = PageKind.RANKING.path
 CALENDAR = PageKind.CALENDAR.path
 ADMIN = PageKind.ADMIN.path
 ADMIN_AUDIT = PageKind.ADMIN_AUDIT.path
+ADMIN_JOBS = PageKind.ADMIN_JOBS.path
 NOTIFICATIONS = PageKind.NOTIFICATIONS.path
 KANA_INDEX = "/index"
 # The search boxes' suggestions (JSON, web/suggest.py).

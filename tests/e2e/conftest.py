@@ -86,6 +86,46 @@ def base_url(server_env: dict[str, str]) -> Iterator[str]:
         yield url
 
 
+class ServedApp:
+    """`python -m manga_app.serve` on a port, which a test may restart (after a crash, say)."""
+
+    def __init__(self, port: int, web_dir: str, env: dict[str, str]) -> None:
+        self.url, self.port = f"http://localhost:{port}", port
+        self.env = {**env, "PORT": str(port), "REFLEX_WEB_WORKDIR": web_dir}
+        self.log_path = Path(env["DATA_DIR"]) / f"server-{port}.log"
+        self.log_path.write_text("")
+
+    def start(self) -> None:
+        self.log = open(self.log_path, "a")
+        self.process = subprocess.Popen(
+            [str(ROOT / ".venv/bin/python"), "-m", "manga_app.serve", "--port", str(self.port), "--host", "127.0.0.1"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        _wait_until_up(self.url, self.process)
+
+    def stop(self, how: signal.Signals = signal.SIGTERM) -> None:
+        """The server and everything it started (its group): SIGTERM as a deploy stops it, SIGKILL as a crash."""
+        os.killpg(self.process.pid, how)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.log.close()
+
+    def restart(self, how: signal.Signals) -> None:
+        self.stop(how)
+        self.start()
+
+
+# The servers running now, by URL.
+RUNNING: dict[str, ServedApp] = {}
+
+
 @contextlib.contextmanager
 def served_app(port: int, web_dir: str, env: dict[str, str]) -> Iterator[str]:
     """The production build for `port` (built when sources changed), served
@@ -94,25 +134,14 @@ def served_app(port: int, web_dir: str, env: dict[str, str]) -> Iterator[str]:
     if _answers(url):
         raise RuntimeError(f"something already serves {url}: stop it, or set E2E_PORT")
     subprocess.run(["make", "--no-print-directory", "build", f"PORT={port}", f"WEB_DIR={web_dir}"], cwd=ROOT, check=True)
-    log = open(Path(env["DATA_DIR"]) / f"server-{port}.log", "w")
-    process = subprocess.Popen(
-        [str(ROOT / ".venv/bin/python"), "-m", "manga_app.serve", "--port", str(port), "--host", "127.0.0.1"],
-        cwd=ROOT,
-        env={**env, "PORT": str(port), "REFLEX_WEB_WORKDIR": web_dir},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    server = RUNNING[url] = ServedApp(port, web_dir, env)
     try:
-        _wait_until_up(url, process)
+        server.start()
         yield url
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-        log.close()
+        RUNNING.pop(url)
+        if getattr(server, "process", None) is not None and server.process.poll() is None:
+            server.stop()
 
 
 def _answers(url: str) -> bool:

@@ -33,7 +33,7 @@ from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, go
 
 from .conftest import PORT, PRODUCTION_HOST
 from .hostile_client import (
-    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_OVERVIEW, CONSOLE_SERIES, END_CARD, FEED_KEY, LIBRARY, LISTS,
+    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_JOBS, CONSOLE_OVERVIEW, CONSOLE_SERIES, END_CARD, FEED_KEY, LIBRARY, LISTS,
     NOTIFICATION, OPDS_KEY, OPERATOR, READER, READING, Tab, account_exists, chapter_likes, feed_keys, follows,
     seen_mark, statuses,
 )
@@ -173,7 +173,9 @@ def _console_snapshot(db: str, slug: str) -> tuple:
                                    (slug,)).fetchone()
         audit = connection.execute("select count(*) from audit_log").fetchone()
         locks = connection.execute("select count(*) from metadata_lock").fetchone()
-    return series, units, audit, locks
+        jobs = connection.execute("select count(*), sum(cancel_requested) from import_job").fetchone()
+        libraries = connection.execute("select count(*) from library_folder").fetchone()
+    return series, units, audit, locks, jobs, libraries
 
 
 def _try_the_console(tab: Tab, slug: str) -> dict:
@@ -189,6 +191,13 @@ def _try_the_console(tab: Tab, slug: str) -> dict:
     tab.send(f"{CONSOLE_SERIES}.unlock", field="summary", unit="")
     tab.send(f"{CONSOLE_SERIES}.library_edit", form={"command": "remove", "units": ""})
     tab.send(f"{CONSOLE_SERIES}.apply_edit")
+    tab.send(f"{CONSOLE_JOBS}.load")
+    tab.send(f"{CONSOLE_JOBS}.watch")
+    tab.send(f"{CONSOLE_JOBS}.add_library", form={"path": str(ROOT / "tests")})
+    tab.send(f"{CONSOLE_JOBS}.scan", library="1")
+    tab.send(f"{CONSOLE_JOBS}.remove_library", library="1")
+    tab.send(f"{CONSOLE_JOBS}.cancel", job="1")
+    tab.send(f"{CONSOLE_JOBS}.show_files", job="1")
     tab.settled()
     return tab
 
@@ -199,10 +208,12 @@ def _shown_nothing(tab: Tab) -> bool:
     for update in tab.updates:
         delta = update.get("delta") or {}
         seen = {**delta.get(OPERATOR, {}), **delta.get(CONSOLE_OVERVIEW, {}), **delta.get(CONSOLE_AUDIT, {}),
-                **delta.get(CONSOLE_SERIES, {})}
+                **delta.get(CONSOLE_SERIES, {}), **delta.get(CONSOLE_JOBS, {})}
         if (seen.get("operator_rx_state_") is True or seen.get("operator_email_rx_state_") or seen.get("tiles_rx_state_")
                 or seen.get("series_rx_state_") or seen.get("entries_rx_state_") or seen.get("form_rx_state_")
-                or seen.get("preview_rx_state_") or seen.get("units_rx_state_") or seen.get("heading_rx_state_")):
+                or seen.get("preview_rx_state_") or seen.get("units_rx_state_") or seen.get("heading_rx_state_")
+                or seen.get("jobs_rx_state_") or seen.get("libraries_rx_state_") or seen.get("files_rx_state_")
+                or seen.get("selected_rx_state_") or seen.get("message_rx_state_") or seen.get("error_rx_state_")):
             return False
     return True
 

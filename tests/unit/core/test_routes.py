@@ -90,6 +90,7 @@ MATCH_CASES = [
     # the operator's console (a 404 to readers: that is the page's own answer)
     ("admin", "/admin", RouteMatch(PageKind.ADMIN)),
     ("admin-audit", "/admin/audit/", RouteMatch(PageKind.ADMIN_AUDIT)),
+    ("admin-jobs", "/admin/jobs", RouteMatch(PageKind.ADMIN_JOBS)),
     ("admin-series", "/admin/series/shingeki-no-kyojin", RouteMatch(PageKind.ADMIN_SERIES, {"slug": "shingeki-no-kyojin"})),
     ("admin-series-not-a-slug", "/admin/series/進撃", None),
     ("admin-unknown", "/admin/settings", None),

@@ -1,0 +1,3 @@
+from manga_app.jobs.consumer import main
+
+main()
