@@ -12,7 +12,7 @@ from datetime import datetime
 import reflex as rx
 from sqlmodel import Session
 
-from manga_app.accounts.operator_state import Operator, console_state, operator_of
+from manga_app.visitor.operator_state import Operator, console_state, operator_of
 from manga_app.catalogue import metadata
 from manga_app.catalogue.progress import duration_text
 from manga_app.console.heads import show_title

@@ -1,2 +1,2 @@
 """通知 `/notifications`: new chapters and volumes of followed series (the
-state is accounts.notification_state)."""
+state is visitor.notification_state)."""
