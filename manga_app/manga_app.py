@@ -9,7 +9,7 @@ from manga_app.ui.server_states import page_state_wrap
 from manga_app.ui.visitor import visitor_id_wrap
 from manga_app.core.config import content_key, get_settings
 from manga_app.offline.parts import offline_app_wrap
-from manga_app.ui.client_commands import client_commands_wrap
+from manga_app.visitor.client_commands import client_commands_wrap
 from manga_app.pages import register_pages
 from manga_app.read_models import discovery
 from manga_app.platform import leave_out_color_mode_script, own_stylesheet_link, versions
@@ -64,7 +64,7 @@ app = rx.App(
         (40, "PageState"): page_state_wrap,
         # This browser's visitor id, made before the app's first event (the view count).
         (35, "VisitorId"): visitor_id_wrap,
-        # What event handlers ask the browser to do, without eval (ui/client_commands.py).
+        # What event handlers ask the browser to do, without eval (visitor/client_commands.py).
         (30, "ClientCommands"): client_commands_wrap,
         # Reflex's overlay (its connection notices are in English) gives way to
         # the service worker, the Japanese notices, reading done offline (assets/js/offline).

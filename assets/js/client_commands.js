@@ -1,5 +1,5 @@
 // The commands the backend may ask this browser to run
-// (manga_app/ui/client_commands.py): code of the bundle, named by the
+// (manga_app/visitor/client_commands.py): code of the bundle, named by the
 // backend, so no script text is ever evaluated and the site's
 // Content-Security-Policy needs no 'unsafe-eval'. A command arrives as
 // Reflex's `_set_value` event for the ref registered here, whose setter runs
@@ -35,7 +35,7 @@ refs[REF] = {
   },
 };
 
-// An app wrap (manga_app/ui/client_commands.py), so this module loads on every page.
+// An app wrap (manga_app/visitor/client_commands.py), so this module loads on every page.
 export function ClientCommands({ children }) {
   return children;
 }

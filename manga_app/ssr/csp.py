@@ -75,7 +75,7 @@ def page_policy(
     `analytics`: the production host, which loads gtag; `emulator_port`: the
     Auth emulator's port in local runs (the browser reaches it on the page's
     own host name, see assets/js/firebase/client.jsx)."""
-    # No 'unsafe-eval': nothing the backend sends is a script (ui/client_commands.py).
+    # No 'unsafe-eval': nothing the backend sends is a script (visitor/client_commands.py).
     # apis.google.com: the Firebase SDK's sign-in helper (gapi) for a real project.
     scripts = ["'self'", *script_hashes, "https://apis.google.com"]
     connect = ["'self'", *_FIREBASE_APIS]

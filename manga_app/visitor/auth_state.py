@@ -32,7 +32,7 @@ from manga_app.accounts.roles import is_operator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import TokenRefused, VerificationUnavailable, VerifiedUser, verify_id_token
 from manga_app.core.config import get_settings
-from manga_app.ui.client_commands import client_command
+from manga_app.visitor.client_commands import client_command
 from manga_app.visitor.notify import notify
 
 logger = logging.getLogger(__name__)

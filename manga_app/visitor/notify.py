@@ -5,7 +5,7 @@ from typing import Literal
 
 import reflex as rx
 
-from manga_app.ui.client_commands import client_command
+from manga_app.visitor.client_commands import client_command
 
 Kind = Literal["success", "info", "warning", "error"]
 

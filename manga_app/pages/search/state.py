@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.pages.search import logic
-from manga_app.ui.client_commands import client_command, later
+from manga_app.visitor.client_commands import client_command, later
 from manga_app.core.display import Throttle
 from manga_app.search.normalize import clean_query, query_terms
 from manga_app.search.paging import PER_PAGE

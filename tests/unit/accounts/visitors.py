@@ -39,7 +39,7 @@ def user_of(token: str, **changes) -> dict:
 
 
 def commands(result: object) -> list[list]:
-    """The client commands (ui/client_commands.py) a handler's returned events send: [name, *args]."""
+    """The client commands (visitor/client_commands.py) a handler's returned events send: [name, *args]."""
     specs = result if isinstance(result, list) else [result] if result is not None else []
     found = []
     for spec in specs:

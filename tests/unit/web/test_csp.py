@@ -34,7 +34,7 @@ def test_a_page_policy_allows_its_scripts_and_nothing_inline_else():
     ).split("; "))
     assert policy["script-src"].startswith("'self' 'sha256-x'")
     assert "'unsafe-inline'" not in policy["script-src"]
-    # Nothing the server sends is evaluated (ui/client_commands.py).
+    # Nothing the server sends is evaluated (visitor/client_commands.py).
     assert "'unsafe-eval'" not in policy["script-src"]
     assert policy["frame-src"] == "https://manga.firebaseapp.com"
     assert policy["frame-ancestors"] == "'none'" and policy["object-src"] == "'none'"
