@@ -179,7 +179,7 @@ def browser() -> Iterator[Browser]:
 # blocked: a page that breaks its own policy fails the test that opened it.
 _REPORT_CSP = """
 document.addEventListener("securitypolicyviolation", (event) => {
-  window.__reportCspViolation(`${event.violatedDirective} ${event.blockedURI} ${event.sample || ""} on ${location.pathname}`);
+  window.__reportCspViolation(`${event.violatedDirective} ${event.blockedURI} ${event.sample || ""} on ${location.pathname} from ${event.sourceFile || "?"}:${event.lineNumber}:${event.columnNumber}`);
 });
 """
 

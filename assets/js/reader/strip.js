@@ -58,7 +58,11 @@ export function useStripTracking({ active, imageRefs, total, onPosition, onMoved
     let width = window.innerWidth;
     const update = () => {
       frame = 0;
-      const rects = imageRefs.current.slice(0, total).map((image) => image.getBoundingClientRect());
+      // A frame asked for just before the chapter changed may find pages
+      // already unmounted (their refs null): there is no position to read then.
+      const images = imageRefs.current.slice(0, total);
+      if (images.length < total || !images.every(Boolean)) return;
+      const rects = images.map((image) => image.getBoundingClientRect());
       const found = positionInStrip(rects, STRIP_LINE);
       onPosition(found.page, found.offset);
       if (Math.abs(window.scrollY - shownAt) > 80) {
