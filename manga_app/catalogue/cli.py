@@ -30,6 +30,7 @@ from sqlmodel import Session
 from manga_app.catalogue import edits_cli, reencode
 from manga_app.core.db import DEFAULT_DB_URL, default_db_url, make_engine, migrate, normalise_url
 from manga_app.catalogue.importer import ImportReport, import_source
+from manga_app.catalogue.import_report import STOPPED
 from manga_app.catalogue.library import EditError
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.progress import import_progress
@@ -161,6 +162,8 @@ def _import(args: argparse.Namespace, settings: Settings, url: str) -> int:
     finally:
         engine.dispose()
     _print_report(report)
+    if report.stopped:
+        raise _Failure(f"{report.stopped}: {STOPPED}")
     if not (report.imported or report.skipped or report.failed):
         raise _Failure(
             f"no comics found in {source}: nothing to import (chapters are CBZ/ZIP, CBR/RAR, "

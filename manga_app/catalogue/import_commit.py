@@ -19,7 +19,7 @@ from manga_app.catalogue.naming import describe_unit, slugify, title_key
 from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readings import readings_for
 from manga_app.catalogue.import_pipeline import PendingChapter
-from manga_app.catalogue.import_report import ImportFailure
+from manga_app.catalogue.import_report import ImportFailure, OutOfSpace, database_full
 from manga_app.catalogue.import_settle import source_mtime
 
 
@@ -129,6 +129,9 @@ class ChapterCommit:
             ) from None
         except sa.exc.SQLAlchemyError as exc:
             session.rollback()
+            if database_full(getattr(exc, "orig", None)):
+                url = self.engine.url.render_as_string(hide_password=True)
+                raise OutOfSpace(f"the disk holding the database {url} is full ({exc.orig})") from None
             raise ImportFailure(f"database error: {exc.__class__.__name__}: {exc}") from None
         return {*old_keys, old_cover} - {None, series.cover_key}, old_cover, series.cover_key
 

@@ -115,6 +115,8 @@ class ImportPipeline:
                     self._settle(head)
                     if on_progress:
                         on_progress(head.candidate)
+                    if self.report.stopped:
+                        break  # what was read ahead is abandoned below
                 else:
                     wait(list(self.active), return_when=FIRST_COMPLETED)
                     self._report_pages(queue)

@@ -8,8 +8,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+# What the operator is told after an OutOfSpace.
+STOPPED = ("the import stopped at this chapter. The chapters imported before it are complete and kept, "
+           "nothing of this one was kept, and nothing was published; free space, then run the same import "
+           "again (finished chapters are skipped)")
+
+
 class ImportFailure(Exception):
     """This chapter is not imported; the message says why."""
+
+
+class OutOfSpace(ImportFailure):
+    """The disk under the media store or the database is full: this chapter is
+    not imported and the import stops there (every later one would fail too)."""
 
 
 @dataclass
@@ -22,10 +33,18 @@ class ImportReport:
     notes: list[tuple[Path, str]] = field(default_factory=list)
     # Units removed because their file is gone from the source.
     removed: list[tuple[Path, str]] = field(default_factory=list)
+    # Why the import stopped before the last chapter (a full disk), else "".
+    stopped: str = ""
 
     @property
     def ok(self) -> bool:
         return not self.failed
+
+
+def database_full(exc: BaseException) -> bool:
+    """Did the database refuse a write because its disk is full? (SQLite's
+    SQLITE_FULL, PostgreSQL's disk_full; `exc` is the driver's error.)"""
+    return getattr(exc, "sqlite_errorcode", None) == 13 or getattr(exc, "sqlstate", None) == "53100"
 
 
 def stray_reason(path: Path) -> str:

@@ -19,7 +19,7 @@ from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import describe_unit, title_key
 from manga_app.catalogue.scanner import Candidate
 from manga_app.catalogue.import_pipeline import CLEANUP_EVERY_CHAPTERS, CLEANUP_EVERY_SECONDS, PendingChapter
-from manga_app.catalogue.import_report import ImportFailure
+from manga_app.catalogue.import_report import ImportFailure, OutOfSpace
 
 
 class ChapterSettling:
@@ -61,6 +61,8 @@ class ChapterSettling:
                 self.report.skipped.append(candidate.path)
         except ImportFailure as exc:
             self._fail(candidate.path, str(exc))
+            if isinstance(exc, OutOfSpace):
+                self.report.stopped = str(exc)  # the run stops: every later chapter would fail too
         except Exception as exc:  # noqa: BLE001 - one unforeseen error must not stop the import
             self._fail(candidate.path, f"unexpected error: {type(exc).__name__}: {exc}")
         else:
@@ -124,7 +126,7 @@ class ChapterSettling:
                     raise ImportFailure(f"page worker failed: {type(broken).__name__}: {broken}")
                 for name, result in zip(pending.names, results, strict=True):
                     if result.error:
-                        raise ImportFailure(f"page {name!r}: {result.error}")
+                        raise (OutOfSpace if result.full else ImportFailure)(f"page {name!r}: {result.error}")
                     if result.note:
                         pending.notes.append((candidate.path, f"page {name!r}: {result.note}"))
                 pages = [result.stored for result in results]

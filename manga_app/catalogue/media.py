@@ -32,6 +32,8 @@ takes and returns only picklable values and never raises for a bad image.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import os
 import tempfile
@@ -144,7 +146,6 @@ class WriteLog:
 @dataclass(frozen=True)
 class PageWrite:
     """What a worker did with one page: the stored image or why not, and the files it created.
-
     `note`: something the operator should know about a page that was stored
     (an animation reduced to its first frame).
     """
@@ -153,6 +154,7 @@ class PageWrite:
     error: str | None
     created: tuple[str, ...]
     note: str | None = None
+    full: bool = False  # the write failed because the media store's disk is full
 
 
 # Every page and cover has its AVIF copies (a new store, or `reencode` done): manifests may name them.
@@ -278,22 +280,21 @@ def store_page_detached(
     written, should it be interrupted before this returns.
     """
     log = log if log is not None else WriteLog()
-    note = None
+    note, error, full = None, None, False
     try:
         stored = MediaStore(Path(root)).store_page(data, log, cover=cover)
         note = MediaStore.page_note(data)
-        error = None
     except MediaError as exc:
         stored, error = None, str(exc)
     except OSError as exc:
-        stored, error = None, f"cannot write to the media store: {exc}"
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        stored, error = None, (f"the media store {root} is full ({exc.strerror})" if full
+                               else f"cannot write to the media store: {exc}")
     except Exception as exc:  # noqa: BLE001 - reported as this page's failure
         stored, error = None, f"unexpected error: {type(exc).__name__}: {exc}"
-    return PageWrite(stored, error, tuple(str(path) for path in log.created), note)
+    return PageWrite(stored, error, tuple(str(path) for path in log.created), note, full)
 
 
 def _remove_if_empty(folder: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):  # not empty, or already gone
         folder.rmdir()
-    except OSError:
-        pass  # not empty, or already gone
