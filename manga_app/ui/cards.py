@@ -1,4 +1,4 @@
-"""Series cards, update rows and their placeholders. Covers carry width and
+"""Series cards and the placeholders of cards and rows. Covers carry width and
 height attributes and the placeholders have the cards' exact size, so
 nothing moves when the page's data or the images arrive."""
 
@@ -75,52 +75,6 @@ def series_card(card: rx.Var, position: rx.Var[int] | None = None) -> rx.Compone
 def card_grid(cards: rx.Var[list[Card]], *, label: str) -> rx.Component:
     return rx.el.ul(rx.foreach(cards, lambda card, index: series_card(card, index)), class_name="card-grid",
                     aria_label=label)
-
-
-def card_shelf(cards: rx.Var[list[Card]], *, label: str, stat: str = "updated") -> rx.Component:
-    """A horizontally scrolling row of cards (home sections)."""
-
-    def shelf_card(card: rx.Var) -> rx.Component:
-        meta = rx.el.span("閲覧 ", card.views) if stat == "views" else rx.el.span(card.chapter_label)
-        return rx.el.li(
-            link(
-                cover_image(card, sizes="120px"),
-                badge_row(card),
-                rx.el.span(phrased(card.parts), class_name="card-title phrased"),
-                rx.el.span(meta, class_name="card-meta"),
-                href=card.url,
-                class_name="card-link",
-            ),
-            class_name="card",
-        )
-
-    return rx.el.ul(rx.foreach(cards, shelf_card), class_name="card-shelf", aria_label=label)
-
-
-def update_row(card: rx.Var) -> rx.Component:
-    """最新更新: cover, title, latest chapter and how long ago it came out."""
-    return rx.el.li(
-        link(
-            cover_image(card, sizes="64px"),
-            badge_row(card),
-            rx.el.span(
-                rx.el.span(phrased(card.parts), class_name="update-title phrased"),
-                rx.el.span(
-                    rx.el.span(card.chapter_label, class_name="update-chapter"),
-                    moment_time(card.updated, class_name="update-time"),
-                    class_name="update-meta",
-                ),
-                class_name="update-text",
-            ),
-            href=card.url,
-            class_name="update-link",
-        ),
-        class_name="update-row",
-    )
-
-
-def update_list(cards: rx.Var[list[Card]], *, label: str) -> rx.Component:
-    return rx.el.ul(rx.foreach(cards, update_row), class_name="update-list", aria_label=label)
 
 
 def placeholder_grid(count: int, *, kind: str = "card-grid") -> rx.Component:

@@ -34,59 +34,43 @@ def carousel(row_id: str, label: str, items: rx.Var, render) -> rx.Component:
     )
 
 
-def shelf_card(card: rx.Var) -> rx.Component:
-    """A card of a carousel: cover, badges, title and latest chapter."""
-    return _shelf_card(card, rx.el.span(card.chapter_label))
-
-
-def _shelf_card(card: rx.Var, meta: rx.Component) -> rx.Component:
+def _card(card: rx.Var, meta: rx.Component, *, sizes: str = SHELF_SIZES, corner: rx.Component | None = None,
+          title_class: str = "card-title phrased", class_name: str = "card") -> rx.Component:
+    """A home card: the cover with `corner` over it (the badges unless
+    given), the title and `meta`, all one link."""
     return rx.el.li(
         link(
-            cover_image(card, sizes=SHELF_SIZES),
-            badge_row(card),
-            rx.el.span(phrased(card.parts), class_name="card-title phrased"),
+            cover_image(card, sizes=sizes),
+            badge_row(card) if corner is None else corner,
+            rx.el.span(phrased(card.parts), class_name=title_class),
             rx.el.span(meta, class_name="card-meta"),
             href=card.url,
             class_name="card-link",
         ),
-        class_name="card",
+        class_name=class_name,
     )
 
 
+def shelf_card(card: rx.Var) -> rx.Component:
+    """A card of a carousel: cover, badges, title and latest chapter."""
+    return _card(card, rx.el.span(card.chapter_label))
+
+
 def views_card(card: rx.Var) -> rx.Component:
-    return _shelf_card(card, rx.el.span("閲覧 ", card.views))
+    return _card(card, rx.el.span("閲覧 ", card.views))
 
 
 def rank_card(card: rx.Var) -> rx.Component:
     """A place of the day's ranking: its number over the cover's corner."""
-    return rx.el.li(
-        link(
-            cover_image(card, sizes=SHELF_SIZES),
-            rx.el.span(card.rank, rx.el.span("位", class_name="visually-hidden"),
-                       class_name=rx.cond(card.rank <= 3, "home-rank is-top", "home-rank")),
-            rx.el.span(phrased(card.parts), class_name="card-title phrased"),
-            rx.el.span(rx.el.span("閲覧 ", card.period_views), class_name="card-meta"),
-            href=card.url,
-            class_name="card-link",
-        ),
-        class_name="card rank-card",
-    )
+    place = rx.el.span(card.rank, rx.el.span("位", class_name="visually-hidden"),
+                       class_name=rx.cond(card.rank <= 3, "home-rank is-top", "home-rank"))
+    return _card(card, rx.el.span("閲覧 ", card.period_views), corner=place, class_name="card rank-card")
 
 
 def latest_card(card: rx.Var) -> rx.Component:
     """最新更新: the cover, the title, the latest chapter and how long ago."""
-    return rx.el.li(
-        link(
-            cover_image(card, sizes=GRID_SIZES),
-            badge_row(card),
-            rx.el.span(phrased(card.parts), class_name="card-title update-title phrased"),
-            rx.el.span(rx.el.span(card.chapter_label, class_name="update-chapter"), moment_time(card.updated),
-                       class_name="card-meta"),
-            href=card.url,
-            class_name="card-link",
-        ),
-        class_name="card",
-    )
+    meta = rx.fragment(rx.el.span(card.chapter_label, class_name="update-chapter"), moment_time(card.updated))
+    return _card(card, meta, sizes=GRID_SIZES, title_class="card-title update-title phrased")
 
 
 def continue_card(card: rx.Var) -> rx.Component:
