@@ -202,6 +202,23 @@ def guarded_context(browser: Browser, **options) -> Iterator[BrowserContext]:
     assert violations == [], f"Content-Security-Policy violations: {violations}"
 
 
+# A phone (touch, 390x844) and a desktop (1366x900), each a fresh guarded context.
+TOUCH = {"has_touch": True, "is_mobile": True, "viewport": {"width": 390, "height": 844}}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    with guarded_context(browser, **TOUCH) as context:
+        yield context.new_page()
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[Page]:
+    with guarded_context(browser, **DESKTOP) as context:
+        yield context.new_page()
+
+
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
     with guarded_context(browser) as context:

@@ -89,17 +89,24 @@ def _job_state(db: str, label: str) -> tuple[str, int] | None:
                                   (label,)).fetchone()
 
 
-def test_the_server_killed_during_a_scan_resumes_it_after_its_restart(base_url, server_env, device, page: Page, tmp_path):
-    library, series = tmp_path / "big", "嵐の灯台守"
+def _scan_a_new_library(page: Page, base_url: str, library: Path, series: str, seed: int) -> str:
+    """24 chapters of 4 pages of `series` in `library`, which the operator
+    registers and scans from /admin/jobs; the scan job's label."""
     for chapter in range(1, 25):
-        pages = {f"{i}.jpg": _noise_jpeg(chapter * 10 + i, size=(600, 850)) for i in range(4)}
+        pages = {f"{i}.jpg": _noise_jpeg(chapter * seed + i, size=(600, 850)) for i in range(4)}
         write_cbz(library / series / f"{series} 第{chapter}話.cbz", pages)
     _sign_in_as_operator(page, base_url)
     _open(page, base_url + ADMIN_JOBS)
     page.get_by_label("Folder on the server").fill(str(library))
     page.get_by_role("button", name="Add library").click()
     page.get_by_role("button", name=f"Scan now: {library}").click()
-    label, db = f"Scan of {library}", server_env["REFLEX_DB_URL"]
+    return f"Scan of {library}"
+
+
+def test_the_server_killed_during_a_scan_resumes_it_after_its_restart(base_url, server_env, device, page: Page, tmp_path):
+    series = "嵐の灯台守"
+    label = _scan_a_new_library(page, base_url, tmp_path / "big", series, seed=10)
+    db = server_env["REFLEX_DB_URL"]
     deadline = time.monotonic() + 180
     while (_job_state(db, label) or ("", 0))[1] < 2:
         assert time.monotonic() < deadline, f"the scan never got going: {_job_state(db, label)}"
@@ -122,16 +129,9 @@ def test_the_server_killed_during_a_scan_resumes_it_after_its_restart(base_url, 
 
 
 def test_an_operator_cancels_a_running_scan_and_keeps_whole_chapters(base_url, server_env, device, page: Page, tmp_path):
-    library, series = tmp_path / "long", "凪の観測所"
-    for chapter in range(1, 25):
-        pages = {f"{i}.jpg": _noise_jpeg(chapter * 7 + i, size=(600, 850)) for i in range(4)}
-        write_cbz(library / series / f"{series} 第{chapter}話.cbz", pages)
-    _sign_in_as_operator(page, base_url)
-    _open(page, base_url + ADMIN_JOBS)
-    page.get_by_label("Folder on the server").fill(str(library))
-    page.get_by_role("button", name="Add library").click()
-    page.get_by_role("button", name=f"Scan now: {library}").click()
-    label, db = f"Scan of {library}", server_env["REFLEX_DB_URL"]
+    series = "凪の観測所"
+    label = _scan_a_new_library(page, base_url, tmp_path / "long", series, seed=7)
+    db = server_env["REFLEX_DB_URL"]
     job = page.get_by_test_id("jobs").locator("tr", has_text=label).first
     expect(job).to_have_attribute("data-status", "running", timeout=120_000)
     expect(job.locator("td[data-label='Time left']")).to_contain_text("about")  # the time left, once pages are done

@@ -8,31 +8,16 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import guarded_context
+from tests.e2e.conftest import DESKTOP, TOUCH, guarded_context
 from tests.e2e.reader_helpers import choose, chapter_numbers, db, imported_item, manifest, open_chapter, series_with_chapters
 from tests.e2e.touch import Fingers
 
-TOUCH = {"has_touch": True, "is_mobile": True, "viewport": {"width": 390, "height": 844}}
-DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 ALSO_READ_HEADING = "この作品を読んだ人はこんな作品も読んでいます"
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    with guarded_context(browser, **TOUCH) as context:
-        yield context.new_page()
-
-
-@pytest.fixture
-def desktop(browser: Browser) -> Iterator[Page]:
-    with guarded_context(browser, **DESKTOP) as context:
-        yield context.new_page()
 
 
 def _forward_key(direction: str) -> str:

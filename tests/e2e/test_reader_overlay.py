@@ -5,23 +5,14 @@ and every part of the reader inside a landmark (axe-core's `region`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ROOT, guarded_context
+from tests.e2e.conftest import ROOT
 from tests.e2e.reader_helpers import counter, open_chapter, series_with_chapters
 from tests.e2e.touch import Fingers
 
-TOUCH = {"has_touch": True, "is_mobile": True, "viewport": {"width": 390, "height": 844}}
 AXE = ROOT / "tools/node_modules/axe-core/axe.min.js"
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    with guarded_context(browser, **TOUCH) as context:
-        yield context.new_page()
 
 
 def _box(page: Page, selector: str) -> dict:

@@ -13,16 +13,15 @@ import io
 import subprocess
 import time
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from manga_app.core import routes
-from tests.e2e.conftest import ROOT, guarded_context, wait_for_hydration
+from tests.e2e.conftest import ROOT, wait_for_hydration
 from tests.e2e.reader_helpers import HISTORY_KEY, choose, counter, open_chapter, visible_pages
 
 SERIES = "見開き位置見本"
@@ -62,12 +61,6 @@ def slug(base_url: str, server_env: dict[str, str], tmp_path_factory: pytest.Tem
             return found[0]
         assert time.monotonic() < deadline, "the imported series never reached the held catalogue"
         time.sleep(0.5)
-
-
-@pytest.fixture
-def desktop(browser: Browser) -> Iterator[Page]:
-    with guarded_context(browser, viewport={"width": 1366, "height": 900}) as context:
-        yield context.new_page()
 
 
 def _read_through(page: Page, screens: list[tuple[str, list[int]]]) -> None:

@@ -5,12 +5,10 @@ ctrl+wheel, keys and drag, and double pages at their ends."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import guarded_context
 from tests.e2e.reader_helpers import (
     choose,
     counter,
@@ -22,20 +20,6 @@ from tests.e2e.reader_helpers import (
 )
 from tests.e2e.touch import Fingers
 
-TOUCH = {"has_touch": True, "is_mobile": True, "viewport": {"width": 390, "height": 844}}
-DESKTOP = {"viewport": {"width": 1366, "height": 900}}
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    with guarded_context(browser, **TOUCH) as context:
-        yield context.new_page()
-
-
-@pytest.fixture
-def desktop(browser: Browser) -> Iterator[Page]:
-    with guarded_context(browser, **DESKTOP) as context:
-        yield context.new_page()
 
 
 def _page_width(page: Page, index: int = 0) -> float:
