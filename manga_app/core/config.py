@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     # Comma-separated Google account e-mails of the operators (/admin): their
     # verified e-mail must be one of these (or their token carry admin: true).
     admin_emails: str = ""
+    # Distinct visitors whose chapter views (and likes) count per address,
+    # chapter and day: a bound on a script that drops its id, set well above
+    # the people a mobile carrier puts behind one address.
+    visitors_per_address: int = Field(default=50, ge=1, le=1_000_000)
 
     @field_validator("site_origin")
     @classmethod

@@ -158,4 +158,5 @@ def toggle_chapter_like(chapter_id: int, *, browser_id: str, uid: str, address: 
         if session.get(Chapter, chapter_id) is None:
             return None
         return toggle(session=session, chapter_id=chapter_id, keys=reader_keys(browser_id=browser_id, uid=uid),
-                      address=address_key(secret, address), day=day)
+                      address=address_key(secret, address), day=day,
+                      max_per_address=get_settings().visitors_per_address)

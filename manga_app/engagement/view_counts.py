@@ -130,4 +130,5 @@ def count_chapter_view(slug: str, number: str, *, browser_id: str, uid: str, add
             visitors=visitors,
             address=address_key(secret, address),
             day=day,
+            max_per_address=get_settings().visitors_per_address,
         )

@@ -102,9 +102,18 @@ element => {
       text += node.data[i];
     }
   }
-  return { text, breaks };
+  return { text, breaks, width: element.getBoundingClientRect().width };
 }
 """
+
+_SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def resize(page: Page, width: int, height: int) -> None:
+    """A new viewport, measured only once the page's own resize handlers
+    (the reader redraws its screen) have drawn a frame at that size."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(_SETTLED)
 
 
 def _wordlike(char: str) -> bool:
@@ -119,7 +128,8 @@ def assert_breaks_between_phrases(element: Locator) -> int:
     allowed = set(boundaries(text))
     for at in breaks:
         assert not (_wordlike(text[at - 1]) and _wordlike(text[at])), f"a word split: {text[:at]} / {text[at:]}"
-        assert at in allowed or text[at - 1] == " " or text[at] == " ", f"a phrase split: {text[:at]} / {text[at:]}"
+        assert at in allowed or text[at - 1] == " " or text[at] == " ", (
+            f"a phrase split at {found['width']:.0f} px: {text[:at]} / {text[at:]}")
     return len(breaks)
 
 

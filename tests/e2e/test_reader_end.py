@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from manga_app.core.phrases import boundaries
 
 from tests.e2e.reader_helpers import last_chapter_of, open_chapter
-from tests.e2e.test_appearance import assert_breaks_between_phrases
+from tests.e2e.test_appearance import assert_breaks_between_phrases, resize
 
 
 def _read_to_the_end(page: Page, direction: str) -> None:
@@ -59,7 +59,7 @@ def test_the_end_card_and_the_history_shelf_break_titles_between_phrases(
     assert texts.count() >= 3
     wrapped = 0
     for width in (1366, 390, 320, 280):  # narrower, so that something wraps
-        page.set_viewport_size({"width": width, "height": 844})
+        resize(page, width, 844)
         wrapped += sum(assert_breaks_between_phrases(texts.nth(index)) for index in range(texts.count()))
     assert wrapped > 0, "nothing on the end card was long enough to wrap: the test checks nothing"
     assert end.locator(".reader-end-pick-title wbr, .reader-end-title wbr").count() > 0
@@ -71,5 +71,5 @@ def test_the_end_card_and_the_history_shelf_break_titles_between_phrases(
     expect(title).to_have_class(re.compile(r"\bphrased\b"))
     assert title.locator("wbr").count() == len(boundaries(title.inner_text()))
     for width in (390, 280):
-        page.set_viewport_size({"width": width, "height": 844})
+        resize(page, width, 844)
         assert_breaks_between_phrases(title)

@@ -157,3 +157,27 @@ def test_a_deleted_chapter_takes_its_marks_along(engine, chapter):
         session.commit()
         left = session.execute(sa.select(sa.func.count()).where(ChapterViewMark.chapter_id == chapter[1])).scalar_one()
     assert left == 0
+
+
+def test_the_address_cap_is_the_deployments_setting(engine, chapter, monkeypatch):
+    """VISITORS_PER_ADDRESS sets how many visitors of one address count
+    (the e2e suite's thousands of fresh browsers all come from 127.0.0.1)."""
+    from manga_app.core import config
+
+    with Session(engine) as session:
+        slug = session.get(Series, chapter[0]).slug
+    monkeypatch.setattr(view_counts, "shared_engine", lambda: engine)
+    monkeypatch.setenv("CONTENT_KEY", "8d3f61a2c4e9b07d15f2a8c63e90d4b7" * 2)
+    monkeypatch.setenv("VISITORS_PER_ADDRESS", "2")
+    config.get_settings.cache_clear()
+    try:
+        counted = [view_counts.count_chapter_view(slug, "1", browser_id=f"browser-{index}-xxxxxxxxxxxx", uid="",
+                                                  address="192.0.2.7", day=TODAY) for index in range(3)]
+        assert counted == [True, True, False] and views(engine, chapter) == (2, 2)
+        monkeypatch.setenv("VISITORS_PER_ADDRESS", "60")
+        config.get_settings.cache_clear()
+        assert all(view_counts.count_chapter_view(slug, "1", browser_id=f"browser-{index}-xxxxxxxxxxxx", uid="",
+                                                  address="192.0.2.7", day=TODAY) for index in range(3, 58))
+        assert views(engine, chapter) == (57, 57)
+    finally:
+        config.get_settings.cache_clear()
