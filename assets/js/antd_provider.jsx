@@ -21,7 +21,7 @@ import { ConfigProvider, notification as antdNotification } from "antd";
 import jaJP from "antd/locale/ja_JP";
 import { showNoticesWith } from "./notify.js";
 // Python's notices (rx.call_script strings) reach notify.js through this module.
-import "./python_calls.js";
+import "./actions.js";
 import themeConfig from "../antd_theme.json";
 // The theme's algorithm ("compact" over antd's default seed and our tokens),
 // already run at build time by tools/extract_antd_css.cjs: deriving its
@@ -51,8 +51,8 @@ export function AntdTheme({ children }) {
   );
 }
 
-// Shows what notify.js is given (the site's scripts, and Python event
-// handlers through python_calls.js) with antd's notification API.
+// Shows what notify.js is given (the site's scripts, buttons and Python event
+// handlers through client_commands.js) with antd's notification API.
 // The holder, with its theme (a token computation and runtime styles),
 // mounts with the first notice: most page loads show none.
 function NotificationBridge({ maxCount }) {

@@ -9,10 +9,10 @@ event, addressed to a ref that module registers (Reflex assigns the value to
 `ref.current.value`; the module's setter runs the command): no script text
 ever reaches the browser.
 
-Scripts a click or a mount runs are written as `rx.run_script` (compiled
-into the bundle as a function, never eval'd); an event that needs a value of
-the page passes it as an `rx.Var` argument of the event instead of a
-`callback`, which Reflex would eval as well."""
+What a click does in the browser alone is a declared action
+(manga_app/ui/actions.py), never script text; an event that needs a value
+of the page passes it as an `rx.Var` argument of the event instead of a
+`callback`, which Reflex would eval."""
 
 from __future__ import annotations
 

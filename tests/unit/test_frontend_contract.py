@@ -5,9 +5,10 @@ on the source as text:
   assets/js) takes exactly the props and events its Python class declares,
   with their types (`rx.Var[...]`, `rx.EventHandler[...]`), under their
   camelCase names, so neither side can rename or drop one alone;
-- the site's scripts import one another instead of sharing `window.manga*`
-  globals: only assets/js/python_calls.js sets any, each one a name that
-  Python's script strings still call, and Python calls no other.
+- no script text in Python and no `window.manga*` globals: the site's
+  scripts import one another, and what a button does in the browser alone
+  is a `data-action` (manga_app/ui/actions.py) that assets/js/actions.js
+  runs, the two lists of action names alike.
 
 Each rule is a function of the sources, shown to fail on a small broken
 case before it is trusted on the real ones."""
@@ -23,10 +24,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_ROOT = "assets/js/"
-BRIDGE = "assets/js/python_calls.js"
+ACTIONS_JS = "assets/js/actions.js"
+ACTIONS_PY = "manga_app/ui/actions.py"
 # Props every component takes from React, not from its Python class.
 REACT_PROPS = {"children"}
 _GLOBAL = re.compile(r"window\.(manga\w+)")
+# Reflex's ways of running script text in the browser (run_script's string, eval'd ones, callbacks).
+_SCRIPT_TEXT = re.compile(r"\brx\.(run_script|call_script|call_function)\(")
 
 
 @dataclass
@@ -131,19 +135,21 @@ def islands_take_what_python_declares(python: dict[str, str], scripts: dict[str,
     return found
 
 
-def globals_only_in_the_bridge(python: dict[str, str], scripts: dict[str, str]) -> list[str]:
-    called = {name for source in python.values() for name in _GLOBAL.findall(source)}
-    found = [f"{path} uses window.{name}: import it (only {BRIDGE} sets the globals Python calls)"
-             for path, source in sorted(scripts.items()) if path != BRIDGE
-             for name in sorted(set(_GLOBAL.findall(source)))]
-    bridged = set(re.findall(r"window\.(manga\w+)\s*=", scripts.get(BRIDGE, "")))
-    found += [f"{BRIDGE} sets window.{name}, which no Python script string calls: remove it"
-              for name in sorted(bridged - called)]
-    found += [f"Python calls window.{name}, which {BRIDGE} does not set" for name in sorted(called - bridged)]
+def no_script_text_or_globals(python: dict[str, str], scripts: dict[str, str]) -> list[str]:
+    found = [f"{path} runs script text ({match.group(1)}): declare a data-action ({ACTIONS_PY})"
+             for path, source in sorted(python.items()) for match in _SCRIPT_TEXT.finditer(source)]
+    found += [f"{path} uses window.{name}: import it instead"
+              for path, source in sorted({**python, **scripts}.items())
+              for name in sorted(set(_GLOBAL.findall(source)))]
+    declared = set(re.findall(r'"([a-z-]+)"', python.get(ACTIONS_PY, "").partition("Literal[")[2].partition("]")[0]))
+    body = scripts.get(ACTIONS_JS, "").partition("export const ACTIONS = {")[2].partition("\n};")[0]
+    runs = set(re.findall(r'^  "?([a-z-]+)"?:', body, re.M))
+    found += [f"{ACTIONS_PY} declares action {name!r}, which {ACTIONS_JS} does not run" for name in sorted(declared - runs)]
+    found += [f"{ACTIONS_JS} runs action {name!r}, which {ACTIONS_PY} does not declare" for name in sorted(runs - declared)]
     return found
 
 
-RULES = {"islands": islands_take_what_python_declares, "globals": globals_only_in_the_bridge}
+RULES = {"islands": islands_take_what_python_declares, "script text": no_script_text_or_globals}
 
 GOOD_PYTHON = {
     "manga_app/ui/thing.py": (
@@ -152,14 +158,15 @@ GOOD_PYTHON = {
         "    page_count: rx.Var[int]\n    on_turn: rx.EventHandler[lambda page: [page]]\n\n"
         "class Other(Thing):\n    tag = \"Other\"\n"
     ),
-    "manga_app/ui/notify.py": 'def notify():\n    return rx.call_script("window.mangaNotify(1)")\n',
+    ACTIONS_PY: 'Action = Literal[\n    "share", "dialog-open",\n]\n',
+    "manga_app/ui/title.py": 'X = rx.el.button("共有", custom_attrs=action("share"))\n',
 }
 GOOD_SCRIPTS = {
     "assets/js/thing.jsx": (
         "export function Thing({ pageCount = 0, onTurn, children }) {\n  return children;\n}\n"
         "export function Other(props) {\n  const { onTurn } = props;\n  return props.pageCount;\n}\n"
     ),
-    BRIDGE: 'import { notify } from "./notify.js";\nwindow.mangaNotify = notify;\n',
+    ACTIONS_JS: 'export const ACTIONS = {\n  share: () => {\n    x();\n  },\n  "dialog-open": ({ target }) => y(target),\n};\n',
     "assets/js/save.jsx": 'import { notify } from "./notify.js";\nnotify("info", "x");\n',
 }
 BROKEN = {
@@ -167,10 +174,12 @@ BROKEN = {
         ("assets/js/thing.jsx", "export function Thing({ pages, onTurn }) {\n}\nexport function Other(props) {\n}\n"),
         ("manga_app/ui/thing.py", GOOD_PYTHON["manga_app/ui/thing.py"].replace("page_count", "page_total")),
     ],
-    "globals": [
+    "script text": [
         ("assets/js/save.jsx", "if (window.mangaNotify) window.mangaNotify('info', 'x');\n"),
-        (BRIDGE, GOOD_SCRIPTS[BRIDGE] + "window.mangaAuth = {};\n"),
-        ("manga_app/ui/notify.py", 'X = rx.call_script("window.mangaAuth.signOut()")\n'),
+        ("manga_app/ui/title.py", 'X = rx.el.button("共有", on_click=rx.run_script("navigator.share()"))\n'),
+        ("manga_app/ui/notify.py", 'X = rx.call_script("notify()")\n'),
+        (ACTIONS_PY, GOOD_PYTHON[ACTIONS_PY].replace('"share", ', '"share", "copy", ')),
+        (ACTIONS_JS, GOOD_SCRIPTS[ACTIONS_JS].replace("  share:", "  copy: () => z(),\n  share:")),
     ],
 }
 

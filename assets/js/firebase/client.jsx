@@ -4,12 +4,12 @@
 // emulator address), then it connects to the Auth emulator in local runs,
 // sets local persistence, and reports every auth state to Python with a
 // fresh ID token (the backend verifies it; it never trusts the user object).
-// Sign-in actions are `authActions` (Python's scripts reach them through python_calls.js).
+// Sign-in actions are `authActions` (buttons reach them through actions.js).
 // The SDK is loaded only once the settings arrive, after the page is
 // interactive: it stays out of the bundle every first paint waits for.
 import React, { useEffect } from "react";
 import { closeAccountMenus } from "./account_menu.js";
-import { exposeAuthActions } from "../python_calls.js";
+import { exposeAuthActions } from "../actions.js";
 import { CANCELLED, HELPER_UNREACHABLE, HELPER_WAIT_MS, REDIRECT_PENDING, UPGRADE_BY_REDIRECT, USE_REDIRECT } from "./auth_rules.js";
 import { helperLoaded } from "./auth_rules.js";
 import { emulatorUrl, googleProfile, refreshDelay, sessionFlag, setSessionFlag, toUser } from "./auth_rules.js";

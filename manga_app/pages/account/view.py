@@ -9,12 +9,9 @@ from manga_app.core.routes import PageKind
 from manga_app.ui.account.library_parts import account_header
 from manga_app.ui.layout import site_layout
 from manga_app.ui.page import page
+from manga_app.ui.actions import action
 
 DIALOG_ID = "delete-account"
-
-
-def _close() -> rx.event.EventSpec:
-    return rx.run_script(f"document.getElementById('{DIALOG_ID}').close()")
 
 
 def _confirm_dialog() -> rx.Component:
@@ -23,9 +20,10 @@ def _confirm_dialog() -> rx.Component:
         rx.el.p("フォロー・閲覧履歴・読んだ位置・OPDSキーなど、このアカウントのデータをすべて削除し、ログアウトします。"
                 "あとから元に戻せません。", class_name="guest-sign-out-text"),
         rx.el.div(
-            rx.el.button("削除する", type="button", on_click=[_close(), AccountDataState.delete_account],
+            rx.el.button("削除する", type="button", on_click=AccountDataState.delete_account,
+                         custom_attrs=action("dialog-close", target=DIALOG_ID),
                          class_name="guest-sign-out-button guest-sign-out-leave", data_testid="delete-account-confirm"),
-            rx.el.button("キャンセル", type="button", on_click=_close(),
+            rx.el.button("キャンセル", type="button", custom_attrs=action("dialog-close", target=DIALOG_ID),
                          class_name="guest-sign-out-button guest-sign-out-cancel", data_testid="delete-account-cancel"),
             class_name="guest-sign-out-actions",
         ),
@@ -50,7 +48,7 @@ def _signed_in() -> rx.Component:
             rx.el.h2("アカウントの削除", class_name="section-title"),
             rx.el.p("アカウントと、このサイトに保存されたあなたのデータをすべて削除します。", class_name="shelf-muted"),
             rx.el.button("アカウントを削除", type="button",
-                         on_click=rx.run_script(f"document.getElementById('{DIALOG_ID}').showModal()"),
+                         custom_attrs=action("dialog-open", target=DIALOG_ID),
                          class_name="account-data-button account-data-danger", data_testid="delete-account"),
             _confirm_dialog(),
             aria_label="アカウントの削除",

@@ -10,15 +10,10 @@ from manga_app.ui.badges import badge_row
 from manga_app.ui.cards import cover_image, moment_time
 from manga_app.ui.link import link
 from manga_app.ui.phrased import phrased
+from manga_app.ui.actions import action
 
 SHELF_SIZES = "(min-width: 1024px) 150px, (min-width: 768px) 140px, 31vw"
 GRID_SIZES = "(min-width: 1024px) 140px, (min-width: 768px) 150px, 31vw"
-
-
-def _scroll(row_id: str, direction: int) -> str:
-    # One screenful of whole cards (the row snaps to a card's start).
-    return (f"(() => {{ const row = document.getElementById({row_id!r}); if (row) row.scrollBy("
-            f"{{left: {direction} * row.clientWidth, behavior: 'smooth'}}); }})()")
 
 
 def carousel(row_id: str, label: str, items: rx.Var, render) -> rx.Component:
@@ -26,10 +21,10 @@ def carousel(row_id: str, label: str, items: rx.Var, render) -> rx.Component:
     whole cards; the arrows show only where a pointer can hover (CSS)."""
     return rx.el.div(
         rx.el.button("‹", type="button", class_name="carousel-arrow is-previous", aria_label=f"{label}の前へ",
-                     aria_controls=row_id, on_click=rx.run_script(_scroll(row_id, -1))),
+                     aria_controls=row_id, custom_attrs=action("scroll-row", target=row_id, step=-1)),
         rx.el.ul(rx.foreach(items, render), id=row_id, class_name="carousel-row", aria_label=label),
         rx.el.button("›", type="button", class_name="carousel-arrow is-next", aria_label=f"{label}の次へ",
-                     aria_controls=row_id, on_click=rx.run_script(_scroll(row_id, 1))),
+                     aria_controls=row_id, custom_attrs=action("scroll-row", target=row_id, step=1)),
         class_name="carousel",
     )
 

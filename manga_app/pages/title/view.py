@@ -17,18 +17,10 @@ from manga_app.ui.page import page
 from manga_app.cards.records import COVER_HEIGHT, COVER_WIDTH
 from manga_app.visitor.library_state import LibraryState
 from manga_app.offline.parts import series_offline_save
+from manga_app.ui.actions import action
 
 
 # Web Share where the browser has it, else copy the address.
-_SHARE_SCRIPT = (
-    "(() => { const url = location.href; const done = () => window.mangaNotify && window.mangaNotify('success', 'リンクをコピーしました', url);"
-    " if (navigator.share) { navigator.share({title: document.title, url}).catch(() => {}); return; }"
-    " if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).then(done); return; }"
-    " const box = document.createElement('textarea'); box.value = url; document.body.appendChild(box); box.select();"
-    " document.execCommand('copy'); box.remove(); done(); })()"
-)
-
-
 def _cover() -> rx.Component:
     return rx.el.img(
         src=TitleState.cover,
@@ -81,7 +73,7 @@ def _actions() -> rx.Component:
         link("最初から読む", href=TitleState.first_url,
              class_name=rx.cond(started, "button-secondary read-first", "button-primary read-first")),
         follow_button(TitleState.slug),
-        rx.el.button("共有", type="button", on_click=rx.run_script(_SHARE_SCRIPT), class_name="button-outline share-button"),
+        rx.el.button("共有", type="button", custom_attrs=action("share"), class_name="button-outline share-button"),
         class_name=rx.cond(started, "title-actions is-started", "title-actions"),
     )
 

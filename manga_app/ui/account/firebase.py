@@ -2,6 +2,7 @@
 component. The npm package is pinned here, once for the whole app."""
 
 import reflex as rx
+from manga_app.ui.actions import action
 
 FIREBASE_PACKAGE = "firebase@12.19.0"
 
@@ -29,16 +30,16 @@ class FirebaseAuth(rx.Component):
     on_error: rx.EventHandler[lambda code: [code]]
 
 
-def sign_in_with_google() -> rx.event.EventSpec:
-    """Runs in the click itself, so the popup counts as a user gesture."""
-    return rx.run_script("window.mangaAuth && window.mangaAuth.signInWithGoogle()")
+def sign_in_with_google() -> dict[str, str]:
+    """A button's attributes: runs in the click itself, so the popup counts as a user gesture."""
+    return action("sign-in-google")
 
 
-def sign_in_anonymously() -> rx.event.EventSpec:
-    return rx.run_script("window.mangaAuth && window.mangaAuth.signInAnonymously()")
+def sign_in_anonymously() -> dict[str, str]:
+    return action("sign-in-guest")
 
 
-def sign_out() -> rx.event.EventSpec:
+def sign_out() -> dict[str, str]:
     """ログアウト as the visitor asks for it: a guest is asked first
     (ui/account/guest_sign_out.py), since a guest's library cannot come back."""
-    return rx.run_script("window.mangaAuth && window.mangaAuth.requestSignOut()")
+    return action("sign-out")

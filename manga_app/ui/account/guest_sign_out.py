@@ -8,19 +8,14 @@ signing out when the signed-in user is a guest."""
 
 import reflex as rx
 
+from manga_app.ui.actions import action
+
 DIALOG_ID = "guest-sign-out"
 TITLE = "ゲストのままログアウトしますか？"
 
 
-def _close_then(action: str) -> rx.event.EventSpec:
-    # One script, run in the click itself: the Google popup needs the gesture.
-    return rx.run_script(
-        f"(document.getElementById('{DIALOG_ID}').close(), window.mangaAuth && window.mangaAuth.{action}())"
-    )
-
-
-def _button(label: str, on_click, *, kind: str, test_id: str) -> rx.Component:
-    return rx.el.button(label, type="button", on_click=on_click, data_testid=test_id,
+def _button(label: str, attrs: dict[str, str], *, kind: str, test_id: str) -> rx.Component:
+    return rx.el.button(label, type="button", custom_attrs=attrs, data_testid=test_id,
                         class_name=f"guest-sign-out-button guest-sign-out-{kind}")
 
 
@@ -34,9 +29,9 @@ def guest_sign_out_dialog() -> rx.Component:
         ),
         rx.el.p("Googleでログインすると、いまのライブラリをそのまま引き継げます。", class_name="guest-sign-out-text"),
         rx.el.div(
-            _button("Googleでログインして残す", _close_then("signInWithGoogle"), kind="keep", test_id="guest-sign-out-google"),
-            _button("消してログアウト", _close_then("signOut"), kind="leave", test_id="guest-sign-out-confirm"),
-            _button("キャンセル", rx.run_script(f"document.getElementById('{DIALOG_ID}').close()"), kind="cancel",
+            _button("Googleでログインして残す", action("sign-in-google", close=DIALOG_ID), kind="keep", test_id="guest-sign-out-google"),
+            _button("消してログアウト", action("sign-out-now", close=DIALOG_ID), kind="leave", test_id="guest-sign-out-confirm"),
+            _button("キャンセル", action("dialog-close", target=DIALOG_ID), kind="cancel",
                     test_id="guest-sign-out-cancel"),
             class_name="guest-sign-out-actions",
         ),

@@ -5,19 +5,13 @@ copy button, revoke, remake) the same way (`_key_panel`)."""
 import reflex as rx
 
 from manga_app.visitor.personal_key_state import FeedKeyState, OpdsKeyState
+from manga_app.ui.actions import action
 
 
-def _copy_script(box_id: str) -> str:
-    return (
-        f"(() => {{ const box = document.getElementById('{box_id}'); if (!box) return; box.select();"
-        " const done = () => window.mangaNotify && window.mangaNotify('success', 'URLをコピーしました', '');"
-        " if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(box.value).then(done); return; }"
-        " document.execCommand('copy'); done(); })()"
-    )
-
-
-def _button(label: str, on_click, *, primary: bool = False, test_id: str) -> rx.Component:
-    return rx.el.button(label, type="button", on_click=on_click, data_testid=test_id,
+def _button(label: str, on_click=None, *, attrs: dict[str, str] | None = None, primary: bool = False,
+            test_id: str) -> rx.Component:
+    """`on_click` an event of the key's state, or `attrs` a browser action (ui/actions.py)."""
+    return rx.el.button(label, type="button", on_click=on_click, custom_attrs=attrs or {}, data_testid=test_id,
                         class_name="account-menu-item" + (" account-menu-item-primary" if primary else ""))
 
 
@@ -33,7 +27,7 @@ def _key_panel(state, *, prefix: str, title: str, intro: rx.Component, label: st
                 rx.el.label("あなた専用のURL（この画面でだけ表示されます）", html_for=box, class_name="opds-label"),
                 rx.el.div(
                     rx.el.input(id=box, value=state.url, read_only=True, class_name="opds-url", data_testid=box),
-                    _button("コピー", rx.run_script(_copy_script(box)), test_id=f"{prefix}-copy"),
+                    _button("コピー", attrs=action("copy", target=box), test_id=f"{prefix}-copy"),
                     class_name="opds-url-row",
                 ),
             ),

@@ -28,11 +28,11 @@ def _avatar() -> rx.Component:
     )
 
 
-def _action(label: str, on_click, *, test_id: str, primary: bool = False) -> rx.Component:
+def _action(label: str, attrs: dict[str, str], *, test_id: str, primary: bool = False) -> rx.Component:
     return rx.el.button(
         label,
         type="button",
-        on_click=on_click,
+        custom_attrs=attrs,
         class_name="account-menu-item" + (" account-menu-item-primary" if primary else ""),
         data_testid=test_id,
     )
