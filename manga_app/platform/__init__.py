@@ -23,6 +23,9 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   a quarter second, not at the lock's expiry (`waiters_looked_at_again`).
 - The built page: rendered pages start the app after their first frame
   (`start_after_first_paint`), the one rewrite of Reflex's build output.
+- A browser's null error is reported and logged, not answered with
+  Reflex's reload script: that script is eval'd text, which the site's CSP
+  refuses, so it only added an EvalError (`install`, FrontendEventExceptionState).
 
 The wing: every change the site makes to its frameworks is in this package
 (an architecture rule: nothing outside it uses a private name of Reflex,
@@ -55,6 +58,7 @@ import inspect
 from reflex.app import App, EventNamespace
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
+from reflex.state import FrontendEventExceptionState
 
 from manga_app.platform import dirty_sets
 from manga_app.platform.built_page import PAINT_GATE, start_after_first_paint
@@ -79,6 +83,7 @@ def install() -> None:
     App._preprocess (run by the event processor under the state lock, before
     every event), EventNamespace.on_connect, on_event and on_disconnect (socket.io)."""
     dirty_sets.install()
+    FrontendEventExceptionState.auto_reload_on_errors = []  # a public class setting, no wrapper
     if getattr(App._preprocess, MARK, False):
         return
     _wrap(App, "_preprocess", socket_guard.before_event)

@@ -273,3 +273,20 @@ def test_a_visitors_states_hold_no_empty_sets_between_events_and_changes_still_r
     per_visitor = (tracemalloc.get_traced_memory()[0] - before) / len(roots)
     tracemalloc.stop()
     assert per_visitor / states < 6_000 / 19, f"{per_visitor:.0f} bytes per visitor's state tree of {states} states"
+
+
+def test_a_frontend_null_error_is_logged_without_a_reload_script(monkeypatch):
+    """Reflex answers a browser's null error with a reload written as script
+    text, which it evals: the site's CSP refuses eval, so the answer only
+    added an EvalError to the error. The wing turns that answer off; the
+    error is still reported to the backend's handler."""
+    from reflex.state import FrontendEventExceptionState
+
+    platform.install()
+    reported = []
+    handler = FrontendEventExceptionState.handle_frontend_exception.fn
+    app = type("App", (), {"frontend_exception_handler": staticmethod(reported.append)})()
+    monkeypatch.setattr("reflex.state.RegistrationContext.get", lambda: type("C", (), {"app": app})())
+    answers = list(handler(object.__new__(FrontendEventExceptionState),
+                           "TypeError: Cannot read properties of null (reading 'getBoundingClientRect')", ""))
+    assert answers == [] and len(reported) == 1
