@@ -18,6 +18,9 @@ from PIL import Image
 from starlette.responses import PlainTextResponse
 from starlette.testclient import TestClient
 
+from sqlmodel import Session, select
+
+from manga_app.accounts.models import UserAccount
 from manga_app.core import db
 from manga_app.read_models import held
 from manga_app.core.config import get_settings
@@ -89,3 +92,15 @@ def site(demo_data: Path):
 def client(site) -> TestClient:
     # Not entered: the stand-in for Reflex has no lifespan to run.
     return TestClient(site_http_layer(PlainTextResponse("reflex")), base_url="http://127.0.0.1")
+
+
+@pytest.fixture
+def accounts(site):
+    """A session on the site's database; the accounts a test made go afterwards."""
+    engine = db.make_engine(f"sqlite:///{site / 'opds.db'}")
+    with Session(engine) as session:
+        yield session
+        for row in session.exec(select(UserAccount)).all():
+            session.delete(row)
+        session.commit()
+    engine.dispose()

@@ -7,25 +7,13 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from manga_app.accounts import opds_keys, repository
 from manga_app.accounts.models import FeedKey, UserAccount
-from manga_app.core.db import make_engine
 from tests.unit.opds.schema import NS, valid_atom
 
 SERIES = "neko-machi-hiyori"
-
-
-@pytest.fixture
-def accounts(site):
-    engine = make_engine(f"sqlite:///{site / 'opds.db'}")
-    with Session(engine) as session:
-        yield session
-        for row in session.exec(select(UserAccount)).all():
-            session.delete(row)
-        session.commit()
-    engine.dispose()
 
 
 @pytest.fixture

@@ -7,25 +7,13 @@ import hashlib
 from datetime import UTC, datetime
 
 import pytest
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from manga_app.accounts import opds_keys, progress, repository
 from manga_app.accounts.models import OpdsKey, UserAccount
-from manga_app.core.db import make_engine
 from tests.unit.opds.schema import ACQUISITION, NS, valid_feed
 
 PSE = "{http://vaemendis.net/opds-pse/ns}"
-
-
-@pytest.fixture
-def accounts(site):
-    engine = make_engine(f"sqlite:///{site / 'opds.db'}")
-    with Session(engine) as session:
-        yield session
-        for row in session.exec(select(UserAccount)).all():
-            session.delete(row)
-        session.commit()
-    engine.dispose()
 
 
 @pytest.fixture

@@ -5,61 +5,20 @@ one reader count once; an address is capped; the count is its rows."""
 from __future__ import annotations
 
 import threading
-import uuid
-from datetime import UTC, date, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from manga_app.catalogue.models import Chapter, Series
-from manga_app.core.db import make_engine, migrate
+from manga_app.catalogue.models import Chapter
 from manga_app.engagement import likes, view_counts
 from manga_app.engagement.models import ChapterLike
-from tests.postgres import scratch_database
-
-T0 = datetime(2026, 1, 1, tzinfo=UTC)
-TODAY = date(2026, 3, 2)
-SECRET = view_counts.hashing_secret("0f" * 32)
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def db_url(request, tmp_path_factory):
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('likes') / 'likes.db'}"
-        migrate(url)
-        yield url
-        return
-    with scratch_database("likes_test") as url:
-        yield url
-
+from tests.unit.reader.engagement_db import SECRET, T0, TODAY, account, browser, db_url, engine, series_chapter  # noqa: F401
 
 @pytest.fixture
-def engine(db_url):
-    engine = make_engine(db_url)
-    yield engine
-    engine.dispose()
-
-
-@pytest.fixture
-def chapter(engine) -> int:
-    slug = f"s-{uuid.uuid4().hex[:8]}"
-    with Session(engine) as session:
-        series = Series(slug=slug, title=slug, title_key=slug, search_text=slug, created_at=T0, updated_at=T0)
-        session.add(series)
-        session.flush()
-        row = Chapter(series_id=series.id, number_hundredths=100, title="", slug="", published_at=T0, page_count=3)
-        session.add(row)
-        session.commit()
-        return row.id
-
-
-def browser(name: str) -> str:
-    return view_counts.visitor_key(SECRET, "b", name)
-
-
-def account(uid: str) -> str:
-    return view_counts.visitor_key(SECRET, "u", uid)
+def chapter(series_chapter) -> int:
+    return series_chapter[1]
 
 
 def toggle(engine, chapter, keys, *, address="", day=TODAY, cap=likes.MAX_LIKES_PER_ADDRESS) -> likes.LikeState:
