@@ -107,6 +107,21 @@ class HeldCatalogue:
         self._refreshing: asyncio.Task | None = None
         self._listeners: list[Listener] = []
         self._telling: set[asyncio.Task] = set()
+        self._failures: dict[str, int] = {}  # failures logged (by their text), and how often they came again
+        self._failed_now = False  # whether the check under way failed in part
+
+    def _log_error(self, message: str, *args, exc_info: bool = False) -> None:
+        """A failed check, logged the first time only: the watch checks every
+        few seconds, and the same failure would fill the log."""
+        text = message % args
+        self._failed_now = True
+        if text in self._failures:
+            self._failures[text] += 1
+            return
+        if len(self._failures) >= 100:  # failures that never repeat alike are all logged, the memo bounded
+            self._failures.clear()
+        self._failures[text] = 0
+        logger.error("%s (not logged again while it repeats)", text, exc_info=exc_info)
 
     def listen(self, listener: Listener) -> None:
         """`listener(slugs)` is awaited after each publish that changed series."""
@@ -119,7 +134,7 @@ class HeldCatalogue:
             try:
                 await self.refresh(force=True)
             except Exception:  # never let one failed check end the watch
-                logger.exception("Checking the published catalogue failed")
+                self._log_error("Checking the published catalogue failed", exc_info=True)
             await asyncio.sleep(every)
 
     @property
@@ -149,9 +164,10 @@ class HeldCatalogue:
         return self._snapshot
 
     async def _refresh(self) -> None:
+        self._failed_now = False
         genres_tag, list_tag = await self._published_tags()
         snapshot = self._snapshot
-        loader = CatalogueLoader(self.base_url, transport=self.transport)
+        loader = CatalogueLoader(self.base_url, transport=self.transport, log_error=self._log_error)
         if not list_tag or list_tag != snapshot.version or not snapshot.mangas:
             if not await loader.load_mangas():
                 return  # logged by the loader; keep what is held, check again next time
@@ -163,6 +179,9 @@ class HeldCatalogue:
             self._genres_version = genres_tag if genres else ""
         if genres != snapshot.genres:
             snapshot = snapshot.with_genres(genres)
+        if self._failures and not self._failed_now:
+            logger.warning("The published catalogue loads again")
+            self._failures.clear()
         installed, old = snapshot is not self._snapshot, self._snapshot
         self._snapshot = snapshot
         self._checked_at = time.monotonic()
