@@ -90,6 +90,9 @@ class ReaderState(rx.State):
     _prefetched: dict[str, list[dict]] = {}
     # The opening whose pages went out, due for _bookkeeping (a client's own record_opening finds none).
     _opening_due: int = -1
+    # The opening whose position the browser has already reported (save_progress):
+    # its bookkeeping, run later on a busy server, must not take that position back.
+    _reported_view: int = -1
 
     def _settings(self) -> dict:
         return logic.combine_settings(self.settings_cookie, self.settings_json)
@@ -218,7 +221,8 @@ class ReaderState(rx.State):
                 # A client that came without the id its page makes, or with one it made up.
                 self.visitor_id = secrets.token_urlsafe(18)
             reading_state = await self.get_state(ReadingState)
-            self._record(reading_state, self.resume_page, self.resume_offset, datetime.now(UTC))
+            if self._reported_view != view_id:
+                self._record(reading_state, self.resume_page, self.resume_offset, datetime.now(UTC))
             uid = await visitor_uid(self)
             slug, number, browser_id = self.series_slug, self.chapter_number, self.visitor_id
             address = self.router.session.client_ip
@@ -262,6 +266,7 @@ class ReaderState(rx.State):
                 return None  # the previous opening of this chapter, shown for a moment on reload
             page, offset = logic.clamp_progress(page, offset, len(self.pages))
             self._record(reading_state, page, offset, at)
+            self._reported_view = view_id
             events = [ListsState.check_finished(slug, chapter)] if page + 1 >= len(self.pages) else []
         else:
             # The last report of a chapter the visitor has just left: its position
