@@ -16,12 +16,20 @@ from manga_app.core.db import ALEMBIC_INI, PROJECT_ROOT
 from tests.postgres import scratch_database
 
 
-def upgrade_to(url: str, revision: str) -> None:
+def _config(url: str) -> Config:
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["configure_logger"] = False
-    command.upgrade(config, revision)
+    return config
+
+
+def upgrade_to(url: str, revision: str) -> None:
+    command.upgrade(_config(url), revision)
+
+
+def downgrade_to(url: str, revision: str) -> None:
+    command.downgrade(_config(url), revision)
 
 
 @contextlib.contextmanager
