@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic.config import Config
 
@@ -43,6 +44,17 @@ def database_at(kind: str, revision: str, folder: Path) -> Iterator[str]:
     with scratch_database("old_schema", migrated=False) as url:
         upgrade_to(url, revision)
         yield url
+
+
+def database_before(revision: str):
+    """A fixture: the URL of a database at `revision`, once on SQLite and once on PostgreSQL."""
+
+    @pytest.fixture(params=["sqlite", "postgresql"])
+    def old_url(request, tmp_path):
+        with database_at(request.param, revision, tmp_path) as url:
+            yield url
+
+    return old_url
 
 
 def insert_series(connection: sa.Connection, at: datetime) -> None:

@@ -6,20 +6,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
 import sqlalchemy as sa
 
 from manga_app.core.db import make_engine, migrate
-from tests.migrations import database_at, downgrade_to
+from tests.migrations import database_before, downgrade_to
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def old_url(request, tmp_path):
-    """A database at the schema before 0018."""
-    with database_at(request.param, "0017_jobs_import_jobs", tmp_path) as url:
-        yield url
+old_url = database_before("0017_jobs_import_jobs")  # a database at the schema before 0018, SQLite and PostgreSQL
 
 
 def test_libraries_registered_before_have_no_schedule_and_the_migration_goes_back_down(old_url):
