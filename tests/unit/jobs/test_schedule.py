@@ -7,6 +7,7 @@ taken here in the test's process, with the clock given."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -103,18 +104,18 @@ def test_two_schedulers_that_both_found_a_library_due_queue_one_scan(site, tmp_p
 
 
 def test_a_failed_scan_does_not_stop_the_schedule(site, tmp_path: Path):
-    engine, data, _ = site
+    engine, data, start = site
     root = tmp_path / "gone"
     library = _library(engine, root, "hourly")
-    now = utc_now()
-    assert len(schedule.scan_due(engine, now)) == 1
-    with Session(engine) as session:  # the scan failed (its folder was unmounted, say)
-        job = _jobs_of(engine, library)[0]
-        job.status, job.summary = "failed", "Cannot import"
-        session.add(job)
-        session.commit()
-    assert schedule.scan_due(engine, now + timedelta(minutes=30)) == []
-    assert len(schedule.scan_due(engine, now + timedelta(minutes=61))) == 1
+    shutil.rmtree(root)  # unmounted, say
+    start()
+    job = _wait(engine, _wait_for_job(engine, library), lambda job: job.status in ("done", "failed"))
+    assert job.status == "failed" and job.summary == f"Cannot import {root}: it is no longer on the server (moved or unmounted?)."
+    with Session(engine) as session:
+        folder = session.get(LibraryFolder, library)
+    assert folder.scan_every_hours == 1 and folder.next_scan_at > utc_now() + timedelta(minutes=50)
+    assert schedule.scan_due(engine, folder.next_scan_at - timedelta(minutes=1)) == []
+    assert len(schedule.scan_due(engine, folder.next_scan_at)) == 1  # an hour on, it is tried again
     assert len(_jobs_of(engine, library)) == 2
 
 
