@@ -1,8 +1,9 @@
 """The console's jobs page (/admin/jobs): the library folders (register,
-remove, scan now, scan interval with the next scheduled scan) and the import jobs with their live progress, time left,
-per-file results and cancel. Every event checks the operator's role on the
-server first (operator_of); while a job is active the page follows it
-(`watch`, a background event, reading the job rows each second)."""
+remove, scan now, scan interval with the next scheduled scan) and the
+import jobs with their live progress, time left, per-file results and
+cancel. Every event checks the operator's role on the server first
+(operator_of); while a job is active the page follows it (`watch`, a
+background event, reading the job rows each second)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from sqlmodel import Session
 
 from manga_app.visitor.operator_state import Operator, console_state, operator_of
 from manga_app.catalogue import metadata
+from manga_app.catalogue.models import utc_now
 from manga_app.catalogue.progress import duration_text
 from manga_app.console.heads import show_title
 from manga_app.core.config import get_settings
 from manga_app.core.db import shared_engine
-from manga_app.catalogue.models import utc_now
 from manga_app.jobs import schedule, store
 from manga_app.jobs.models import FINISHED, ImportJob, LibraryFolder
 

@@ -20,7 +20,7 @@ from manga_app.core.db import shared_engine
 __all__ = ["enqueue", "job_queue"]
 
 QUEUE_NAME = "manga-jobs"
-RECOVER_EVERY_MINUTES = 3  # and scheduled scans are looked for every minute
+RECOVER_EVERY_MINUTES = 3
 _QUEUE: tuple[str, Huey, TaskWrapper] | None = None
 
 

@@ -36,9 +36,11 @@ def _libraries() -> rx.Component:
         rx.el.ul(rx.foreach(J.libraries, lambda library: rx.el.li(
             rx.el.span(library["path"], class_name="console-library-path"),
             rx.el.span(library["last"], class_name="console-hint"),
-            rx.el.select(*(rx.el.option(label, value=key) for key, (_, label) in INTERVALS.items()),
-                         value=library["interval"], on_change=lambda interval: J.set_scan_interval(library["id"], interval),
-                         aria_label="Scheduled scans: " + library["path"]),
+            rx.el.label("Scheduled scans ", rx.el.select(
+                *(rx.el.option(label, value=key) for key, (_, label) in INTERVALS.items()),
+                value=library["interval"], on_change=lambda interval: J.set_scan_interval(library["id"], interval),
+                aria_label="Scheduled scans: " + library["path"],
+            )),
             rx.el.span(library["next"], class_name="console-hint console-next-scan"),
             rx.el.button("Scan now", type="button", on_click=J.scan(library["id"]), aria_label="Scan now: " + library["path"]),
             rx.el.button("Remove", type="button", on_click=J.remove_library(library["id"]), class_name="console-link-button",
