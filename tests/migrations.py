@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic.config import Config
 
@@ -16,12 +17,20 @@ from manga_app.core.db import ALEMBIC_INI, PROJECT_ROOT
 from tests.postgres import scratch_database
 
 
-def upgrade_to(url: str, revision: str) -> None:
+def _config(url: str) -> Config:
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["configure_logger"] = False
-    command.upgrade(config, revision)
+    return config
+
+
+def upgrade_to(url: str, revision: str) -> None:
+    command.upgrade(_config(url), revision)
+
+
+def downgrade_to(url: str, revision: str) -> None:
+    command.downgrade(_config(url), revision)
 
 
 @contextlib.contextmanager
@@ -35,6 +44,17 @@ def database_at(kind: str, revision: str, folder: Path) -> Iterator[str]:
     with scratch_database("old_schema", migrated=False) as url:
         upgrade_to(url, revision)
         yield url
+
+
+def database_before(revision: str):
+    """A fixture: the URL of a database at `revision`, once on SQLite and once on PostgreSQL."""
+
+    @pytest.fixture(params=["sqlite", "postgresql"])
+    def old_url(request, tmp_path):
+        with database_at(request.param, revision, tmp_path) as url:
+            yield url
+
+    return old_url
 
 
 def insert_series(connection: sa.Connection, at: datetime) -> None:

@@ -1,8 +1,9 @@
 """The console's jobs page (/admin/jobs): the library folders (register,
-remove, scan now) and the import jobs with their live progress, time left,
-per-file results and cancel. Every event checks the operator's role on the
-server first (operator_of); while a job is active the page follows it
-(`watch`, a background event, reading the job rows each second)."""
+remove, scan now, scan interval with the next scheduled scan) and the
+import jobs with their live progress, time left, per-file results and
+cancel. Every event checks the operator's role on the server first
+(operator_of); while a job is active the page follows it (`watch`, a
+background event, reading the job rows each second)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from sqlmodel import Session
 
 from manga_app.visitor.operator_state import Operator, console_state, operator_of
 from manga_app.catalogue import metadata
+from manga_app.catalogue.models import utc_now
 from manga_app.catalogue.progress import duration_text
 from manga_app.console.heads import show_title
 from manga_app.core.config import get_settings
 from manga_app.core.db import shared_engine
-from manga_app.jobs import store
-from manga_app.jobs.models import FINISHED, ImportJob
+from manga_app.jobs import schedule, store
+from manga_app.jobs.models import FINISHED, ImportJob, LibraryFolder
 
 WATCH_SECONDS = 1.0
 # A watch ends this long after no job is active any more (or when it gets no answer).
@@ -45,12 +47,24 @@ def _job_row(job: ImportJob) -> dict[str, str]:
             "who": job.requested_by, "active": "yes" if job.status not in FINISHED else ""}
 
 
+def _next_scan(folder: LibraryFolder) -> str:
+    if not folder.scan_every_hours or folder.next_scan_at is None:
+        return "No scheduled scans"
+    if folder.next_scan_at <= utc_now():
+        return "Next scan: due now"
+    return f"Next scan: {folder.next_scan_at:%Y-%m-%d %H:%M UTC}"
+
+
+def _library_row(folder: LibraryFolder, job: ImportJob | None) -> dict[str, str]:
+    return {"id": str(folder.id), "path": folder.path, "interval": schedule.interval_of(folder.scan_every_hours),
+            "next": _next_scan(folder),
+            "last": f"job {job.id}: {job.status}" + (f" — {job.summary}" if job.summary else "") if job else "never scanned"}
+
+
 def _read(selected: int) -> dict:
     with Session(shared_engine()) as session:
         jobs = [_job_row(job) for job in store.recent(session)]
-        libraries = [{"id": str(folder.id), "path": folder.path,
-                      "last": f"job {job.id}: {job.status}" + (f" — {job.summary}" if job.summary else "") if job else "never scanned"}
-                     for folder, job in store.libraries(session)]
+        libraries = [_library_row(folder, job) for folder, job in store.libraries(session)]
         counts, files = store.files_of(session, selected) if selected else ({}, [])
     return {"jobs": jobs, "libraries": libraries,
             "counts": ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items())),
@@ -145,6 +159,15 @@ class JobsState(rx.State):
         if (operator := await operator_of(self)) is None or (library_id := _id(library)) is None:
             return
         return await self._changed(operator, store.scan, library_id, _actor(operator))
+
+    @rx.event
+    async def set_scan_interval(self, library: str, interval: str):
+        if (operator := await operator_of(self)) is None:
+            return
+        if (library_id := _id(library)) is None:
+            self.message, self.error = "", "That library is not registered any more."
+            return
+        return await self._changed(operator, schedule.set_interval, library_id, interval, _actor(operator))
 
     @rx.event
     async def cancel(self, job: str):

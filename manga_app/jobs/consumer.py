@@ -10,8 +10,10 @@ consumer; and a decoder that crashes takes down the consumer, not the site.
 One worker thread: imports run one at a time (each uses every CPU already).
 
 First the jobs its last run left are recovered (recovery.py), then huey's
-consumer runs, with one periodic task: every few minutes, jobs whose
-consumer on another machine stopped writing its heartbeat are resumed. SIGTERM and SIGINT stop it gracefully: a running job gives
+consumer runs, with two periodic tasks: every minute, a scan of each
+library whose scheduled scan is due is queued (schedule.py); every few
+minutes, jobs whose consumer on another machine stopped writing its
+heartbeat are resumed. SIGTERM and SIGINT stop it gracefully: a running job gives
 up the chapter it is on (nothing of it is kept) and goes back to the queue."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """The job tables (migration 0017): an import job with its progress, each
-file's outcome, and the library folders the operator registered."""
+file's outcome, and the library folders the operator registered, with
+their scan schedule (migration 0018)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,8 @@ class JobFile(SQLModel, table=True):
 
 
 class LibraryFolder(SQLModel, table=True):
-    """A folder on the server the operator registered; a scan imports it."""
+    """A folder on the server the operator registered; a scan imports it,
+    on demand and every `scan_every_hours` (0: never by itself; schedule.py)."""
 
     __tablename__ = "library_folder"
     __table_args__ = {"extend_existing": True}
@@ -74,3 +76,6 @@ class LibraryFolder(SQLModel, table=True):
     path: str = Field(sa_type=sa.Text, unique=True)
     added_by: str = Field(default="", max_length=254)
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+    scan_every_hours: int = Field(default=0)
+    # When the scheduler scans it next (None when off); moved on when a scan is queued.
+    next_scan_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

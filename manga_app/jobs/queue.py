@@ -38,8 +38,15 @@ def _recover_stale() -> None:
         enqueue(job_id)
 
 
+def _scan_libraries() -> None:
+    """Every minute: a scan of each library whose scheduled scan is due (schedule.py)."""
+    from manga_app.jobs.schedule import scan_due
+
+    scan_due(shared_engine())
+
+
 def job_queue() -> Huey:
-    """The queue for the current settings, with its one task registered."""
+    """The queue for the current settings, with its task and periodic tasks registered."""
     return _current()[1]
 
 
@@ -54,6 +61,7 @@ def _current() -> tuple[str, Huey, TaskWrapper]:
             get_settings().data_dir.mkdir(parents=True, exist_ok=True)
             queue = SqliteHuey(QUEUE_NAME, filename=where, results=False)
         queue.periodic_task(crontab(minute=f"*/{RECOVER_EVERY_MINUTES}"), name="recover_jobs")(_recover_stale)
+        queue.periodic_task(crontab(), name="scan_libraries")(_scan_libraries)
         _QUEUE = (where, queue, queue.task(name="import_job")(_run_import_job))
     return _QUEUE
 

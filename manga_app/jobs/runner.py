@@ -124,6 +124,10 @@ def run_job(job_id: int, *, engine: sa.Engine, settings: Settings) -> str | None
 def _run(job: ImportJob, engine: sa.Engine, settings: Settings) -> str:
     job_id = job.id
     root = Path(job.source)
+    if not root.exists():  # a library moved or unmounted since it was registered, or an upload swept
+        _finish(engine, job_id, "failed", f"Cannot import {job.source}: it is no longer on the server "
+                "(moved or unmounted?).")
+        return "failed"
     tracker = JobTracker(engine, job_id, root if root.is_dir() else root.parent, STOPPING)
     try:
         report = import_source(root, engine=engine, media=MediaStore(settings.media_dir),

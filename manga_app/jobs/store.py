@@ -7,6 +7,7 @@ Refusals are English messages (`Refused`), never half a change."""
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -135,4 +136,7 @@ def scan(session: Session, library_id: int, actor) -> ImportJob:
         raise Refused(f"{folder.path} is being scanned already (job {running.id}).")
     if not Path(folder.path).is_dir():
         raise Refused(f"{folder.path} is not a folder on the server any more (moved or unmounted?).")
+    if folder.scan_every_hours:  # its next scheduled scan is an interval after this one
+        folder.next_scan_at = utc_now() + timedelta(hours=folder.scan_every_hours)
+        session.add(folder)
     return submit(session, Path(folder.path), f"Scan of {folder.path}", actor, library_id=library_id)

@@ -3,7 +3,9 @@ importer run by the huey consumer manga_app.serve starts): an operator
 registers a server folder as a library, a bad path is refused with the
 reason, a scan runs as a job whose progress and per-file results the page
 shows (a non-comic, a broken archive and a zip bomb each refused with a
-reason, the rest imported), and the series are on the site. The server is
+reason, the rest imported), and the series are on the site; the operator
+puts the library on a daily schedule and sees its next scan, a day after
+the scan began, which the page still shows after a reload. The server is
 killed during a scan: started again, it resumes the job, which ends as a
 clean import would, with no orphan media."""
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import signal
 import sqlite3
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -44,7 +47,7 @@ def _on_site(base_url: str, title: str) -> str | None:
     return next((item["slug"] for item in listed if item["title"] == title), None)
 
 
-def test_an_operator_scans_a_library_and_follows_the_job_to_the_site(base_url, device, page: Page, tmp_path):
+def test_an_operator_scans_a_library_and_follows_the_job_to_the_site(base_url, server_env, device, page: Page, tmp_path):
     library = tmp_path / "comics"
     _library(library)
     _sign_in_as_operator(page, base_url)
@@ -81,6 +84,25 @@ def test_an_operator_scans_a_library_and_follows_the_job_to_the_site(base_url, d
     _wait_for(lambda: _on_site(base_url, CBZ_SERIES) and _on_site(base_url, FOLDER_SERIES))
     _open(page, base_url + manga_url(_on_site(base_url, FOLDER_SERIES)))
     expect(page.locator(".title-name")).to_have_text(FOLDER_SERIES)
+
+    # A daily schedule: the next scan is a day after this scan began, kept across a reload.
+    _open(page, base_url + ADMIN_JOBS)
+    row = page.get_by_test_id("libraries").locator("li", has_text=str(library))
+    expect(row).to_contain_text("No scheduled scans")
+    row.get_by_label(f"Scheduled scans: {library}").select_option(label="Daily")
+    began = _scan_began(server_env["REFLEX_DB_URL"], f"Scan of {library}")
+    expected = f"{began + timedelta(days=1):%Y-%m-%d %H:%M} UTC"
+    expect(page.get_by_role("status")).to_contain_text(f"{library} is scanned every day; next scan at {expected}.")
+    expect(row).to_contain_text(f"Next scan: {expected}")
+    page.reload()
+    expect(row.get_by_label(f"Scheduled scans: {library}")).to_have_value("daily")
+    expect(row).to_contain_text(f"Next scan: {expected}")
+
+
+def _scan_began(db: str, label: str) -> datetime:
+    with sqlite3.connect(db.removeprefix("sqlite:///")) as connection:
+        text = connection.execute("select created_at from import_job where label = ?", (label,)).fetchone()[0]
+    return datetime.fromisoformat(text)
 
 
 def _job_state(db: str, label: str) -> tuple[str, int] | None:

@@ -174,7 +174,7 @@ def _console_snapshot(db: str, slug: str) -> tuple:
         audit = connection.execute("select count(*) from audit_log").fetchone()
         locks = connection.execute("select count(*) from metadata_lock").fetchone()
         jobs = connection.execute("select count(*), sum(cancel_requested) from import_job").fetchone()
-        libraries = connection.execute("select count(*) from library_folder").fetchone()
+        libraries = connection.execute("select count(*), sum(scan_every_hours) from library_folder").fetchone()
     return series, units, audit, locks, jobs, libraries
 
 
@@ -195,6 +195,7 @@ def _try_the_console(tab: Tab, slug: str) -> dict:
     tab.send(f"{CONSOLE_JOBS}.watch")
     tab.send(f"{CONSOLE_JOBS}.add_library", form={"path": str(ROOT / "tests")})
     tab.send(f"{CONSOLE_JOBS}.scan", library="1")
+    tab.send(f"{CONSOLE_JOBS}.set_scan_interval", library="1", interval="hourly")
     tab.send(f"{CONSOLE_JOBS}.remove_library", library="1")
     tab.send(f"{CONSOLE_JOBS}.cancel", job="1")
     tab.send(f"{CONSOLE_JOBS}.show_files", job="1")

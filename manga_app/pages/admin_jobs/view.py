@@ -1,12 +1,14 @@
 """Console jobs `/admin/jobs`: the library folders on the server (register,
-scan now, remove) and the import jobs, live: progress, time left, the file
-being read, each file's outcome, and cancel."""
+scan now, scan interval with the next scheduled scan, remove) and the import
+jobs, live: progress, time left, the file being read, each file's outcome,
+and cancel."""
 
 import reflex as rx
 
 from manga_app.console.jobs_state import JobsState as J
 from manga_app.console.layout import console_layout
 from manga_app.core.pages import PageKind
+from manga_app.jobs.schedule import INTERVALS
 from manga_app.ui.page import page
 
 
@@ -21,7 +23,8 @@ def _libraries() -> rx.Component:
     return rx.el.section(
         rx.el.h2("Libraries"),
         rx.el.p("Folders on the server that hold comics, laid out as for make import. A scan imports what is new or "
-                "changed and removes the units whose files are gone.", class_name="console-hint"),
+                "changed and removes the units whose files are gone. A library on a schedule (hourly, every 6 hours, "
+                "daily) is scanned that long after its last scan began.", class_name="console-hint"),
         rx.el.form(
             rx.el.label("Folder on the server", html_for="library-path"),
             rx.el.input(id="library-path", name="path", placeholder="/srv/comics", max_length=4096, required=True),
@@ -33,6 +36,12 @@ def _libraries() -> rx.Component:
         rx.el.ul(rx.foreach(J.libraries, lambda library: rx.el.li(
             rx.el.span(library["path"], class_name="console-library-path"),
             rx.el.span(library["last"], class_name="console-hint"),
+            rx.el.label("Scheduled scans ", rx.el.select(
+                *(rx.el.option(label, value=key) for key, (_, label) in INTERVALS.items()),
+                value=library["interval"], on_change=lambda interval: J.set_scan_interval(library["id"], interval),
+                aria_label="Scheduled scans: " + library["path"],
+            )),
+            rx.el.span(library["next"], class_name="console-hint console-next-scan"),
             rx.el.button("Scan now", type="button", on_click=J.scan(library["id"]), aria_label="Scan now: " + library["path"]),
             rx.el.button("Remove", type="button", on_click=J.remove_library(library["id"]), class_name="console-link-button",
                          aria_label="Remove library " + library["path"]),

@@ -6,21 +6,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
 from manga_app.accounts import progress
 from manga_app.core.db import make_engine, migrate
-from tests.migrations import database_at, insert_series
+from tests.migrations import database_before, insert_series
 from tests.unit.accounts.accounts_db import T0
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def old_url(request, tmp_path):
-    """A database at the schema before 0007."""
-    with database_at(request.param, "0006_chapter_kind", tmp_path) as url:
-        yield url
+old_url = database_before("0006_chapter_kind")  # a database at the schema before 0007, SQLite and PostgreSQL
 
 
 # (chapter hundredths, page, offset, minutes after T0) of one user's rows in

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from manga_app.core.db import make_engine, migrate
 from manga_app.catalogue.models import Chapter, Page
-from tests.migrations import database_at, insert_series
+from tests.migrations import database_before, insert_series
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def old_url(request, tmp_path):
-    """A database at the schema before 0008."""
-    with database_at(request.param, "0007_reading_finished", tmp_path) as url:
-        yield url
+old_url = database_before("0007_reading_finished")  # a database at the schema before 0008, SQLite and PostgreSQL
 
 
 def test_chapters_imported_before_spread_offsets_get_theirs_from_their_page_sizes(old_url):
