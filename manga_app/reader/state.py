@@ -1,11 +1,9 @@
 """The reader's state: this chapter's page list (decrypted from the published manifest), its
-neighbours, the visitor's reader settings and progress, and the once-a-day view count.
-
-Only what this visitor sees is held here; the reading itself (paging, keys, taps, preloading,
-per-chapter positions) runs in the browser (assets/js/reader/).
-
-`load` computes only what the page shows, from the path and cookies, so the server renders the reader
-with it (manga_app/ssr); an opening's history, view count and visitor id are the live app's `record_opening`."""
+neighbours, the visitor's reader settings and progress, and the once-a-day view count. Only what
+this visitor sees is held here; the reading itself (paging, keys, taps, preloading, per-chapter
+positions) runs in the browser (assets/js/reader/). `load` computes only what the page shows, from
+the path and cookies, so the server renders the reader with it (manga_app/ssr); an opening's
+history, view count and visitor id are the live app's `record_opening`."""
 
 from __future__ import annotations
 
@@ -79,9 +77,7 @@ class ReaderState(rx.State):
     first_page_cookie: str = rx.Cookie("", name=rules.FIRST_PAGE_COOKIE)
     # A random id for this browser (rules.VISITOR_COOKIE): who "a visitor"
     # is when not signed in. Stored only as a keyed hash on the server (chapter_views).
-    visitor_id: str = rx.Cookie(
-        "", name=rules.VISITOR_COOKIE, max_age=rules.VISITOR_COOKIE_SECONDS, same_site="lax"
-    )
+    visitor_id: str = rx.Cookie("", name=rules.VISITOR_COOKIE, max_age=rules.VISITOR_COOKIE_SECONDS, same_site="lax")
 
     _cover: str = ""
     _chapter_title: str = ""
@@ -90,9 +86,7 @@ class ReaderState(rx.State):
     _prefetched: dict[str, list[dict]] = {}
     # The opening whose pages went out, due for _bookkeeping (a client's own record_opening finds none).
     _opening_due: int = -1
-    # The opening whose position the browser has already reported (save_progress):
-    # its bookkeeping, run later on a busy server, must not take that position back.
-    _reported_view: int = -1
+    _reported_view: int = -1  # the opening save_progress recorded: its later bookkeeping keeps that position
 
     def _settings(self) -> dict:
         return logic.combine_settings(self.settings_cookie, self.settings_json)
