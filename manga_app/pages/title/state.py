@@ -18,7 +18,7 @@ from manga_app.core import routes, shared
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.read_models.title_cache import load_title
 from manga_app.accounts import service
-from manga_app.search.held_index import ready_index
+from manga_app.search.held_index import ready_memberships
 from manga_app.search.related import related
 from manga_app.cards.records import Card, ChapterRow, Chip, Part, card_for, phrase_parts
 from manga_app.visitor.reading_state import ReadingState
@@ -129,7 +129,7 @@ class TitleState(rx.State):
         self.volumes = share("volumes", chapter_rows(units, "volume", now))
         self.first_url = first_url(units)
         self.followers = format_count(await asyncio.to_thread(service.followers, series.slug))
-        index = await ready_index()  # none yet (a big catalogue just loaded): no 関連作品 rather than a wait
-        found = related(index, series.slug) if index is not None else []
+        members = await ready_memberships()  # none yet (a big catalogue just loaded): no 関連作品 rather than a wait
+        found = related(members, series.slug) if members is not None else []
         self.related = share("related", [card_for(item, now=now) for item in found])
         self.loaded = True
