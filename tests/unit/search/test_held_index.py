@@ -90,7 +90,7 @@ def test_a_small_catalogue_shows_a_publish_at_once(site: Path) -> None:
     assert after[0].mangas is after[1].catalogue
 
 
-def test_a_big_catalogues_related_series_need_only_its_memberships_never_the_search_index(site: Path, monkeypatch) -> None:
+def test_related_series_of_a_big_catalogue_need_its_memberships_never_the_search_index(site: Path, monkeypatch) -> None:
     """関連作品 of a title page: the catalogue's memberships are built in a
     thread (a fraction of a second at 100,000 series), never the search index
     (tens of seconds, in a thread that slowed every page meanwhile); the index,
