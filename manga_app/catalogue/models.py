@@ -104,6 +104,8 @@ class Chapter(SQLModel, table=True):
         sa.Index("ix_chapter_published_at", "published_at"),
         # A library's unread counts and newest unit per series, from the index alone (migration 0012).
         sa.Index("ix_chapter_series_unit_published", "series_id", "number_hundredths", "published_at"),
+        # ... and a series' newest publication in one index entry, not all its units (migration 0018).
+        sa.Index("ix_chapter_series_published", "series_id", "published_at"),
         {"extend_existing": True},
     )
 

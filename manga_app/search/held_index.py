@@ -15,6 +15,7 @@ import logging
 
 from manga_app.read_models.held import Snapshot, held_catalogue
 from manga_app.search.index import SearchIndex
+from manga_app.search.memberships import Memberships
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +24,10 @@ _THREAD_ABOVE = 2_000
 _current: tuple[Snapshot, SearchIndex] | None = None
 _building: asyncio.Task | None = None
 _first: asyncio.Lock | None = None
+# The newest catalogue's memberships, built before its index when a page
+# asked for them first (ready_memberships); the index then builds on them.
+_members: Memberships | None = None
+_members_building: asyncio.Task | None = None
 
 
 async def current_index() -> tuple[Snapshot, SearchIndex]:
@@ -46,19 +51,36 @@ async def current_index() -> tuple[Snapshot, SearchIndex]:
     return _current
 
 
-async def ready_index() -> SearchIndex | None:
-    """The newest index already built, never waiting seconds for one: for
-    pages the index only adds to (a title page's 関連作品). Before the first
-    index of a big catalogue this starts its build and answers None; a small
-    one is built at once, as current_index does."""
-    global _building
-    if _current is not None:
-        return _current[1]
-    if len((await held_catalogue().snapshot()).mangas) <= _THREAD_ABOVE:
-        return (await current_index())[1]
-    if _building is None or _building.done():
-        _building = asyncio.get_running_loop().create_task(current_index())
-    return None
+async def ready_memberships() -> Memberships | None:
+    """The held catalogue's memberships (memberships.py), never waiting for
+    a build: for pages they only add to (a title page's 関連作品). A big
+    catalogue's are built in a thread (well under a second, where its search
+    index takes tens of seconds): meanwhile the previous catalogue's are
+    answered, or None before the first. A small one's are built at once."""
+    global _members, _members_building
+    snapshot = await held_catalogue().snapshot()
+    catalogue = snapshot.mangas
+    if _current is not None and _current[1].catalogue is catalogue:
+        return _current[1].members
+    if _members is not None and _members.catalogue is catalogue:
+        return _members
+    if len(catalogue) <= _THREAD_ABOVE:
+        _members = Memberships(catalogue)
+        return _members
+    if _members_building is None or _members_building.done():
+        _members_building = asyncio.get_running_loop().create_task(_build_members(catalogue))
+    return _members if _members is not None else (_current[1].members if _current is not None else None)
+
+
+async def _build_members(catalogue) -> None:
+    global _members
+    try:
+        members = await asyncio.to_thread(Memberships, catalogue)
+    except Exception:  # the next title page tries again
+        logger.exception("Could not build the catalogue's memberships")
+        return
+    if _current is None or _current[1].catalogue is not catalogue:
+        _members = members
 
 
 def _start_build(snapshot: Snapshot) -> None:
@@ -79,10 +101,13 @@ async def _swap_in(snapshot: Snapshot) -> None:
 
 
 async def _build(snapshot: Snapshot) -> SearchIndex:
+    global _members
     if len(snapshot.mangas) > _THREAD_ABOVE:
-        index = await asyncio.to_thread(SearchIndex, snapshot.mangas)
+        index = await asyncio.to_thread(SearchIndex, snapshot.mangas, _members)
     else:
-        index = SearchIndex(snapshot.mangas)
+        index = SearchIndex(snapshot.mangas, _members)
+    if _members is None or _members.catalogue is not held_catalogue().current.mangas:
+        _members = index.members  # one copy, the index's (unless a newer catalogue's came meanwhile)
     # The catalogue and its index live until the next publish: keep the cycle
     # collector's full passes from walking them during searches (they are
     # still freed by reference counting when replaced).

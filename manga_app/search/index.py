@@ -34,6 +34,7 @@ from manga_app.search.index_keys import (
     needle_grams,
     postings,
 )
+from manga_app.search.memberships import Memberships
 from manga_app.search.normalize import fold_many, script_runs, term_variants
 from manga_app.search.paging import clamp_page, page_count
 from manga_app.search.query import Query, Result
@@ -51,12 +52,14 @@ __all__ = ["STATUSES", "SearchIndex"]
 
 
 class SearchIndex:
-    def __init__(self, items: Iterable[MangaItem] | Catalogue) -> None:
+    def __init__(self, items: Iterable[MangaItem] | Catalogue, members: Memberships | None = None) -> None:
+        """`members`: the catalogue's, when already built (memberships.py)."""
         catalogue = items if isinstance(items, Catalogue) else Catalogue.of(items)
-        self.catalogue = catalogue
+        if members is None or members.catalogue is not catalogue:
+            members = Memberships(catalogue)
+        self.catalogue, self.members = catalogue, members
         size = self.size = len(catalogue)
-        titles, views = catalogue.titles, catalogue.views
-        self.by_rank = array("I", sorted(range(size), key=lambda i: (-views[i], titles[i])))
+        self.by_rank = members.by_rank
         self.items = Ordering(catalogue, self.by_rank)
         pieces, shape = self._flat_texts()
         folded = fold_many(pieces)
@@ -101,10 +104,9 @@ class SearchIndex:
         del main_lists, author_lists
         self.titles = KeyTable(self.main, title_entries, size)
         self.others = KeyTable(self.main, other_entries, size)
-        self._genres = self._genre_sets(catalogue)
+        self._genres = members.genres
         # The author and tag pages: each name's series (writers and artists alike).
-        self.people = self._name_sets((catalogue.authors_column, catalogue.artists_column))
-        self.tags = self._name_sets((catalogue.tags_column,))
+        self.people, self.tags = members.people, members.tags
         status = catalogue.status
         self._status = {
             name: idsets.to_bits((rank for rank, ident in enumerate(self.by_rank) if status[ident] == code), size)
@@ -143,21 +145,6 @@ class SearchIndex:
                 extend(values)
             shape.append((1, *map(len, forms)))
         return pieces, shape
-
-    def _genre_sets(self, catalogue: Catalogue) -> dict[str, array | int]:
-        lists: defaultdict[str, list[int]] = defaultdict(list)
-        names = catalogue.genre_names
-        for rank, ident in enumerate(self.by_rank):
-            for genre in catalogue.genres_of(ident):
-                lists[names[genre]].append(rank)
-        return postings(lists, self.size)
-
-    def _name_sets(self, columns) -> dict[str, array | int]:
-        lists: defaultdict[str, list[int]] = defaultdict(list)
-        for rank, ident in enumerate(self.by_rank):
-            for name in dict.fromkeys(name for column in columns for name in column.values(ident)):
-                lists[name].append(rank)
-        return postings(lists, self.size)
 
     def row_counts(self) -> dict[str, int]:
         """How many series each 五十音 row of the site holds (gojuon.SITE_ROWS order)."""

@@ -1,11 +1,11 @@
-"""関連作品 of a title page, from the held search index: the same author's
+"""関連作品 of a title page, from the held catalogue's memberships: the same author's
 (writer or artist) series first, most read first; then the series sharing
 the most tags and genres (a shared tag counts more than a shared genre: it
 is narrower), most read first among equals. Pure module.
 
 Cheap at any catalogue size: only the author's and tags' series and the most
 read few hundred of those sharing the genres are looked at, never a whole
-genre."""
+genre, and nothing waits for the search index (memberships.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from collections import Counter
 
 from manga_app.read_models.compact import MangaItem
 from manga_app.search import idsets
-from manga_app.search.index import SearchIndex
+from manga_app.search.memberships import Memberships
 
 RELATED_COUNT = 12
 TAG_WEIGHT = 3
@@ -21,44 +21,35 @@ TAG_WEIGHT = 3
 _LOOKED_AT = 300
 
 
-def _ranks(index: SearchIndex, members) -> list[int]:
-    """A posting's ranks, most read first (rank order), at most _LOOKED_AT."""
-    if isinstance(members, int):
-        return idsets.select(members, index.size, 0, _LOOKED_AT)
-    return list(members[:_LOOKED_AT])
-
-
-def related(index: SearchIndex, slug: str, *, limit: int = RELATED_COUNT) -> list[MangaItem]:
-    catalogue = index.catalogue
+def related(members: Memberships, slug: str, *, limit: int = RELATED_COUNT) -> list[MangaItem]:
+    catalogue = members.catalogue
     ident = catalogue.find(slug)
     if ident < 0:
         return []
-    rank_of = index.by_rank.index(ident)  # a C scan: no inverse array held for this
     item = catalogue.item(ident)
     chosen: list[int] = []
-    seen = {rank_of}
+    seen = {members.rank_of[ident]}
     for name in dict.fromkeys((*item.authors, *item.artists)):
-        for rank in _ranks(index, index.people.get(name, ())):
+        for rank in members.first(members.people.get(name, ()), _LOOKED_AT):
             if rank not in seen:
                 seen.add(rank)
                 chosen.append(rank)
     chosen.sort()
     scores: Counter[int] = Counter()
     for tag in item.tags:
-        for rank in _ranks(index, index.tags.get(tag, ())):
+        for rank in members.first(members.tags.get(tag, ()), _LOOKED_AT):
             scores[rank] += TAG_WEIGHT
-    genres = [genre for genre in item.genres if genre in index.genre_sets]
+    genres = [genre for genre in item.genres if genre in members.genres]
     if genres:
-        shared_all = index.genre_sets[genres[0]]
+        shared_all = members.genres[genres[0]]
         for genre in genres[1:]:
-            shared_all = idsets.intersect(shared_all, index.genre_sets[genre], index.size)
-        candidates = set(_ranks(index, shared_all))
+            shared_all = idsets.intersect(shared_all, members.genres[genre], members.size)
+        candidates = set(members.first(shared_all, _LOOKED_AT))
         for genre in genres:
-            candidates.update(_ranks(index, index.genre_sets[genre]))
-        wanted = set(genres)
-        names = catalogue.genre_names
+            candidates.update(members.genre_first(genre, _LOOKED_AT))
+        wanted = {number for number, name in enumerate(catalogue.genre_names) if name in genres}
+        by_rank, genres_of = members.by_rank, catalogue.genres_of
         for rank in candidates | set(scores):
-            other = index.by_rank[rank]
-            scores[rank] += sum(names[g] in wanted for g in catalogue.genres_of(other))
+            scores[rank] += sum(map(wanted.__contains__, genres_of(by_rank[rank])))
     others = sorted((rank for rank, score in scores.items() if score and rank not in seen), key=lambda r: (-scores[r], r))
-    return [catalogue.item(index.by_rank[rank]) for rank in [*chosen, *others][:limit]]
+    return [catalogue.item(members.by_rank[rank]) for rank in [*chosen, *others][:limit]]

@@ -18,7 +18,7 @@ from manga_app.core import routes, shared
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.read_models.title_cache import load_title
 from manga_app.accounts import service
-from manga_app.search.held_index import ready_index
+from manga_app.search.held_index import ready_memberships
 from manga_app.search.related import related
 from manga_app.cards.records import Card, ChapterRow, Chip, Part, card_for, phrase_parts
 from manga_app.visitor.reading_state import ReadingState
@@ -26,6 +26,13 @@ from manga_app.pages.title.logic import chapter_rows, first_url
 
 # The title pages' lists, held once for all their visitors.
 _SHARED = shared.Shared()
+
+
+def _title_and_followers(slug: str):
+    """The title (held by the head's read a moment before) and its follower
+    count, in one trip to a worker thread rather than two."""
+    loaded = load_title(slug)
+    return loaded, (service.followers(loaded[0].slug) if loaded is not None else 0)
 
 
 @dataclass
@@ -99,7 +106,7 @@ class TitleState(rx.State):
     async def load(self):
         found = routes.match(self.router.url.path or "/")
         slug = found.params.get("slug", "") if found and found.kind is routes.PageKind.MANGA else ""
-        loaded = await asyncio.to_thread(load_title, slug) if slug else None
+        loaded, following = await asyncio.to_thread(_title_and_followers, slug) if slug else (None, 0)
         if slug != self.slug:
             self.loaded = False
         if loaded is None:
@@ -128,8 +135,8 @@ class TitleState(rx.State):
         self.chapters = share("chapters", chapter_rows(units, "chapter", now))
         self.volumes = share("volumes", chapter_rows(units, "volume", now))
         self.first_url = first_url(units)
-        self.followers = format_count(await asyncio.to_thread(service.followers, series.slug))
-        index = await ready_index()  # none yet (a big catalogue just loaded): no 関連作品 rather than a wait
-        found = related(index, series.slug) if index is not None else []
+        self.followers = format_count(following)
+        members = await ready_memberships()  # none yet (a big catalogue just loaded): no 関連作品 rather than a wait
+        found = related(members, series.slug) if members is not None else []
         self.related = share("related", [card_for(item, now=now) for item in found])
         self.loaded = True

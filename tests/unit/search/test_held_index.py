@@ -88,3 +88,28 @@ def test_a_small_catalogue_shows_a_publish_at_once(site: Path) -> None:
     after = asyncio.run(scenario())
     assert sorted(titles(after)) == ["星の街", "海の王国", "猫の森"]
     assert after[0].mangas is after[1].catalogue
+
+
+def test_related_series_of_a_big_catalogue_need_its_memberships_never_the_search_index(site: Path, monkeypatch) -> None:
+    """関連作品 of a title page: the catalogue's memberships are built in a
+    thread (a fraction of a second at 100,000 series), never the search index
+    (tens of seconds, in a thread that slowed every page meanwhile); the index,
+    when a search needs it, is built on the same memberships."""
+    monkeypatch.setattr(held_index, "_THREAD_ABOVE", 0)  # every catalogue counts as big
+    monkeypatch.setattr(held_index, "_members", None)
+    monkeypatch.setattr(held_index, "_members_building", None)
+    _publish(site, ["星の街", "猫の森"], when=1_900_000_000)
+
+    async def scenario():
+        before = await held_index.ready_memberships()  # not built yet: no wait
+        await held_index._members_building
+        members = await held_index.ready_memberships()
+        no_index = held_index._current is None and held_index._building is None
+        _, index = await held_index.current_index()
+        return before, members, no_index, index
+
+    before, members, no_index, index = asyncio.run(scenario())
+    assert before is None
+    assert members.catalogue is held.held_catalogue().current.mangas
+    assert no_index, "no search index was built for them"
+    assert index.members is members

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from manga_app.read_models.compact import CatalogueBuilder
-from manga_app.search.index import SearchIndex
+from manga_app.search.memberships import Memberships
 from manga_app.search.related import related
 
 
@@ -20,7 +20,7 @@ def _raw(slug: str, *, authors=(), artists=(), tags=(), genres=("日常",), view
 
 
 @pytest.fixture(scope="module")
-def index() -> SearchIndex:
+def members() -> Memberships:
     builder = CatalogueBuilder()
     builder.add_page([
         _raw("me", authors=["山田"], tags=["魔法", "お店"], genres=["ファンタジー", "日常"], views=50),
@@ -32,7 +32,7 @@ def index() -> SearchIndex:
         _raw("one-genre", authors=["田中"], genres=["日常"], views=200),
         _raw("unrelated", authors=["田中"], genres=["ホラー"], views=999),
     ])
-    return SearchIndex(builder.build())
+    return Memberships(builder.build())
 
 
 @pytest.mark.parametrize(
@@ -45,9 +45,9 @@ def index() -> SearchIndex:
         ("no-such-series", []),
     ],
 )
-def test_related_series(index: SearchIndex, slug: str, expected: list[str]) -> None:
-    assert [item.slug for item in related(index, slug)] == expected
+def test_related_series(members: Memberships, slug: str, expected: list[str]) -> None:
+    assert [item.slug for item in related(members, slug)] == expected
 
 
-def test_related_is_capped(index: SearchIndex) -> None:
-    assert [item.slug for item in related(index, "me", limit=3)] == ["also-mine", "drawn-by-me", "two-tags"]
+def test_related_is_capped(members: Memberships) -> None:
+    assert [item.slug for item in related(members, "me", limit=3)] == ["also-mine", "drawn-by-me", "two-tags"]
