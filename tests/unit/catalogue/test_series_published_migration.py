@@ -1,4 +1,4 @@
-"""Migration 0018: a series' newest publication (the library's 更新あり and
+"""Migration 0019: a series' newest publication (the library's 更新あり and
 order) is read from one entry of an index on (series, published), on real
 SQLite and PostgreSQL; its downgrade drops the index."""
 
@@ -8,11 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
-from alembic.config import Config
-
-from alembic import command
-from manga_app.core.db import ALEMBIC_INI, PROJECT_ROOT, migrate
-from tests.migrations import database_at, insert_series
+from manga_app.core.db import migrate
+from tests.migrations import database_at, downgrade_to, insert_series
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -21,8 +18,8 @@ NEWEST = "SELECT max(published_at) FROM chapter WHERE series_id = 1"
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def old_url(request, tmp_path):
-    """A database at the schema before 0018."""
-    with database_at(request.param, "0017_jobs_import_jobs", tmp_path) as url:
+    """A database at the schema before 0019."""
+    with database_at(request.param, "0018_schedule_scan_interval", tmp_path) as url:
         yield url
 
 
@@ -60,10 +57,6 @@ def test_a_series_newest_publication_is_one_entry_of_the_series_published_index(
     with engine.begin() as connection:
         connection.execute(sa.text("ANALYZE"))
     assert "ix_chapter_series_published" in _plan(engine)
-    config = Config(str(ALEMBIC_INI))
-    config.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
-    config.set_main_option("sqlalchemy.url", old_url.replace("%", "%%"))
-    config.attributes["configure_logger"] = False
-    command.downgrade(config, "0017_jobs_import_jobs")
+    downgrade_to(old_url, "0018_schedule_scan_interval")
     assert "ix_chapter_series_published" not in _indexes(engine)
     engine.dispose()

@@ -8,8 +8,8 @@ reads one entry (PostgreSQL's min/max rewrite, SQLite's too). bench_library,
 500 series of 40 units on PostgreSQL: that part of the query 6x cheaper
 (issue 33).
 
-Revision ID: 0018_render_chapter_newest
-Revises: 0017_jobs_import_jobs
+Revision ID: 0019_render_chapter_newest
+Revises: 0018_schedule_scan_interval
 Create Date: 2026-11-28 15:40:00
 
 """
@@ -17,8 +17,8 @@ from typing import Sequence, Union
 
 from alembic import op
 
-revision: str = "0018_render_chapter_newest"
-down_revision: Union[str, None] = "0017_jobs_import_jobs"
+revision: str = "0019_render_chapter_newest"
+down_revision: Union[str, None] = "0018_schedule_scan_interval"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
