@@ -44,8 +44,11 @@ WEBP_METHOD = 2
 # setting (steps of 5) whose worst page scores >= 70 (bench_bytes.THRESHOLD).
 # Measured at speed 9: quality 70's worst page is 69.0 (1200 px) / 67.5 (720)
 # and 65 fails clearly, so 70 is the nearest; results/bytes.json.
-# Covers take the reader's setting. Grey pages are encoded as one channel
-# (4:0:0), colour pages 4:2:0. Speed 9: a fifth to a half of speed 8's CPU
+# Covers take the reader's setting. Grey pages on white paper are encoded as
+# one channel (4:0:0), colour pages 4:2:0; grey pages on tinted paper as their
+# one channel times the paper's colour (painted; 4:2:0, +3 % bytes): dropping a
+# warm paper's tint alone put those pages at SSIMULACRA 2 80 before any
+# encoding loss, and they were the worst pages at every setting. Speed 9: a fifth to a half of speed 8's CPU
 # (101 against 187 ms for a grey 1200 x 1800 page, 129 against 522 ms in
 # colour) for 5-20 % more bytes at the same score; speed 8 cost the import
 # 9x today's encoding time (results/bytes.json). One thread: the import's
@@ -62,6 +65,8 @@ GREY_SCALE = 8
 GREY_CHROMA = 24
 GREY_SHARE = 0.999
 PAPER_MIN, PAPER_TINT = 200, 40  # paper is near white: its channels 200-255, at most 40 apart
+# Paper whose channels are further apart than this is tinted: its colour is kept (painted).
+PAPER_NEUTRAL = 2
 FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "AVIF": "avif"}
 _RESIZABLE_MODES = ("L", "RGB")  # resized as they are; others are converted first
 _WIDE_GRAY_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")  # 16-bit greyscale PNGs
@@ -183,6 +188,11 @@ def _max_width(rel: str) -> int:
 def is_near_grey(image: Image.Image) -> bool:
     """Whether an RGB page is black and white on tinted paper (allowing for scan
     grain and JPEG chroma noise), judged at 1/GREY_SCALE of its size."""
+    return grey_paper(image) is not None
+
+
+def grey_paper(image: Image.Image) -> tuple[int, int, int] | None:
+    """The paper's colour of a near-grey RGB page (see is_near_grey), else None."""
     small = image.reduce(GREY_SCALE) if min(image.size) >= GREY_SCALE * 8 else image
     channels = small.split()
     # The paper: each channel's brightest percent, scaled back to white.
@@ -193,12 +203,31 @@ def is_near_grey(image: Image.Image) -> bool:
     high = ImageChops.lighter(ImageChops.lighter(balanced[0], balanced[1]), balanced[2])
     low = ImageChops.darker(ImageChops.darker(balanced[0], balanced[1]), balanced[2])
     chroma = ImageChops.subtract(high, low).histogram()
-    return sum(chroma[: GREY_CHROMA + 1]) >= GREY_SHARE * sum(chroma)
+    return tuple(paper) if sum(chroma[: GREY_CHROMA + 1]) >= GREY_SHARE * sum(chroma) else None
 
 
 def greyed(image: Image.Image) -> Image.Image:
-    """A near-grey RGB page as one channel (L); colour pages and L pages as they are."""
-    return image.convert("L") if image.mode == "RGB" and is_near_grey(image) else image
+    """A near-grey RGB page as one channel (L); colour pages and L pages as they are.
+
+    On tinted paper the channel carries the paper's colour in info["paper"]
+    (kept through resizes and crops): the encoders paint it back (painted)."""
+    paper = grey_paper(image) if image.mode == "RGB" else None
+    if paper is None:
+        return image
+    grey = image.convert("L")
+    if max(paper) - min(paper) > PAPER_NEUTRAL:
+        grey.info["paper"] = paper
+    return grey
+
+
+def painted(frame: Image.Image) -> Image.Image:
+    """A greyed frame on tinted paper as RGB: its grey times the paper's colour
+    over the paper's own grey (the ink's tones kept, the scan's chroma noise gone)."""
+    paper = frame.info.get("paper") if frame.mode == "L" else None
+    if paper is None:
+        return frame
+    grey = (299 * paper[0] + 587 * paper[1] + 114 * paper[2]) / 1000  # as convert("L") weighs them
+    return Image.merge("RGB", [frame.point([min(255, round(v * c / grey)) for v in range(256)]) for c in paper])
 
 
 def _percentile(histogram: list[int], share: float) -> int:
@@ -266,6 +295,7 @@ def encode_derivative(frame: Image.Image, ext: str, max_width: int = SAVER_WIDTH
     """AVIF, WebP, or JPEG (for what WebP cannot hold, and the reader's fallback)."""
     if ext == "avif":
         return encode_avif(frame, AVIF_QUALITY.get(max_width, AVIF_QUALITY[SAVER_WIDTH]))
+    frame = painted(frame)
     if ext == "webp":
         return encode_webp(frame)
     out = io.BytesIO()
@@ -275,7 +305,7 @@ def encode_derivative(frame: Image.Image, ext: str, max_width: int = SAVER_WIDTH
 
 def encode_avif(frame: Image.Image, quality: int) -> bytes:
     out = io.BytesIO()
-    frame.save(out, format="AVIF", quality=quality, speed=AVIF_SPEED, max_threads=1)
+    painted(frame).save(out, format="AVIF", quality=quality, speed=AVIF_SPEED, max_threads=1)
     return out.getvalue()
 
 
