@@ -41,18 +41,27 @@ def engine(db_url):
     engine.dispose()
 
 
+def make_series(session: Session, *slugs: str) -> dict[str, tuple[int, int]]:
+    """New series with one chapter each (chapter 1): slug -> (series id, chapter id)."""
+    made = {}
+    for slug in slugs:
+        series = Series(slug=slug, title=slug, title_key=slug, search_text=slug, created_at=T0, updated_at=T0)
+        session.add(series)
+        session.flush()
+        chapter = Chapter(series_id=series.id, number_hundredths=100, title="", slug="", published_at=T0, page_count=3)
+        session.add(chapter)
+        session.flush()
+        made[slug] = (series.id, chapter.id)
+    session.commit()
+    return made
+
+
 @pytest.fixture
 def series_chapter(engine) -> tuple[int, int]:
     """A fresh series with one chapter (chapter 1): (series id, chapter id)."""
     slug = f"s-{uuid.uuid4().hex[:8]}"
     with Session(engine) as session:
-        series = Series(slug=slug, title=slug, title_key=slug, search_text=slug, created_at=T0, updated_at=T0)
-        session.add(series)
-        session.flush()
-        row = Chapter(series_id=series.id, number_hundredths=100, title="", slug="", published_at=T0, page_count=3)
-        session.add(row)
-        session.commit()
-        return series.id, row.id
+        return make_series(session, slug)[slug]
 
 
 def browser(name: str) -> str:

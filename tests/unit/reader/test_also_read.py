@@ -5,21 +5,18 @@ whichever way it was seen, series nobody else read left out."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from sqlmodel import Session
 
 from manga_app.accounts.models import ReadingProgress, UserAccount
-from manga_app.catalogue.models import Chapter, Series
 from manga_app.core.db import make_engine, migrate
 from manga_app.reader import also_read
 from manga_app.engagement import view_counts
 from tests.postgres import scratch_database
+from tests.unit.reader.engagement_db import SECRET, T0, TODAY, make_series
 
-T0 = datetime(2026, 1, 1, tzinfo=UTC)
-TODAY = date(2026, 3, 2)
-SECRET = view_counts.hashing_secret("0f" * 32)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -35,21 +32,6 @@ def engine(request, tmp_path):
         engine = make_engine(url)
         yield engine
         engine.dispose()
-
-
-def make_series(session: Session, *slugs: str) -> dict[str, tuple[int, int]]:
-    """slug -> (series id, its chapter 1's id)."""
-    made = {}
-    for slug in slugs:
-        series = Series(slug=slug, title=slug, title_key=slug, search_text=slug, created_at=T0, updated_at=T0)
-        session.add(series)
-        session.flush()
-        chapter = Chapter(series_id=series.id, number_hundredths=100, title="", slug="", published_at=T0, page_count=3)
-        session.add(chapter)
-        session.flush()
-        made[slug] = (series.id, chapter.id)
-    session.commit()
-    return made
 
 
 def viewed(session: Session, made, keys: list[str], *slugs: str) -> None:
