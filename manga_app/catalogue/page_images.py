@@ -11,7 +11,9 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PIL import Image, ImageChops, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
+
+from manga_app.catalogue.grey_pages import greyed, is_near_grey, painted  # noqa: F401 (is_near_grey: the benchmarks')
 
 
 # Explicit, not Pillow's default: a tall webtoon strip (1000 x 60000) passes,
@@ -58,15 +60,6 @@ WEBP_METHOD = 2
 AVIF_QUALITY = {READER_WIDTH: 70, SAVER_WIDTH: 70, 320: 70, 160: 70}
 AVIF_SPEED = 9
 AVIF_MAX_SIDE = WEBP_MAX_SIDE  # taller strips stay JPEG only
-# A page is grey when, after taking out the paper's tint, almost no pixel of its
-# 1/8 scale (which averages away JPEG chroma noise and scan grain) is coloured:
-# GREY_SHARE of the pixels at most GREY_CHROMA apart between channels (0-255).
-GREY_SCALE = 8
-GREY_CHROMA = 24
-GREY_SHARE = 0.999
-PAPER_MIN, PAPER_TINT = 200, 40  # paper is near white: its channels 200-255, at most 40 apart
-# Paper whose channels are further apart than this is tinted: its colour is kept (painted).
-PAPER_NEUTRAL = 2
 FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "AVIF": "avif"}
 _RESIZABLE_MODES = ("L", "RGB")  # resized as they are; others are converted first
 _WIDE_GRAY_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")  # 16-bit greyscale PNGs
@@ -183,60 +176,6 @@ def _max_width(rel: str) -> int:
     """The width a derivative's name asks for (`-w1200.avif`, `-cover320.webp`)."""
     stem = rel.rsplit(".", 1)[0]
     return int(stem.rsplit("-w", 1)[1] if "-w" in stem.rsplit("/", 1)[-1] else stem.rsplit("-cover", 1)[1])
-
-
-def is_near_grey(image: Image.Image) -> bool:
-    """Whether an RGB page is black and white on tinted paper (allowing for scan
-    grain and JPEG chroma noise), judged at 1/GREY_SCALE of its size."""
-    return grey_paper(image) is not None
-
-
-def grey_paper(image: Image.Image) -> tuple[int, int, int] | None:
-    """The paper's colour of a near-grey RGB page (see is_near_grey), else None."""
-    small = image.reduce(GREY_SCALE) if min(image.size) >= GREY_SCALE * 8 else image
-    channels = small.split()
-    # The paper: each channel's brightest percent, scaled back to white.
-    paper = [max(1, _percentile(channel.histogram(), 0.99)) for channel in channels]
-    if min(paper) < PAPER_MIN or max(paper) - min(paper) > PAPER_TINT:
-        paper = [255, 255, 255]  # the brightest part is no paper (a flat colour page): no correction
-    balanced = [channel.point(lambda v, p=p: min(255, v * 255 // p)) for channel, p in zip(channels, paper)]
-    high = ImageChops.lighter(ImageChops.lighter(balanced[0], balanced[1]), balanced[2])
-    low = ImageChops.darker(ImageChops.darker(balanced[0], balanced[1]), balanced[2])
-    chroma = ImageChops.subtract(high, low).histogram()
-    return tuple(paper) if sum(chroma[: GREY_CHROMA + 1]) >= GREY_SHARE * sum(chroma) else None
-
-
-def greyed(image: Image.Image) -> Image.Image:
-    """A near-grey RGB page as one channel (L); colour pages and L pages as they are.
-
-    On tinted paper the channel carries the paper's colour in info["paper"]
-    (kept through resizes and crops): the encoders paint it back (painted)."""
-    paper = grey_paper(image) if image.mode == "RGB" else None
-    if paper is None:
-        return image
-    grey = image.convert("L")
-    if max(paper) - min(paper) > PAPER_NEUTRAL:
-        grey.info["paper"] = paper
-    return grey
-
-
-def painted(frame: Image.Image) -> Image.Image:
-    """A greyed frame on tinted paper as RGB: its grey times the paper's colour
-    over the paper's own grey (the ink's tones kept, the scan's chroma noise gone)."""
-    paper = frame.info.get("paper") if frame.mode == "L" else None
-    if paper is None:
-        return frame
-    grey = (299 * paper[0] + 587 * paper[1] + 114 * paper[2]) / 1000  # as convert("L") weighs them
-    return Image.merge("RGB", [frame.point([min(255, round(v * c / grey)) for v in range(256)]) for c in paper])
-
-
-def _percentile(histogram: list[int], share: float) -> int:
-    wanted, seen = share * sum(histogram), 0
-    for value, count in enumerate(histogram):
-        seen += count
-        if seen >= wanted:
-            return value
-    return len(histogram) - 1
 
 
 def _top_box(size: tuple[int, int]) -> tuple[int, int]:

@@ -44,15 +44,15 @@ WATCH_THE_COMMIT = """
       }
     },
   };
-  // The notification bridge's effect (assets/js/antd_provider.jsx) is one of
-  // the page's own: it publishes window.mangaNotify when it runs.
-  let notify;
-  Object.defineProperty(window, "mangaNotify", {
+  // The root's own effect (Reflex's, in .web/app/root.jsx) is one of the
+  // page's effects: it publishes window.__reflex when it runs.
+  let reflex;
+  Object.defineProperty(window, "__reflex", {
     configurable: true,
-    get() { return notify; },
+    get() { return reflex; },
     set(value) {
       if (seen.effectsInCommitTask === null) seen.effectsInCommitTask = inCommitTask;
-      notify = value;
+      reflex = value;
     },
   });
 })();
