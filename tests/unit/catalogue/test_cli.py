@@ -11,8 +11,9 @@ import json
 import os
 import random
 import shutil
-import signal
 import re
+import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -236,3 +237,13 @@ def test_ctrl_c_keeps_the_finished_chapters_whole_and_exits_130(tmp_path: Path, 
             assert session.exec(select(Series.title)).all() == ["S"]
     finally:
         engine.dispose()
+
+
+def _chapter_count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+            return connection.execute("SELECT count(*) FROM chapter").fetchone()[0]
+    except sqlite3.Error:  # not migrated yet, or locked for a moment
+        return 0
