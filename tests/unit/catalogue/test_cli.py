@@ -202,6 +202,10 @@ def test_ctrl_c_keeps_the_finished_chapters_whole_and_exits_130(tmp_path: Path, 
          "--db", f"sqlite:///{db}"],
         cwd=tmp_path, env={**env, "PYTHONPATH": str(PROJECT_ROOT)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        # As a terminal starts it: with Ctrl-C's default action, even when this test
+        # run itself was started in the background (which ignores SIGINT, and Python
+        # keeps an ignored SIGINT ignored: no KeyboardInterrupt would ever come).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     # When Ctrl-C arrives once the importer says the first chapters are in (its
     # progress line; polling the database missed them in a full test run), to the
