@@ -107,7 +107,7 @@ class HeldCatalogue:
         self._refreshing: asyncio.Task | None = None
         self._listeners: list[Listener] = []
         self._telling: set[asyncio.Task] = set()
-        self._failures: dict[str, int] = {}  # failures logged (by their text), and how often they came again
+        self._failures: set[str] = set()  # the failures logged (their text), each once while it repeats
         self._failed_now = False  # whether the check under way failed in part
 
     def _log_error(self, message: str, *args, exc_info: bool = False) -> None:
@@ -116,11 +116,10 @@ class HeldCatalogue:
         text = message % args
         self._failed_now = True
         if text in self._failures:
-            self._failures[text] += 1
             return
         if len(self._failures) >= 100:  # failures that never repeat alike are all logged, the memo bounded
             self._failures.clear()
-        self._failures[text] = 0
+        self._failures.add(text)
         logger.error("%s (not logged again while it repeats)", text, exc_info=exc_info)
 
     def listen(self, listener: Listener) -> None:
