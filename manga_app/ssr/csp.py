@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
@@ -23,37 +25,44 @@ _FIREBASE_APIS = ("https://identitytoolkit.googleapis.com", "https://securetoken
 _GOOGLE_AVATARS = "https://*.googleusercontent.com"
 
 
-class _InlineScripts(HTMLParser):
+class _StartTag(HTMLParser):
+    """The attributes of one start tag (a page's <script> tags, one at a time)."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=False)
-        self.found: list[str] = []
-        self._parts: list[str] | None = None
+        self.attributes: dict[str, str | None] = {}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag != "script":
-            return
-        attributes = dict(attrs)
-        executed = (attributes.get("type") or "").strip().lower() in _EXECUTED
-        self._parts = [] if executed and "src" not in attributes else None
+        self.attributes = dict(attrs)
 
-    def handle_data(self, data: str) -> None:
-        if self._parts is not None:
-            self._parts.append(data)
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "script" and self._parts is not None:
-            self.found.append("".join(self._parts))
-            self._parts = None
+# A script element's start tag, and where its text ends as a browser's tokenizer
+# sees it: at the first `</script` followed by a space, `/` or `>`. Only the
+# script tags are parsed (a whole page through HTMLParser took 2.5 ms a render).
+_SCRIPT_START = re.compile(r"<script(?=[\s/>])[^>]*>", re.IGNORECASE)
+_SCRIPT_END = re.compile(r"</script[\s/>]", re.IGNORECASE)
+
+
+def _inline_scripts(html: str) -> Iterator[str]:
+    """The text of every inline script a browser would run, in order."""
+    position = 0
+    while start := _SCRIPT_START.search(html, position):
+        end = _SCRIPT_END.search(html, start.end())
+        if end is None:
+            return  # a script the document ends in is never run
+        tag = _StartTag()
+        tag.feed(start.group(0))
+        attributes = tag.attributes
+        if "src" not in attributes and (attributes.get("type") or "").strip().lower() in _EXECUTED:
+            yield html[start.end():end.start()]
+        position = end.end()
 
 
 def inline_script_hashes(html: str) -> tuple[str, ...]:
     """The CSP hash source of every inline script the page executes, in order, once each."""
-    parser = _InlineScripts()
-    parser.feed(html)
-    parser.close()
     hashes = (
         "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
-        for text in parser.found
+        for text in _inline_scripts(html)
     )
     return tuple(dict.fromkeys(hashes))
 

@@ -28,6 +28,14 @@ def test_script_text_is_hashed_exactly_as_sent():
     assert csp.inline_script_hashes(f"<script>{text}</script>") == (_hash(text),)
 
 
+def test_a_script_ends_where_a_browser_ends_it():
+    # Case-insensitive tags, an end tag with a space, a "</scripts" that is no end,
+    # a tag that only starts with "script", and an unclosed last script (never run: HTML's end-of-file rule).
+    html = ("<SCRIPT>a('</scripts>')</script ><scriptx>no()</scriptx>"
+            "<script\ttype='Module'>b()</Script><script id='x' src=\"/s.js\">c()</script><script>d()")
+    assert csp.inline_script_hashes(html) == (_hash("a('</scripts>')"), _hash("b()"))
+
+
 def test_a_page_policy_allows_its_scripts_and_nothing_inline_else():
     policy = dict(part.split(" ", 1) for part in csp.page_policy(
         ("'sha256-x'",), analytics=False, media_base_url="/media", auth_domain="manga.firebaseapp.com"
