@@ -9,6 +9,7 @@ genre, and nothing waits for the search index (memberships.py)."""
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 
 from manga_app.read_models.compact import MangaItem
@@ -35,6 +36,9 @@ def related(members: Memberships, slug: str, *, limit: int = RELATED_COUNT) -> l
                 seen.add(rank)
                 chosen.append(rank)
     chosen.sort()
+    need = limit - len(chosen)
+    if need <= 0:
+        return [catalogue.item(members.by_rank[rank]) for rank in chosen[:limit]]
     scores: Counter[int] = Counter()
     for tag in item.tags:
         for rank in members.first(members.tags.get(tag, ()), _LOOKED_AT):
@@ -44,12 +48,20 @@ def related(members: Memberships, slug: str, *, limit: int = RELATED_COUNT) -> l
         shared_all = members.genres[genres[0]]
         for genre in genres[1:]:
             shared_all = idsets.intersect(shared_all, members.genres[genre], members.size)
-        candidates = set(members.first(shared_all, _LOOKED_AT))
-        for genre in genres:
-            candidates.update(members.genre_first(genre, _LOOKED_AT))
+        sharing_all = [rank for rank in members.first(shared_all, _LOOKED_AT) if rank not in seen]
         wanted = {number for number, name in enumerate(catalogue.genre_names) if name in genres}
         by_rank, genres_of = members.by_rank, catalogue.genres_of
-        for rank in candidates | set(scores):
+        counted = set(scores)
+        if len(sharing_all) < need:
+            # Too few share every genre: those sharing some (each genre's most read) may place.
+            for genre in genres:
+                counted.update(members.genre_first(genre, _LOOKED_AT))
+        # Sharing every genre scores len(genres) without counting; when `need` of them do,
+        # a series sharing fewer and no tag (score < len(genres)) cannot place, and is not looked at.
+        for rank in sharing_all:
+            scores[rank] += len(genres)
+        for rank in counted.difference(sharing_all):
             scores[rank] += sum(map(wanted.__contains__, genres_of(by_rank[rank])))
-    others = sorted((rank for rank, score in scores.items() if score and rank not in seen), key=lambda r: (-scores[r], r))
-    return [catalogue.item(members.by_rank[rank]) for rank in [*chosen, *others][:limit]]
+    others = heapq.nsmallest(need, (rank for rank, score in scores.items() if score and rank not in seen),
+                             key=lambda r: (-scores[r], r))
+    return [catalogue.item(members.by_rank[rank]) for rank in [*chosen, *others]]
