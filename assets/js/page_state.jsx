@@ -32,6 +32,13 @@ if (typeof document === "undefined") {
   if (seedText) seed(JSON.parse(seedText));
 }
 
+// A seeded state's value as the server rendered the page (undefined when
+// not seeded), for parts drawn outside the app's state provider, such as
+// the document head.
+export function seededValue(state, field) {
+  return initialState[state]?.[field];
+}
+
 export function PageState({ children }) {
   return (
     <>

@@ -9,6 +9,7 @@
 // the first page's image and slowed it down.)
 import React from "react";
 import { useHydrated } from "./hydrated.js";
+import { seededValue } from "./page_state.jsx";
 import { useReaderPage } from "./reader_page.js";
 
 // The reader's own rules are written into the server's HTML, not linked: a
@@ -23,11 +24,12 @@ import { useReaderPage } from "./reader_page.js";
 const ownRules = import.meta.env.SSR ? (await import("../css/reader_first_paint.css?inline")).default : "";
 
 // `href`: the site's stylesheet. `readerPath`: the reader's path rule
-// (manga_app/core/routes.py), a RegExp source.
-export function SiteStylesheet({ href, readerPath }) {
-  // Any page but the reader's (the 404 page included) gets the site's
-  // stylesheet in its first HTML.
-  const own = useReaderPage(readerPath);
+// (manga_app/core/routes.py), a RegExp source. `foundState`/`foundField`:
+// where the seeded states say whether the path names a page.
+export function SiteStylesheet({ href, readerPath, foundState, foundField }) {
+  // Any page but the reader's gets the site's stylesheet in its first HTML,
+  // the 404 page included, also on a reader path that names no chapter.
+  const own = useReaderPage(readerPath) && seededValue(foundState, foundField) !== false;
   // False on the server and while hydrating its HTML, true from then on.
   const started = useHydrated();
   return (

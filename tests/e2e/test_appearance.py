@@ -11,11 +11,11 @@ from pathlib import Path
 import httpx
 import pytest
 from PIL import Image, ImageChops, ImageStat
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from manga_app.core import routes
 from manga_app.core.phrases import boundaries
-from tests.e2e.conftest import ROOT, wait_for_hydration
+from tests.e2e.conftest import ROOT, guarded_context, wait_for_hydration
 from tests.e2e.reader_helpers import HISTORY_KEY
 
 AXE = (ROOT / "tools/node_modules/axe-core/axe.min.js").read_text()
@@ -229,6 +229,35 @@ def test_not_found_pages_look_like_the_site_offer_search_and_link_the_series(bas
         page.go_back()
         page.get_by_role("link", name=f"「{item['title']}」の作品ページへ").click()
         expect(page.locator("h1.title-name")).to_have_text(item["title"])
+
+
+# How the message breaks its lines (at phrases, with the site's `.phrased` rules).
+_MESSAGE_LOOK = """() => {
+  const style = getComputedStyle(document.querySelector("main .not-found-message"));
+  return [style.wordBreak, style.overflowWrap, style.lineBreak, style.fontSize, style.color];
+}"""
+
+
+def test_an_unknown_chapter_looks_like_the_site_before_the_app_starts(base_url: str, browser: Browser) -> None:
+    # Before the app starts (here: never, JavaScript off), a reader path that names
+    # no chapter is the 404 page, drawn with the site's stylesheet like any other:
+    # the same header, to the pixel, and the message broken between phrases.
+    item = _items(base_url)[0]
+    with guarded_context(browser, java_script_enabled=False) as context:
+        page = context.new_page()
+        headers, messages = {}, {}
+        for path in ("/no-such-page", f"/{item['slug']}-ch-9999"):
+            response = page.goto(base_url + path)
+            assert response is not None and response.status == 404
+            expect(page.get_by_role("heading", level=1, name="ページが見つかりません")).to_be_visible()
+            box = page.locator("header").first.bounding_box()
+            assert box is not None
+            headers[path] = Image.open(io.BytesIO(page.screenshot(clip=box))).convert("RGB")
+            messages[path] = page.evaluate(_MESSAGE_LOOK)
+        chapter = f"/{item['slug']}-ch-9999"
+        assert messages[chapter] == messages["/no-such-page"]
+        assert headers[chapter].size == headers["/no-such-page"].size
+        assert ImageChops.difference(headers[chapter], headers["/no-such-page"]).getbbox() is None, "the headers differ"
 
 
 def _back_hrefs(page: Page) -> list[str]:

@@ -49,9 +49,10 @@ def test_the_site_stylesheet_is_linked_by_the_sites_component(monkeypatch):
     platform.own_stylesheet_link()
     platform.own_stylesheet_link()  # idempotent
     code = _document_code()
-    # The site's component links it, told the reader's path rule.
+    # The site's component links it, told the reader's path rule and where the seed says a page was found.
     assert code.count("reflexGlobalStyles") == 1
-    assert "'name': 'SiteStylesheet', 'props': ['href:reflexGlobalStyles', 'readerPath:" in code
+    assert "'foundField:\"found_rx_state_\"', 'foundState:\"reflex___state____state.manga_app___heads___state____head_state\"'," \
+        " 'href:reflexGlobalStyles', 'readerPath:" in code
     assert "utf-8" in code and "Links" in code and "Scripts" in code
     imports = reflex.compiler.utils.create_document_root(head_components=[], html_lang="ja")._get_all_imports()
     assert "$/styles/__reflex_global_styles.css?url" in imports and "$/public/js/site_styles.jsx" in imports
