@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
+import sys
 
 import uvicorn
 from reflex.istate.manager import reset_disk_state_manager
@@ -40,6 +42,15 @@ from manga_app.ssr.shell import static_dir
 from manga_app.platform import versions
 from manga_app.platform.http_protocol import HeaderDeadlineProtocol
 from manga_app.platform.websocket_protocol import WebSocketProtocol
+
+
+def _stop_gracefully_on_sigterm() -> None:
+    """Once uvicorn has shut down on a SIGTERM it raises that signal again. By
+    default that ends the process on the spot, before what was started beside
+    the server (the job consumer, the Auth emulator) is stopped: a `kill` of
+    the server left its consumer running. Here it ends the process as an exit,
+    so they are stopped first."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
 
 
 def main() -> None:
@@ -92,6 +103,7 @@ def main() -> None:
     )
     reflex_exec.get_app_file()  # the app module is found (and the project on sys.path) before workers import it
     # The import jobs' consumer, a process of its own (manga_app/jobs/consumer.py says why).
+    _stop_gracefully_on_sigterm()
     with auth, consumer_beside():
         print(f"漫画ひろば is running at http://localhost:{args.port}/", flush=True)
         if firebase.emulated:

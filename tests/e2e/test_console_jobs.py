@@ -11,6 +11,7 @@ clean import would, with no orphan media."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sqlite3
 import time
@@ -167,3 +168,32 @@ def test_an_operator_cancels_a_running_scan_and_keeps_whole_chapters(base_url, s
         assert_no_orphan_media(engine, Path(server_env["DATA_DIR"]) / "media")
     finally:
         engine.dispose()
+
+
+def _group_alive(group: int) -> list[str]:
+    """The command lines of the processes still in process group `group`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and os.getpgid(int(entry.name)) == group:
+                found.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip())
+        except (ProcessLookupError, PermissionError, FileNotFoundError):
+            continue
+    return [line for line in found if line]
+
+
+def test_a_server_told_to_stop_stops_its_job_consumer_too(base_url):
+    # `kill <pid>` or a service manager's SIGTERM to the server process alone:
+    # what it started beside itself (the job consumer) stops with it.
+    server = RUNNING[base_url]
+    group = server.process.pid
+    assert any("manga_app.jobs" in line for line in _group_alive(group))
+    server.process.send_signal(signal.SIGTERM)
+    server.process.wait(timeout=90)
+    deadline = time.monotonic() + 70
+    while _group_alive(group) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = _group_alive(group)
+    server.log.close()
+    server.start()  # the next tests' server
+    assert left == [], f"left running: {left}"
