@@ -65,7 +65,8 @@ def staged_dir(settings: Settings, uid: str) -> Path:
 def relative_name(name: object, relative_path: object = None) -> PurePosixPath:
     """The path a dropped file keeps in staging: its folders (when a folder was
     dropped) and its name, without anything that could leave the folder."""
-    text = relative_path if isinstance(relative_path, str) and relative_path.strip("/") else name
+    # Uppy's relativePath: "folder/…/name" for a file of a dropped folder, else nothing worth keeping.
+    text = relative_path if isinstance(relative_path, str) and "/" in relative_path.strip("/") else name
     if not isinstance(text, str) or not text.strip():
         raise Refused(400, "The upload has no file name.")
     parts = [part for part in text.replace("\\", "/").split("/") if part not in ("", ".")]
