@@ -1,0 +1,51 @@
+"""The console's upload end to end (real Chromium, the Auth emulator, Uppy
+sending over tus to the site's /admin/tus, the huey consumer manga_app.serve
+starts): an operator drops a CBZ on /admin/upload, sees the plan (a new
+series, its chapter), confirms, and the import job brings it to the site."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from manga_app.core.routes import ADMIN_JOBS, ADMIN_UPLOAD
+from tests.unit.catalogue.builders import distinct_pages, write_cbz
+
+from .test_console import _open, _shoot, _sign_in_as_operator, _wait_for
+from .test_accounts import auth_emulator, device  # noqa: F401
+
+SERIES = "夜明けの灯台"
+
+
+def _on_site(base_url: str, title: str) -> str | None:
+    listed = httpx.get(f"{base_url}/mangas_1.json", timeout=10).json()["list"]
+    return next((item["slug"] for item in listed if item["title"] == title), None)
+
+
+def test_an_operator_uploads_a_cbz_sees_the_plan_and_imports_it(base_url, device, page: Page, tmp_path):
+    cbz = write_cbz(tmp_path / f"{SERIES} 第1話.cbz", {f"{i + 1}.png": p for i, p in enumerate(distinct_pages(3, seed=71))})
+    _sign_in_as_operator(page, base_url)
+    page.get_by_role("link", name="Upload").click()
+    expect(page.get_by_role("heading", name="Upload", level=1)).to_be_visible()
+    expect(page.get_by_text("Nothing is staged.")).to_be_visible()
+
+    page.get_by_test_id("uploader").locator("input[type=file]:not([webkitdirectory])").first.set_input_files(str(cbz))
+    row = page.get_by_test_id("plan").locator("tr", has_text=cbz.name)
+    expect(row).to_have_attribute("data-outcome", "new", timeout=60_000)
+    expect(row).to_contain_text("New series")
+    expect(row).to_contain_text(SERIES)
+    expect(row).to_contain_text("chapter 1")
+    _shoot(page, "console-upload-plan")
+
+    # The plan is the server's: a reload shows it again.
+    _open(page, base_url + ADMIN_UPLOAD)
+    expect(page.get_by_test_id("plan").locator("tr", has_text=cbz.name)).to_have_attribute("data-outcome", "new")
+
+    page.get_by_role("button", name="Confirm and import").click()
+    expect(page.get_by_role("status")).to_contain_text("queued: Upload of 1 file")
+    expect(page.get_by_text("Nothing is staged.")).to_be_visible()
+    _open(page, base_url + ADMIN_JOBS)
+    job = page.get_by_test_id("jobs").locator("tr[data-status]", has_text="Upload of 1 file").first
+    expect(job).to_have_attribute("data-status", "done", timeout=120_000)
+    expect(job).to_contain_text("1 imported")
+    _wait_for(lambda: _on_site(base_url, SERIES))
