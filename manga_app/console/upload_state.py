@@ -1,7 +1,7 @@
 """The console's upload page (/admin/upload): the plan of the operator's
 staged files (uploads.plan: new series, joins, conflict, refused with the
 reason), refreshed as uploads settle; confirm (the import is queued on the job
-queue, shown in /admin/jobs) or drop a file. Every event checks the operator's
+queue, shown in /admin/jobs), edit a file's placement or drop a file. Every event checks the operator's
 role on the server first (operator_of); the staging folder is the operator's
 own, named from the verified uid."""
 
@@ -27,8 +27,9 @@ LABELS = {"new": "New series", "joins": "Joins existing series", "conflict": "Co
 
 def _plan(uid: str) -> list[dict[str, str]]:
     root = staging.staged_dir(get_settings(), uid)
-    return [{"path": item.path, "outcome": item.outcome, "label": LABELS[item.outcome], "series": item.series,
-             "unit": item.unit, "reason": item.reason} for item in plan_staged(root, shared_engine())]
+    return [{"path": item.path, "outcome": item.outcome, "series": item.series, "unit": item.unit, "reason": item.reason,
+             "label": LABELS[item.outcome] + (" (placed by you)" if item.edited else "")}
+            for item in plan_staged(root, shared_engine())]
 
 
 def _change(action, operator: Operator, *args) -> tuple[str, str]:
@@ -52,6 +53,9 @@ class UploadState(rx.State):
     message: str = ""
     error: str = ""
     loaded: bool = False
+    # The staged path whose placement is being edited, and the form's first values.
+    editing: str = ""
+    placement: dict[str, str] = {}
 
     async def _refresh(self, operator: Operator) -> None:
         self.plan = await asyncio.to_thread(_plan, operator.uid)
@@ -89,4 +93,31 @@ class UploadState(rx.State):
         if (operator := await operator_of(self)) is None or not isinstance(path, str) or len(path) > MAX_PATH:
             return
         self.message, self.error = await asyncio.to_thread(_change, confirm.drop, operator, path)
+        await self._refresh(operator)
+
+    @rx.event
+    async def start_edit(self, path: str):
+        if await operator_of(self) is None:
+            return
+        row = next((row for row in self.plan if row["path"] == path), None)
+        if row is None:
+            return
+        kind, _, number = row["unit"].partition(" ")
+        self.editing = path
+        self.placement = {"series": row["series"], "kind": kind or "chapter", "number": number}
+
+    @rx.event
+    def cancel_edit(self):
+        self.editing, self.placement = "", {}
+
+    @rx.event
+    async def save_placement(self, form: dict):
+        if (operator := await operator_of(self)) is None or not self.editing:
+            return
+        fields = {key: form.get(key) if isinstance(form, dict) and isinstance(form.get(key), str) else ""
+                  for key in ("series", "kind", "number")}
+        self.message, self.error = await asyncio.to_thread(
+            _change, confirm.edit, operator, self.editing, fields["series"][:MAX_PATH], fields["kind"], fields["number"][:40])
+        if not self.error:
+            self.editing, self.placement = "", {}
         await self._refresh(operator)

@@ -22,13 +22,13 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue import upsert
+from manga_app.catalogue import placements, upsert
 from manga_app.catalogue.archives import ArchiveError, open_chapter, read_small_file
 from manga_app.catalogue.comicinfo import MetadataError, SeriesSidecar, parse_series_json
 from manga_app.catalogue.import_report import stray_reason
 from manga_app.catalogue.models import Chapter, Series
 from manga_app.catalogue.naming import describe_unit, title_key
-from manga_app.catalogue.planning import ChapterPlan, PlanError, plan_chapter, read_comicinfo
+from manga_app.catalogue.planning import ChapterPlan, Placement, PlanError, plan_chapter, read_comicinfo
 from manga_app.catalogue.readers.base import DEFAULT_LIMITS
 from manga_app.catalogue.scanner import Candidate, scan
 
@@ -44,6 +44,7 @@ class PlannedFile:
     series: str = ""
     unit: str = ""  # "chapter 3", "volume 1"
     reason: str = ""  # why refused or in conflict; a warning otherwise
+    edited: bool = False  # placed by the operator (catalogue/placements.py), not by the rules
 
 
 def _sidecar(candidate: Candidate, read: dict[Path, SeriesSidecar | None], warnings: list[str]) -> SeriesSidecar | None:
@@ -58,7 +59,7 @@ def _sidecar(candidate: Candidate, read: dict[Path, SeriesSidecar | None], warni
     return read[candidate.sidecar]
 
 
-def _chapter_plan(candidate: Candidate, sidecars: dict, warnings: list[str]) -> ChapterPlan:
+def _chapter_plan(candidate: Candidate, sidecars: dict, warnings: list[str], placement: Placement | None) -> ChapterPlan:
     """The importer's plan of one chapter; ArchiveError, OSError or PlanError when it has none."""
     with open_chapter(candidate.path, candidate.kind) as source:
         if not source.pages:
@@ -66,7 +67,7 @@ def _chapter_plan(candidate: Candidate, sidecars: dict, warnings: list[str]) -> 
         info = read_comicinfo(source.comicinfo, warnings.append)
     file_time = datetime.fromtimestamp(candidate.path.stat().st_mtime, UTC)
     return plan_chapter(candidate, info, _sidecar(candidate, sidecars, warnings), file_time=file_time,
-                        warn=warnings.append)
+                        warn=warnings.append, placement=placement)
 
 
 def _existing(session: Session, plan: ChapterPlan) -> tuple[Series | None, str | None]:
@@ -87,13 +88,14 @@ def plan_staged(root: Path, engine: sa.Engine) -> list[PlannedFile]:
     candidates = scan(root, strays=strays)
     sidecars: dict[Path, SeriesSidecar | None] = {}
     claimed: dict[tuple[str, int], str] = {}
+    chosen = placements.read(root)
     planned: list[PlannedFile] = []
     with Session(engine) as session:
         for candidate in candidates:
             name = candidate.path.relative_to(root).as_posix()
             warnings: list[str] = []
             try:
-                plan = _chapter_plan(candidate, sidecars, warnings)
+                plan = _chapter_plan(candidate, sidecars, warnings, chosen.get(name))
             except (ArchiveError, PlanError) as error:
                 planned.append(PlannedFile(name, "refused", reason=str(error)))
                 continue
@@ -105,11 +107,13 @@ def plan_staged(root: Path, engine: sa.Engine) -> list[PlannedFile]:
             title = series.title if series is not None else plan.series_title
             twice = claimed.setdefault((title_key(title), plan.hundredths), name)
             if twice != name:
-                planned.append(PlannedFile(name, "conflict", title, unit, f"{unit} is also {twice} in this upload"))
+                planned.append(PlannedFile(name, "conflict", title, unit, f"{unit} is also {twice} in this upload",
+                                           name in chosen))
             elif taken_by is not None:
                 planned.append(PlannedFile(name, "conflict", title, unit,
-                                           f"{unit} of {title} is already imported from {taken_by}"))
+                                           f"{unit} of {title} is already imported from {taken_by}", name in chosen))
             else:
-                planned.append(PlannedFile(name, "new" if series is None else "joins", title, unit, "; ".join(warnings)))
+                planned.append(PlannedFile(name, "new" if series is None else "joins", title, unit, "; ".join(warnings),
+                                           name in chosen))
     planned += [PlannedFile(path.relative_to(root).as_posix(), "refused", reason=stray_reason(path)) for path in strays]
     return planned

@@ -115,8 +115,10 @@ def place(upload: Path, metadata: dict, uid: str, settings: Settings) -> PurePos
 
 
 def staged_files(settings: Settings, uid: str) -> list[PurePosixPath]:
-    """The operator's staged files, by their staged paths, in name order."""
+    """The operator's staged files, by their staged paths, in name order (not
+    the hidden placements file beside them)."""
     root = staged_dir(settings, uid)
     if not root.is_dir():
         return []
-    return sorted(PurePosixPath(path.relative_to(root).as_posix()) for path in root.rglob("*") if path.is_file())
+    found = (PurePosixPath(path.relative_to(root).as_posix()) for path in root.rglob("*") if path.is_file())
+    return sorted(path for path in found if not any(part.startswith(".") for part in path.parts))

@@ -1,7 +1,9 @@
 """The console's upload end to end (real Chromium, the Auth emulator, Uppy
 sending over tus to the site's /admin/tus, the huey consumer manga_app.serve
-starts): an operator drops a CBZ on /admin/upload, sees the plan (a new
-series, its chapter), confirms, and the import job brings it to the site."""
+starts): an operator drops two CBZs on /admin/upload and sees the plan (a new
+series with its chapter; a file without a number, refused with the reason),
+places the second by hand, confirms, and the import job brings both to the
+site."""
 
 from __future__ import annotations
 
@@ -29,23 +31,42 @@ def test_an_operator_uploads_a_cbz_sees_the_plan_and_imports_it(base_url, device
     expect(page.get_by_role("heading", name="Upload", level=1)).to_be_visible()
     expect(page.get_by_text("Nothing is staged.")).to_be_visible()
 
-    page.get_by_test_id("uploader").locator("input[type=file]:not([webkitdirectory])").first.set_input_files(str(cbz))
+    loose = write_cbz(tmp_path / "unnamed.cbz", {f"{i + 1}.png": p for i, p in enumerate(distinct_pages(2, seed=72))})
+    page.get_by_test_id("uploader").locator("input[type=file]:not([webkitdirectory])").first.set_input_files(
+        [str(cbz), str(loose)])
     row = page.get_by_test_id("plan").locator("tr", has_text=cbz.name)
     expect(row).to_have_attribute("data-outcome", "new", timeout=60_000)
     expect(row).to_contain_text("New series")
     expect(row).to_contain_text(SERIES)
     expect(row).to_contain_text("chapter 1")
+    refused = page.get_by_test_id("plan").locator("tr", has_text=loose.name)
+    expect(refused).to_have_attribute("data-outcome", "refused")
+    expect(refused).to_contain_text("no chapter or volume number")
+    page.get_by_test_id("plan").scroll_into_view_if_needed()
     _shoot(page, "console-upload-plan")
+
+    # The operator places it: chapter 2 of the same series.
+    refused.get_by_role("button", name=f"Edit the placement of {loose.name}").click()
+    form = page.get_by_test_id("placement-form")
+    form.get_by_label("Series").fill(SERIES)
+    form.get_by_label("Unit").select_option("chapter")
+    form.get_by_label("Number").fill("2")
+    form.get_by_role("button", name="Save placement").click()
+    expect(page.get_by_role("status")).to_contain_text(f"{loose.name} is placed as chapter 2 of {SERIES}.")
+    placed = page.get_by_test_id("plan").locator("tr", has_text=loose.name)
+    expect(placed).to_have_attribute("data-outcome", "new")
+    expect(placed).to_contain_text("New series (placed by you)")
+    expect(placed).to_contain_text("chapter 2")
 
     # The plan is the server's: a reload shows it again.
     _open(page, base_url + ADMIN_UPLOAD)
     expect(page.get_by_test_id("plan").locator("tr", has_text=cbz.name)).to_have_attribute("data-outcome", "new")
 
     page.get_by_role("button", name="Confirm and import").click()
-    expect(page.get_by_role("status")).to_contain_text("queued: Upload of 1 file")
+    expect(page.get_by_role("status")).to_contain_text("queued: Upload of 2 files")
     expect(page.get_by_text("Nothing is staged.")).to_be_visible()
     _open(page, base_url + ADMIN_JOBS)
-    job = page.get_by_test_id("jobs").locator("tr[data-status]", has_text="Upload of 1 file").first
+    job = page.get_by_test_id("jobs").locator("tr[data-status]", has_text="Upload of 2 files").first
     expect(job).to_have_attribute("data-status", "done", timeout=120_000)
-    expect(job).to_contain_text("1 imported")
+    expect(job).to_contain_text("2 imported, 0 unchanged, 0 failed")
     _wait_for(lambda: _on_site(base_url, SERIES))

@@ -41,10 +41,36 @@ def _row(row: rx.Var) -> rx.Component:
         rx.el.td(row["series"], data_label="Series", class_name="console-value"),
         rx.el.td(row["unit"], data_label="Unit"),
         rx.el.td(row["reason"], data_label="Reason", class_name="console-value"),
-        rx.el.td(rx.el.button("Drop", type="button", on_click=U.drop(row["path"]), class_name="console-link-button",
-                              aria_label="Drop " + row["path"]), data_label="Actions"),
+        rx.el.td(
+            rx.el.button("Edit", type="button", on_click=U.start_edit(row["path"]), class_name="console-link-button",
+                         aria_label="Edit the placement of " + row["path"]),
+            rx.el.button("Drop", type="button", on_click=U.drop(row["path"]), class_name="console-link-button",
+                         aria_label="Drop " + row["path"]),
+            data_label="Actions",
+        ),
         data_outcome=row["outcome"],
     )
+
+
+def _placement_form() -> rx.Component:
+    """Where the file goes, chosen by the operator: it wins over its metadata and names."""
+    return rx.cond(U.editing != "", rx.el.form(
+        rx.el.h3("Placement of " + U.editing),
+        rx.el.label("Series", html_for="placement-series"),
+        rx.el.input(id="placement-series", name="series", default_value=U.placement["series"], required=True,
+                    max_length=300, key="series-" + U.editing),
+        rx.el.label("Unit", html_for="placement-kind"),
+        rx.el.select(rx.el.option("Chapter", value="chapter"), rx.el.option("Volume", value="volume"),
+                     id="placement-kind", name="kind", default_value=U.placement["kind"], key="kind-" + U.editing),
+        rx.el.label("Number", html_for="placement-number"),
+        rx.el.input(id="placement-number", name="number", default_value=U.placement["number"], required=True,
+                    max_length=12, input_mode="decimal", key="number-" + U.editing),
+        rx.el.button("Save placement", type="submit"),
+        rx.el.button("Cancel", type="button", on_click=U.cancel_edit, class_name="console-link-button"),
+        on_submit=U.save_placement,
+        class_name="console-inline-form",
+        data_testid="placement-form",
+    ))
 
 
 def _plan() -> rx.Component:
@@ -63,6 +89,7 @@ def _plan() -> rx.Component:
                 class_name="console-table console-stacked",
                 data_testid="plan",
             ), class_name="console-table-wrap"),
+            _placement_form(),
             rx.el.button("Confirm and import", type="button", on_click=U.confirm_all),
         ), rx.cond(U.loaded, rx.el.p("Nothing is staged.", class_name="console-hint"))),
         class_name="console-section",

@@ -72,3 +72,34 @@ def test_drop_outside_the_staging_folder_or_of_nothing_is_refused(settings, sess
     with pytest.raises(store.Refused, match="is not staged any more"):
         confirm.drop(session, settings, OPERATOR, path)
     assert (staging.uploads_dir(settings) / "staged" / "escape.cbz").exists()
+
+
+def test_an_edited_placement_is_planned_imported_and_audited(settings, session, engine):
+    _stage(settings, "misc/scan_0042.cbz", 1)
+    assert confirm.edit(session, settings, OPERATOR, "misc/scan_0042.cbz", "白い街", "volume", "2") == (
+        "misc/scan_0042.cbz is placed as volume 2 of 白い街.")
+    entry = session.exec(select(AuditEntry).where(AuditEntry.action == "edit-placement")).one()
+    assert (entry.target, entry.after) == ("staged misc/scan_0042.cbz", "白い街, volume 2")
+
+    job = confirm.confirm(session, settings, OPERATOR)
+    assert job.label == "Upload of 1 file"
+    assert run_job(job.id, engine=engine, settings=settings) == "done"
+    session.expire_all()
+    series = session.exec(select(Series).where(Series.title == "白い街")).one()
+    unit = session.exec(select(Chapter).where(Chapter.series_id == series.id)).one()
+    assert (unit.kind, unit.number_hundredths % 1_000_000) == ("volume", 200)
+
+
+def test_an_edit_of_nothing_staged_or_not_a_placement_is_refused(settings, session):
+    _stage(settings, "a 第1話.cbz", 1)
+    with pytest.raises(store.Refused, match="is not staged any more"):
+        confirm.edit(session, settings, OPERATOR, "b 第1話.cbz", "x", "chapter", "1")
+    with pytest.raises(store.Refused, match="is not a chapter number"):
+        confirm.edit(session, settings, OPERATOR, "a 第1話.cbz", "x", "chapter", "x")
+
+
+def test_dropping_a_file_forgets_its_placement(settings, session):
+    _stage(settings, "a 第1話.cbz", 1)
+    confirm.edit(session, settings, OPERATOR, "a 第1話.cbz", "x", "chapter", "2")
+    confirm.drop(session, settings, OPERATOR, "a 第1話.cbz")
+    assert not (staging.staged_dir(settings, OPERATOR.uid) / ".placements.json").exists()

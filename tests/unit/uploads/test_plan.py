@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from manga_app.catalogue import placements
 from manga_app.catalogue.importer import import_source
 from manga_app.uploads.plan import PlannedFile, plan_staged
 from tests.unit.catalogue.builders import comicinfo_xml, distinct_pages, write_cbz, write_folder
@@ -50,3 +53,31 @@ def test_the_plan_says_new_joins_conflict_and_refused(tmp_path: Path, engine, me
 
 def test_nothing_staged_is_an_empty_plan(tmp_path: Path, engine):
     assert plan_staged(tmp_path / "none", engine) == []
+
+
+def test_an_operators_placement_wins_over_the_names(tmp_path: Path, engine, media):
+    library = tmp_path / "library"
+    write_cbz(library / "ワンダー探偵" / "ワンダー探偵 第1話.cbz", _pages(1))
+    import_source(library, engine=engine, media=media, workers=1)
+    staged = tmp_path / "staged"
+    write_cbz(staged / "ワンダー探偵 第1話 修正版.cbz", _pages(2), comicinfo=comicinfo_xml(Series="ワンダー探偵", Number="1"))
+    write_cbz(staged / "unnamed.cbz", _pages(3))
+    placements.write(staged, {"ワンダー探偵 第1話 修正版.cbz": placements.make("ワンダー探偵", "chapter", "1.5"),
+                              "unnamed.cbz": placements.make("白い街", "volume", "2")})
+
+    plan = {item.path: item for item in plan_staged(staged, engine)}
+
+    assert plan["ワンダー探偵 第1話 修正版.cbz"] == PlannedFile(
+        "ワンダー探偵 第1話 修正版.cbz", "joins", "ワンダー探偵", "chapter 1.5", edited=True)
+    assert plan["unnamed.cbz"] == PlannedFile("unnamed.cbz", "new", "白い街", "volume 2", edited=True)
+
+
+@pytest.mark.parametrize(("series", "kind", "number", "message"), [
+    ("", "chapter", "1", "Give the series' title"),
+    ("x", "episode", "1", "Choose chapter or volume."),
+    ("x", "chapter", "one", "'one' is not a chapter number"),
+    ("x", "volume", "-2", "'-2' is not a volume number"),
+])
+def test_a_placement_that_is_not_one_is_refused(series, kind, number, message):
+    with pytest.raises(ValueError, match=message):
+        placements.make(series, kind, number)
