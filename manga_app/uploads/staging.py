@@ -15,16 +15,19 @@ Refusals are `Refused`: an HTTP status and an English message."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from pathlib import Path, PurePosixPath
 
 from manga_app.catalogue.scanner import ARCHIVE_SUFFIXES, PAGE_SUFFIXES, UNSUPPORTED_IMAGE_SUFFIXES
 from manga_app.core.config import Settings
 
 __all__ = ["Refused", "check_upload", "incoming_dir", "place", "relative_name", "staged_dir", "staged_files",
-           "uploads_dir"]
+           "sweep_expired", "uploads_dir"]
 
 MAX_PATH_CHARS = 1000
 MAX_PART_BYTES = 255
@@ -122,3 +125,20 @@ def staged_files(settings: Settings, uid: str) -> list[PurePosixPath]:
         return []
     found = (PurePosixPath(path.relative_to(root).as_posix()) for path in root.rglob("*") if path.is_file())
     return sorted(path for path in found if not any(part.startswith(".") for part in path.parts))
+
+
+def sweep_expired(settings: Settings, now: datetime | None = None) -> int:
+    """Remove the unfinished uploads whose expiry (tus's Upload-Expires) has
+    passed: a file nobody came back for stops taking disk. How many went."""
+    now, removed = now or datetime.now(UTC), 0
+    incoming = incoming_dir(settings)
+    for info in incoming.glob("*.info") if incoming.is_dir() else ():
+        try:
+            expires = parsedate_to_datetime(json.loads(info.read_text()).get("expires") or "")
+        except (OSError, ValueError, TypeError, AttributeError):
+            continue
+        if expires.tzinfo is not None and expires < now:
+            info.with_suffix("").unlink(missing_ok=True)
+            info.unlink(missing_ok=True)
+            removed += 1
+    return removed

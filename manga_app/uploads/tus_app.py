@@ -8,7 +8,8 @@ Operators only. Every request carries the operator's Firebase ID token
 the operator's role (accounts.roles) before the router sees it; anyone else
 gets the site's plain 404, as /admin answers readers. Before an upload starts
 its name, size and the free disk are checked (staging.check_upload: 413, 415,
-507 with an English message); a finished upload moves to the operator's
+507 with an English message), once the uploads left unfinished past their
+expiry are swept; a finished upload moves to the operator's
 staging folder and is written to the audit log."""
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ def _operator(request: Request) -> VerifiedUser:
 
 def _pre_create(operator: VerifiedUser = Depends(_operator)):
     def check(metadata: dict, upload_info: dict) -> None:
+        staging.sweep_expired(get_settings())  # before the free disk is counted
         try:
             staging.check_upload(metadata, upload_info.get("size"), get_settings())
         except staging.Refused as refused:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import socket
 import time
 from pathlib import Path
@@ -142,3 +143,13 @@ def test_anyone_but_an_operator_gets_404(upload_site, operator_token, tmp_path, 
     assert patch.status_code == 404 and patch.text == "見つかりませんでした"
     assert httpx.request("OPTIONS", f"{upload_site}/admin/tus/", headers=head).status_code == 404
     assert _staged(tmp_path) == []
+
+
+def test_an_upload_left_unfinished_past_its_expiry_is_swept(upload_site, operator_token, tmp_path):
+    created = _create(upload_site, operator_token, len(PAYLOAD))
+    uid = created.headers["Location"].rsplit("/", 1)[1]
+    incoming = tmp_path / "data" / "uploads" / "incoming"
+    info = json.loads((incoming / f"{uid}.info").read_text())
+    (incoming / f"{uid}.info").write_text(json.dumps({**info, "expires": "Mon, 02 Jan 2006 15:04:05 GMT"}))
+    kept = _create(upload_site, operator_token, len(PAYLOAD)).headers["Location"].rsplit("/", 1)[1]
+    assert sorted(p.name for p in incoming.iterdir() if p.is_file()) == sorted([kept, f"{kept}.info"])
