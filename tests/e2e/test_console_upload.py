@@ -7,6 +7,8 @@ site."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from playwright.sync_api import Page, expect
 
@@ -52,7 +54,7 @@ def test_an_operator_uploads_a_cbz_sees_the_plan_and_imports_it(base_url, device
     form.get_by_label("Unit").select_option("chapter")
     form.get_by_label("Number").fill("2")
     form.get_by_role("button", name="Save placement").click()
-    expect(page.get_by_role("status")).to_contain_text(f"{loose.name} is placed as chapter 2 of {SERIES}.")
+    expect(page.get_by_test_id("upload-status")).to_contain_text(f"{loose.name} is placed as chapter 2 of {SERIES}.")
     placed = page.get_by_test_id("plan").locator("tr", has_text=loose.name)
     expect(placed).to_have_attribute("data-outcome", "new")
     expect(placed).to_contain_text("New series (placed by you)")
@@ -63,10 +65,21 @@ def test_an_operator_uploads_a_cbz_sees_the_plan_and_imports_it(base_url, device
     expect(page.get_by_test_id("plan").locator("tr", has_text=cbz.name)).to_have_attribute("data-outcome", "new")
 
     page.get_by_role("button", name="Confirm and import").click()
-    expect(page.get_by_role("status")).to_contain_text("queued: Upload of 2 files")
+    expect(page.get_by_test_id("upload-status")).to_contain_text("queued: Upload of 2 files")
     expect(page.get_by_text("Nothing is staged.")).to_be_visible()
     _open(page, base_url + ADMIN_JOBS)
     job = page.get_by_test_id("jobs").locator("tr[data-status]", has_text="Upload of 2 files").first
     expect(job).to_have_attribute("data-status", "done", timeout=120_000)
     expect(job).to_contain_text("2 imported, 0 unchanged, 0 failed")
     _wait_for(lambda: _on_site(base_url, SERIES))
+
+
+def test_the_upload_page_and_endpoint_answer_readers_the_ordinary_404(base_url):
+    unknown = httpx.get(f"{base_url}/no-such-page-here", timeout=20)
+    for path in (ADMIN_UPLOAD, "/admin/tus", "/admin/tus/0123abcd"):
+        response = httpx.get(base_url + path, timeout=20)
+        assert response.status_code == 404 == unknown.status_code, path
+        assert "Upload" not in re.sub(r"<script.*?</script>", "", response.text, flags=re.S), path
+    created = httpx.post(f"{base_url}/admin/tus", timeout=20, headers={
+        "Tus-Resumable": "1.0.0", "Upload-Length": "10", "Upload-Metadata": "filename YS5jYno="})
+    assert created.status_code == 404 and "Location" not in created.headers

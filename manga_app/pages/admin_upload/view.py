@@ -17,7 +17,8 @@ from manga_app.uploads.tus_app import TUS_PATH
 def _messages() -> rx.Component:
     return rx.fragment(
         rx.cond(U.error != "", rx.el.p(U.error, class_name="console-error", role="alert")),
-        rx.el.div(rx.cond(U.message != "", rx.el.p(U.message, class_name="console-messages")), role="status"),
+        rx.el.div(rx.cond(U.message != "", rx.el.p(U.message, class_name="console-messages")), role="status",
+                  data_testid="upload-status"),
     )
 
 
