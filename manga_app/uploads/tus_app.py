@@ -101,12 +101,18 @@ def _files_dir():
     return lambda metadata: {"files_dir": str(staging.incoming_dir(get_settings()))}
 
 
+async def _plain_refusal(request: Request, error: HTTPException) -> PlainTextResponse:
+    """A refusal as its English sentence (Uppy shows the response's text to the operator), not FastAPI's JSON."""
+    return PlainTextResponse(str(error.detail), status_code=error.status_code, headers=error.headers)
+
+
 def _app() -> FastAPI:
     """The router for the current settings (one per staging folder and size limit)."""
     settings = get_settings()
     key = (str(staging.incoming_dir(settings)), settings.upload_max_bytes)
     if key not in _APPS:
         app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+        app.add_exception_handler(HTTPException, _plain_refusal)
         app.include_router(create_tus_router(
             prefix=TUS_PATH, files_dir=key[0], max_size=settings.upload_max_bytes, auth=_operator,
             days_to_keep=DAYS_TO_KEEP, pre_create_dep=_pre_create, upload_complete_dep=_on_complete,
