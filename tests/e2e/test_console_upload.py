@@ -7,6 +7,7 @@ site."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import httpx
@@ -83,3 +84,40 @@ def test_the_upload_page_and_endpoint_answer_readers_the_ordinary_404(base_url):
     created = httpx.post(f"{base_url}/admin/tus", timeout=20, headers={
         "Tus-Resumable": "1.0.0", "Upload-Length": "10", "Upload-Metadata": "filename YS5jYno="})
     assert created.status_code == 404 and "Location" not in created.headers
+
+
+
+def test_an_upload_cut_off_continues_where_it_stopped_after_a_reload(base_url, device, page: Page, tmp_path):
+    """A 30 MB archive goes in 8 MB chunks; the connection goes down after the
+    first and the tab is closed; the page is opened again and the same file
+    added: tus finds
+    the upload it created by the file's fingerprint, asks where it stopped
+    (HEAD: past the first chunk) and sends the rest; no second upload is created."""
+    pages = {"001.png": distinct_pages(1, seed=73)[0], "002.png": os.urandom(30 * 1024 * 1024)}
+    cbz = write_cbz(tmp_path / "潮見の駅 第1話.cbz", pages)
+    size = cbz.stat().st_size
+    _sign_in_as_operator(page, base_url)
+    _open(page, base_url + ADMIN_UPLOAD)
+    created: list[str] = []
+    page.on("request", lambda request: created.append(request.url)
+            if request.method == "POST" and "/admin/tus" in request.url else None)
+    files = page.get_by_test_id("uploader").locator("input[type=file]:not([webkitdirectory])").first
+    with page.expect_response(lambda response: response.request.method == "PATCH" and response.ok):
+        files.set_input_files(str(cbz))
+    device.set_offline(True)
+    expect(page.get_by_test_id("uploader")).to_contain_text("8 MB of 30 MB")
+    page.close()  # the tab goes while the connection is down
+    device.set_offline(False)
+    assert len(created) == 1
+
+    page = device.new_page()  # the page again: a new uploader, the same browser's storage
+    page.on("request", lambda request: created.append(request.url)
+            if request.method == "POST" and "/admin/tus" in request.url else None)
+    _open(page, base_url + ADMIN_UPLOAD)
+    files = page.get_by_test_id("uploader").locator("input[type=file]:not([webkitdirectory])").first
+    with page.expect_response(lambda response: response.request.method == "HEAD" and "/admin/tus/" in response.url) as head:
+        files.set_input_files(str(cbz))
+    assert 0 < int(head.value.headers["upload-offset"]) < size
+    row = page.get_by_test_id("plan").locator("tr", has_text=cbz.name)
+    expect(row).to_have_attribute("data-outcome", "new", timeout=60_000)
+    assert len(created) == 1
