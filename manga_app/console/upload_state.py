@@ -107,7 +107,9 @@ class UploadState(rx.State):
         self.placement = {"series": row["series"], "kind": kind or "chapter", "number": number}
 
     @rx.event
-    def cancel_edit(self):
+    async def cancel_edit(self):
+        if await operator_of(self) is None:
+            return
         self.editing, self.placement = "", {}
 
     @rx.event
