@@ -14,9 +14,9 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from manga_app.core.routes import ADMIN_JOBS, ADMIN_UPLOAD
-from tests.unit.catalogue.builders import distinct_pages, write_cbz
+from tests.unit.catalogue.builders import distinct_pages, write_cbz, write_folder
 
-from .test_console import _open, _shoot, _sign_in_as_operator, _wait_for
+from .test_console import _axe_violations, _open, _shoot, _sign_in_as_operator, _wait_for
 from .test_accounts import auth_emulator, device  # noqa: F401
 
 SERIES = "夜明けの灯台"
@@ -121,3 +121,19 @@ def test_an_upload_cut_off_continues_where_it_stopped_after_a_reload(base_url, d
     row = page.get_by_test_id("plan").locator("tr", has_text=cbz.name)
     expect(row).to_have_attribute("data-outcome", "new", timeout=60_000)
     assert len(created) == 1
+
+
+def test_a_dropped_folder_keeps_its_series_and_chapter_folders(base_url, device, page: Page, tmp_path):
+    series = tmp_path / "白波の港"
+    write_folder(series / "第1話", {f"{i + 1:02d}.png": p for i, p in enumerate(distinct_pages(2, seed=74))})
+    write_folder(series / "第2話", {f"{i + 1:02d}.png": p for i, p in enumerate(distinct_pages(2, seed=75))})
+    _sign_in_as_operator(page, base_url)
+    _open(page, base_url + ADMIN_UPLOAD)
+    page.get_by_test_id("uploader").locator("input[type=file][webkitdirectory]").set_input_files(str(series))
+    plan = page.get_by_test_id("plan")
+    for chapter in ("第1話", "第2話"):
+        row = plan.locator("tr", has_text=f"白波の港/{chapter}")
+        expect(row).to_have_attribute("data-outcome", "new", timeout=60_000)
+        expect(row).to_contain_text(f"chapter {chapter[1]}")
+    _shoot(page, "console-upload-folder")
+    assert not (found := _axe_violations(page)), "\n".join(found)
