@@ -43,6 +43,7 @@ class ChapterCommit:
                 self._sidecar(pending),
                 file_time=source_mtime(candidate.path),
                 warn=warn,
+                placement=self.placements.get(candidate.path),
             )
         except PlanError as exc:
             raise ImportFailure(str(exc)) from None

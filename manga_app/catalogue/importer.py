@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor, Future
 from pathlib import Path
 
@@ -39,6 +39,7 @@ from manga_app.catalogue.archives import DEFAULT_LIMITS, Limits
 from manga_app.catalogue.comicinfo import SeriesSidecar
 from manga_app.catalogue.janitor import Janitor
 from manga_app.catalogue.media import MediaStore, WriteLog
+from manga_app.catalogue.planning import Placement
 from manga_app.catalogue.sweep import import_lock
 from manga_app.catalogue.scanner import Candidate, scan
 from manga_app.catalogue.import_pipeline import PAGES_AHEAD_PER_WORKER, ImportPipeline
@@ -64,6 +65,7 @@ def import_source(
     on_failure: Callable[[Path, str], None] | None = None,
     workers: int | None = None,
     skip: Iterable[Path] = (),
+    placements: Mapping[Path, Placement] | None = None,
 ) -> ImportReport:
     """Import every chapter candidate under `source`; see ImportReport for the outcome.
 
@@ -75,6 +77,8 @@ def import_source(
     is big enough to gain from them; 1 processes pages in this process).
     `skip`: folders never scanned, besides the media store (the published files).
     SourceError when `source` lies in one of them.
+    `placements`: the operator's placement of some chapters (by path), which
+    wins over their metadata and names (catalogue/placements.py).
     """
     strays: list[Path] = []
     candidates = scan(Path(source), skip=[media.root, *skip], strays=strays)
@@ -83,6 +87,7 @@ def import_source(
     count = workers if workers is not None else _auto_workers(candidates)
     run = _ImportRun(engine=engine, media=media, limits=limits, workers=max(1, count))
     run.on_page, run.on_failure = on_page, on_failure
+    run.placements = {Path(path).resolve(): placement for path, placement in (placements or {}).items()}
     for path in natsorted(strays, key=str, alg=ns.PATH | ns.IGNORECASE):
         run.report.notes.append((path, stray_reason(path)))
     with import_lock(engine, media) as swept:
@@ -139,6 +144,7 @@ class _ImportRun(ImportPipeline, ChapterSettling, ChapterCommit):
         self.report = ImportReport()
         self.claimed: dict[tuple[str, int], Path] = {}  # (series key, number) -> file, this run
         self.sidecars: dict[Path, SeriesSidecar | None] = {}
+        self.placements: dict[Path, Placement] = {}  # the operator's, by resolved path
         self.cover_planned: dict[str, int] = {}  # series key -> lowest number making a cover
         self.janitor = Janitor(engine, media, self.report.warnings)
         self.pool: Executor | None = None

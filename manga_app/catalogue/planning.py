@@ -18,7 +18,7 @@ from manga_app.catalogue.units import SeriesName, series_name
 from manga_app.catalogue.upsert import SeriesFacts
 from manga_app.core.text import clean_block, clean_line
 
-__all__ = ["ChapterPlan", "PlanError", "plan_chapter", "publication_time", "read_comicinfo"]
+__all__ = ["ChapterPlan", "PlanError", "Placement", "plan_chapter", "publication_time", "read_comicinfo"]
 
 
 class PlanError(ValueError):
@@ -36,6 +36,16 @@ class ChapterPlan:
     # existing chapter's publication time only when this says another day.
     metadata_date: datetime | None = None
     kind: str = "chapter"  # or 'volume'
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the operator placed a chapter (catalogue/placements.py): it wins
+    over the metadata and the names."""
+
+    series_title: str
+    kind: str  # 'chapter' or 'volume'
+    hundredths: int
 
 
 def read_comicinfo(data: bytes | None, warn: Callable[[str], None]) -> ComicInfo:
@@ -56,6 +66,7 @@ def plan_chapter(
     *,
     file_time: datetime,
     warn: Callable[[str], None],
+    placement: Placement | None = None,
 ) -> ChapterPlan:
     """Apply the precedence rules; a folder or file name differing from the title becomes an alias.
 
@@ -71,9 +82,10 @@ def plan_chapter(
     name_title = folder.title or parsed.series
     fallback = name_title or _untagged(candidate.fallback_title) or candidate.path.parent.name
     sidecar = sidecar or SeriesSidecar()
-    kind, hundredths = _unit(candidate, info, parsed, warn)
+    # The operator's placement (the console's upload) wins over metadata and names.
+    kind, hundredths = (placement.kind, placement.hundredths) if placement else _unit(candidate, info, parsed, warn)
     return _cleaned(ChapterPlan(
-        series_title=info.series or sidecar.name or fallback,
+        series_title=placement.series_title if placement else info.series or sidecar.name or fallback,
         hundredths=unit_key(kind, hundredths),
         kind=kind,
         chapter_title=info.title or parsed.title or "",

@@ -29,6 +29,7 @@ __all__ = [
     "DuplicateChapter",
     "SeriesFacts",
     "add_genres",
+    "existing_series",
     "find_or_create_series",
     "merge_series_facts",
     "refresh_updated_at",
@@ -61,14 +62,20 @@ def find_or_create_series(*, session: Session, title: str) -> Series:
     (a series merged into another: merge-series), else a new one with a
     unique ASCII slug."""
     key = title_key(title)
-    series = session.exec(select(Series).where(Series.title_key == key)).first()
-    series = series or _by_alias(session, title, key)
+    series = existing_series(session=session, title=title)
     if series is None:
         series = Series(title=title.strip(), title_key=key, slug=_unique_slug(session, title))
         _refresh_search(series)
         session.add(series)
         session.flush()
     return series
+
+
+def existing_series(*, session: Session, title: str) -> Series | None:
+    """The series a chapter titled `title` joins: by its normalised title, else by an alias."""
+    key = title_key(title)
+    series = session.exec(select(Series).where(Series.title_key == key)).first()
+    return series or _by_alias(session, title, key)
 
 
 def _by_alias(session: Session, title: str, key: str) -> Series | None:

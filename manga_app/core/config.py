@@ -48,6 +48,10 @@ class Settings(BaseSettings):
     # chapter and day: a bound on a script that drops its id, set well above
     # the people a mobile carrier puts behind one address.
     visitors_per_address: int = Field(default=50, ge=1, le=1_000_000)
+    # The console's uploads (/admin/upload): the largest file taken, and the
+    # free disk an upload must leave under DATA_DIR (the import needs room too).
+    upload_max_bytes: int = Field(default=4 * 1024**3, ge=1)
+    upload_keep_free_bytes: int = Field(default=1024**3, ge=0)
 
     @field_validator("site_origin")
     @classmethod

@@ -136,6 +136,7 @@ class PageKind(enum.Enum):
     # menu by being declared here with console=True and a console_label.
     ADMIN = Page("/admin", console=True, console_label="Overview", query=("q",))
     ADMIN_SERIES = Page("/admin/series/[slug]", console=True)
+    ADMIN_UPLOAD = Page("/admin/upload", console=True, console_label="Upload")
     ADMIN_JOBS = Page("/admin/jobs", console=True, console_label="Jobs")
     ADMIN_AUDIT = Page("/admin/audit", console=True, console_label="Audit log", query=("page",))
 

@@ -24,6 +24,7 @@ CALENDAR = PageKind.CALENDAR.path
 ADMIN = PageKind.ADMIN.path
 ADMIN_AUDIT = PageKind.ADMIN_AUDIT.path
 ADMIN_JOBS = PageKind.ADMIN_JOBS.path
+ADMIN_UPLOAD = PageKind.ADMIN_UPLOAD.path
 NOTIFICATIONS = PageKind.NOTIFICATIONS.path
 KANA_INDEX = "/index"
 # The search boxes' suggestions (JSON, web/suggest.py).

@@ -15,6 +15,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, delete, update
 
+from manga_app.catalogue import placements
 from manga_app.catalogue.importer import ImportReport, import_source
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.models import utc_now
@@ -132,7 +133,9 @@ def _run(job: ImportJob, engine: sa.Engine, settings: Settings) -> str:
     try:
         report = import_source(root, engine=engine, media=MediaStore(settings.media_dir),
                                on_start=tracker.on_start, on_page=tracker.on_page, on_progress=tracker.on_progress,
-                               on_failure=tracker.on_failure, skip=[settings.published_dir])
+                               on_failure=tracker.on_failure, skip=[settings.published_dir],
+                               placements={root / path: p for path, p in placements.read(root).items()}
+                               if root.is_dir() else None)
     except JobCancelled:
         done = tracker.progress.chapters
         _finish(engine, job_id, "cancelled", f"Cancelled. The {done} chapters settled before are complete and kept."

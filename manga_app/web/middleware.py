@@ -23,6 +23,7 @@ from manga_app.web import bounded_logs
 from manga_app.ssr import shell
 from manga_app.web import catalogue_files, feeds, install, opds, pages, robots, service_worker, sitemap, slashes, suggest
 from manga_app.web.security_headers import SecurityHeaders
+from manga_app.uploads.tus_app import is_tus_path, tus_endpoint
 
 # Reflex's own endpoints and build output: never pages.
 _RESERVED_PREFIXES = ("/_", "/assets/", "/ping", "/icons/", "/css/", "/js/", "/media/", "/manifests/")
@@ -111,6 +112,9 @@ class SiteHttpLayer:
             await self.media(scope, receive, send)
         elif opds.is_file_path(scope["path"]):
             await self.opds_files(scope, receive, send)
+        elif is_tus_path(scope["path"]) and scope["method"] != "GET":
+            # The console's uploads (operators only; uploads/tus_app.py). A GET is a page path: the 404 page.
+            await tus_endpoint(scope, receive, send)
         else:
             await self.app(scope, receive, send)
 

@@ -277,6 +277,14 @@ async function startClient(settings) {
   };
 }
 
+// The signed-in user's current ID token ("" for nobody), for requests the
+// page makes itself (the console's uploads send it; the server verifies it).
+export async function currentIdToken() {
+  const started = await ready;
+  const user = started && auth ? auth.currentUser : null;
+  return user ? user.getIdToken() : "";
+}
+
 // Buttons call these in the click itself, so a popup counts as a user gesture.
 export const authActions = {
   signInWithGoogle: () => run("signInWithGoogle"),

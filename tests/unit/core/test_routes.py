@@ -91,6 +91,7 @@ MATCH_CASES = [
     ("admin", "/admin", RouteMatch(PageKind.ADMIN)),
     ("admin-audit", "/admin/audit/", RouteMatch(PageKind.ADMIN_AUDIT)),
     ("admin-jobs", "/admin/jobs", RouteMatch(PageKind.ADMIN_JOBS)),
+    ("admin-upload", "/admin/upload", RouteMatch(PageKind.ADMIN_UPLOAD)),
     ("admin-series", "/admin/series/shingeki-no-kyojin", RouteMatch(PageKind.ADMIN_SERIES, {"slug": "shingeki-no-kyojin"})),
     ("admin-series-not-a-slug", "/admin/series/進撃", None),
     ("admin-unknown", "/admin/settings", None),

@@ -10,7 +10,8 @@ from manga_app.core.pages import PageKind
 from manga_app.web.pages import cache_headers
 
 PERSONAL = {PageKind.LIBRARY, PageKind.HISTORY, PageKind.NOTIFICATIONS, PageKind.ACCOUNT,
-            PageKind.ADMIN, PageKind.ADMIN_SERIES, PageKind.ADMIN_JOBS, PageKind.ADMIN_AUDIT}
+            PageKind.ADMIN, PageKind.ADMIN_SERIES, PageKind.ADMIN_UPLOAD, PageKind.ADMIN_JOBS,
+            PageKind.ADMIN_AUDIT}
 
 
 @pytest.mark.parametrize("kind", sorted(PERSONAL, key=lambda kind: kind.name))
