@@ -98,14 +98,14 @@ export function imageUrls(html, avif = false) {
     if (tag.startsWith("</")) {
       source = null;
     } else if (tag.startsWith("<source")) {
-      if (avif && /\stype="image\/avif"/.test(tag)) source = candidates(/\ssrcset="([^"]+)"/.exec(tag));
+      if (avif && /\stype="image\/avif"/i.test(tag)) source = candidates(/\ssrcset="([^"]+)"/i.exec(tag));
     } else if (source && source.length) {
       for (const url of source) if (url) urls.add(url);
       source = null;
     } else {
       const src = /\ssrc="([^"]+)"/.exec(tag);
       if (src) urls.add(src[1]);
-      for (const url of candidates(/\ssrcset="([^"]+)"/.exec(tag))) if (url) urls.add(url);
+      for (const url of candidates(/\ssrcset="([^"]+)"/i.exec(tag))) if (url) urls.add(url);
     }
   }
   return [...urls].map((url) => url.replace(/&amp;/g, "&")).filter((url) => !url.startsWith("data:"));

@@ -131,9 +131,10 @@ def test_a_title_page_gives_its_cover_images():
         "/icons/icon-192.png", "/media/c-cover160.webp", "/media/c-cover320.webp"]
 
 
+# As React writes it on the server: srcSet, the source's type last.
 PICTURE_COVER = (
     '<img src="/icons/icon-192.png" alt=""><picture class="cover-picture">'
-    '<source type="image/avif" srcset="/media/c-cover160.avif 160w, /media/c-cover320.avif 320w" sizes="160px">'
+    '<source sizes="160px" srcSet="/media/c-cover160.avif 160w, /media/c-cover320.avif 320w" type="image/avif"/>'
     '<img class="title-cover" src="/media/c-cover160.webp" srcset="/media/c-cover160.webp 160w, /media/c-cover320.webp 320w" alt="x">'
     '</picture><img src="/media/d.webp" alt="">'
 )
