@@ -44,7 +44,7 @@ class MangaReader(rx.Component):
     initial_at: rx.Var[int]
     # The next chapter's first images, [{src, avif}] (reader/logic.warm_images).
     next_warm: rx.Var[list[dict[str, str]]]
-    # The end card (reader/end_state.py): 完結 or not, [{url, title, cover, why}]
+    # The end card (reader/end_state.py): 完結 or not, [{url, title, cover, cover_avif, why}]
     # to read next (whether led by what readers also read), this chapter's いいね
     # (the count as shown, whether this reader likes it, and the "slug/number" they
     # are of), and the series' follow control, drawn by Python.

@@ -108,3 +108,18 @@ def test_the_first_html_names_the_avif_and_keeps_the_fallback_for_other_browsers
     source = re.search(r"<source[^>]*>", cover.group(1))
     assert source and 'type="image/avif"' in source.group(0) and re.search(r'srcSet="[^"]+-cover160\.avif 160w', source.group(0)), cover.group(0)
     assert re.search(r'<img[^>]*src="[^"]+-cover160\.webp"[^>]*>', cover.group(1)), cover.group(0)
+
+
+def test_the_end_card_s_covers_are_avif(base_url: str, server_env, browser: Browser) -> None:
+    slug = series(server_env, "rtl")
+    with guarded_context(browser) as context:
+        page = context.new_page()
+        types = _media_types(page)
+        open_chapter(page, f"{base_url}/{slug}-ch-1")
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowLeft")
+        pick = page.locator(".reader-end-pick img").first
+        expect(pick).to_be_visible()
+        shown = _shown(page, ".reader-end-pick img")
+        assert shown.endswith(".avif"), shown
+        assert types.get(shown.lstrip("/")) == "image/avif", types
