@@ -87,6 +87,8 @@ class Card(SeriesCard):
     """A series on the home, genre and search pages."""
 
     srcset: str = ""
+    # The same sizes as AVIF, for a browser that shows it ("" when there are none).
+    avif_srcset: str = ""
     chapter_label: str = ""
     chapter_url: str = ""
     updated: Moment = field(default_factory=Moment)
@@ -165,6 +167,20 @@ class ChapterRow:
     pages: int = 0
 
 
+def avif_twin(url: str) -> str:
+    """The AVIF copy the media store keeps beside a WebP cover (`-cover320.webp`
+    -> `-cover320.avif`), or "" for a URL not named that way."""
+    stem, dot, ext = url.rpartition(".")
+    return f"{stem}.avif" if dot and ext == "webp" and "-cover" in stem.rpartition("/")[2] else ""
+
+
+def cover_avif_srcset(item: Any) -> str:
+    """The srcset of a series' AVIF covers (160w and 320w, as its WebP
+    srcset), when the catalogue says it has them; else ""."""
+    small, large = avif_twin(item.cover_small or item.cover), avif_twin(item.cover)
+    return f"{small} 160w, {large} 320w" if getattr(item, "cover_avif", False) and small and large else ""
+
+
 def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
     """A series card from a catalogue item (loader.MangaItem)."""
     parts = phrase_parts(item.title, segments(item.title, terms) if terms else ())
@@ -179,6 +195,7 @@ def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
         url=routes.manga_url(item.slug),
         cover=item.cover_small,
         srcset=f"{item.cover_small} 160w, {item.cover} 320w",
+        avif_srcset=cover_avif_srcset(item),
         chapter_label=routes.unit_label(item.latest_chapter),
         chapter_url=routes.chapter_url(item.slug, item.latest_chapter),
         updated=moment(item.updated_at, now=now),

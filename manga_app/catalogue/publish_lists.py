@@ -74,7 +74,7 @@ class ListPages:
         ids = [s.id for s in batch]
         genre_map = repository.genres_by_series(session=self.session, series_ids=ids)
         stats = repository.chapter_stats(session=self.session, series_ids=ids)
-        items = [list_item(s, genre_map[s.id], stats[s.id], self.base) for s in batch]
+        items = [list_item(s, genre_map[s.id], stats[s.id], self.base, avif=self.manifests.avif) for s in batch]
         write_json(self.out_dir / f"mangas_{page}.json", {"list": items}, only_if_changed=page > 1, gzipped=True)
         republished = batch if changed is None else [s for s in batch if s.id in changed]
         self.removed += self.manifests.publish_batch(self.session, republished, self.base)
@@ -120,13 +120,14 @@ def listed_series(session: Session, size: int) -> Iterator[Sequence[sa.Row]]:
     yield from session.execute(query).partitions(size)
 
 
-def list_item(series: sa.Row, genres: list[str], stats: tuple[int, int], base: str) -> dict:
+def list_item(series: sa.Row, genres: list[str], stats: tuple[int, int], base: str, *, avif: bool = False) -> dict:
     """One list entry: what the backend's held catalogue and search read, nothing more.
 
     Every backend process downloads, parses and holds all entries, so what
     the list does not need stays out of it: the summary, artists and reading
     direction are on the title page (read from the database), and readings
-    carry each form once (see distinct_readings).
+    carry each form once (see distinct_readings). With `avif` (the media store
+    holds every cover's AVIF), `cover_avif` and `cover_small_avif` name them.
     """
     latest, count = stats
     # The latest unit's key stays inside: a volume is published as volume n.
@@ -151,7 +152,12 @@ def list_item(series: sa.Row, genres: list[str], stats: tuple[int, int], base: s
         "tags": list(series.tags),
         "chapters_count": count,
         "readings": distinct_readings(series),
-    }
+    } | (_avif_covers(base, series.cover_key) if avif and series.cover_key else {})
+
+
+def _avif_covers(base: str, key: str) -> dict[str, str]:
+    return {"cover_avif": media_url(base, cover_path(key, 320, "avif")),
+            "cover_small_avif": media_url(base, cover_path(key, 160, "avif"))}
 
 
 _KATAKANA = str.maketrans({chr(c): chr(c + 0x60) for c in range(ord("ぁ"), ord("ゖ") + 1)})

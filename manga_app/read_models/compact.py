@@ -62,6 +62,8 @@ class MangaItem(SeriesFacts):
     # author and tag pages list a series under each of them.
     artists: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    # The covers have AVIF copies beside them (cards.records.avif_twin).
+    cover_avif: bool = False
 
 
 class CatalogueBuilder:
@@ -84,6 +86,7 @@ class CatalogueBuilder:
         self._latest = array("d")
         self._updated, self._created, self._views = array("d"), array("d"), array("q")
         self._chapters = array("I")
+        self._avif = bytearray()
         self._count = 0
 
     def add(self, raw: dict) -> None:
@@ -124,6 +127,7 @@ class CatalogueBuilder:
         self._created += page.created
         self._views += page.views
         self._chapters += page.chapters
+        self._avif += page.avif or bytes(len(page.slugs))
         self._count += len(page.slugs)
 
     def _add_small_covers(self, first: int, covers: list[str], smalls: list[str], split) -> None:
@@ -167,6 +171,7 @@ class Catalogue(Sequence[MangaItem]):
         self.status = bytes(built._status)
         self.latest, self.views, self.chapters = built._latest, built._views, built._chapters
         self.updated, self.created = built._updated, built._created
+        self.avif = bytes(built._avif)
         # Slug lookups: ids sorted by slug, searched by bisection.
         self._by_slug = array("I", sorted(range(self._count), key=self.slugs.__getitem__))
 
@@ -214,7 +219,7 @@ class Catalogue(Sequence[MangaItem]):
             views=self.views[index], created_at=created, authors=self.authors_column.values(index),
             readings=self.readings_column.values(index), cover_small=self.cover_small(index),
             chapters=self.chapters[index], artists=self.artists_column.values(index),
-            tags=self.tags_column.values(index),
+            tags=self.tags_column.values(index), cover_avif=bool(self.avif[index]),
         )
 
     def find(self, slug: str) -> int:
@@ -236,4 +241,4 @@ class Catalogue(Sequence[MangaItem]):
         texts = (self.slugs, self.titles, self.alts, self.readings_column, self.authors_column, self.artists_column,
                  self.tags_column)
         return (sum(a.itemsize * len(a) for a in arrays) + sum(t.nbytes() for t in texts) + self._covers.nbytes()
-                + len(self.status) + sum(100 + len(v) for v in self._small_raw.values()))
+                + len(self.status) + len(self.avif) + sum(100 + len(v) for v in self._small_raw.values()))

@@ -88,6 +88,8 @@ class Page:
     created: array
     views: array
     chapters: array
+    # 1 where the item names its covers' AVIF copies (cover_avif), else 0.
+    avif: bytes = b""
 
 
 def page_of_raw(items: list[dict]) -> Page:
@@ -118,6 +120,7 @@ def page_of_raw(items: list[dict]) -> Page:
             [value or item["updated_at"] for value, item in zip(created_raw, items)]),
         views=array("q", map(itemgetter("views"), items)),
         chapters=array("I", (item.get("chapters_count") or 0 for item in items)),
+        avif=bytes(isinstance(item.get("cover_avif"), str) and bool(item["cover_avif"]) for item in items),
     )
 
 
@@ -140,4 +143,5 @@ def page_of_items(items: list[MangaItem]) -> Page:
         created=array("d", (item.created_at.timestamp() for item in items)),
         views=array("q", map(attrgetter("views"), items)),
         chapters=array("I", map(attrgetter("chapters"), items)),
+        avif=bytes(map(attrgetter("cover_avif"), items)),
     )

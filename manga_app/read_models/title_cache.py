@@ -4,6 +4,7 @@ its page's state, its head, and every reader page of it (state and head)."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 
 from sqlmodel import Session
@@ -33,8 +34,17 @@ def _load_title(session: Session | None, slug: str) -> tuple[titles.SeriesView, 
         with contextlib.nullcontext(session) if session is not None else Session(shared_engine()) as used:
             found = titles.load_title(session=used, slug=slug, media_base_url=settings.media_base_url)
         if found is not None:
+            found = (_with_avif_covers(found[0]), found[1])
             _titles.put(key, found, now)
     return found
+
+
+def _with_avif_covers(series: titles.SeriesView) -> titles.SeriesView:
+    """The series' covers have AVIF copies when the published list, which
+    the held catalogue reads, names them (catalogue/publish_lists.py)."""
+    mangas = held_catalogue().current.mangas
+    index = mangas.find(series.slug)
+    return dataclasses.replace(series, cover_avif=index >= 0 and bool(mangas.avif[index]))
 
 
 def load_title(slug: str) -> tuple[titles.SeriesView, tuple[titles.ChapterView, ...]] | None:

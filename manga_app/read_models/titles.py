@@ -43,6 +43,8 @@ class SeriesView(SeriesFacts):
     url: str
     # (name, hiragana reading) of each author and artist whose reading differs from the name.
     name_readings: tuple[tuple[str, str], ...] = ()
+    # The covers have AVIF copies (the published list says so: title_cache).
+    cover_avif: bool = False
 
 
 @dataclass(frozen=True)

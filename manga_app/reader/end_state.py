@@ -13,6 +13,7 @@ import secrets
 import reflex as rx
 
 from manga_app.accounts import payloads
+from manga_app.cards.records import avif_twin
 from manga_app.visitor.auth_state import AuthState, holds_the_account, visitor_uid
 from manga_app.core import routes
 from manga_app.core.display import format_count
@@ -71,7 +72,8 @@ class EndCardState(rx.State):
         chosen = pick_next(catalogue, index, snapshot.popular.ids, also_read=also_ids)
         self.picks = [
             {"url": routes.manga_url(catalogue.slugs[other]), "title": catalogue.titles[other],
-             "cover": catalogue.cover_small(other), "why": why}
+             "cover": catalogue.cover_small(other), "why": why,
+             "cover_avif": avif_twin(catalogue.cover_small(other)) if catalogue.avif[other] else ""}
             for other, why in chosen
         ]
         self.picks_also_read = bool(chosen) and chosen[0][1] == ALSO_READ

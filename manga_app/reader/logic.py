@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from manga_app.core import routes
 from manga_app.accounts import reading
 from manga_app.core.crypto import decrypt_text
+from manga_app.reader import images
 from manga_app.reader.rules import series_default_direction
 
 if TYPE_CHECKING:
@@ -85,7 +86,8 @@ def parse_manifest_pages(plaintext: str) -> list[dict]:
             raise ManifestError("manifest page is malformed") from error
         if not url or not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
             raise ManifestError("manifest page is malformed")
-        pages.append({"url": url, "saver_url": saver, "width": width, "height": height})
+        page = {"url": url, "saver_url": saver, "width": width, "height": height}
+        pages.append(page | images.avif_copies(item))
     if raw[0].get("spread_offset") is True:
         pages[0]["spread_offset"] = True
     return pages

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from manga_app.reader import logic, rules
+from manga_app.reader import images, logic, rules
 from manga_app.engagement import view_counts
 from manga_app.accounts import reading
 from manga_app.core import routes
@@ -63,7 +63,8 @@ class ReaderState(rx.State):
     resume_offset: float = 0.0
     resume_at: int = 0
     # First pages of the next chapter, once its manifest was fetched.
-    next_warm: list[str] = []
+    # The next chapter's first images ({src, avif}: logic.warm_images).
+    next_warm: list[dict[str, str]] = []
 
     # The reader's settings in a cookie, so the server draws a returning
     # reader's own layout; the per-series directions (too many for a cookie)
@@ -295,5 +296,4 @@ class ReaderState(rx.State):
             if self.view_id != view_id:
                 return
             self._prefetched = {f"{slug}/{number}": pages}
-            field = "saver_url" if self._settings()["saver"] else "url"
-            self.next_warm = [page[field] for page in pages[:NEXT_CHAPTER_WARM_PAGES]]
+            self.next_warm = images.warm_images(pages, saver=self._settings()["saver"], count=NEXT_CHAPTER_WARM_PAGES)

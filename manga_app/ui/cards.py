@@ -25,10 +25,21 @@ def moment_time(moment: rx.Var, class_name: str = "") -> rx.Component:
     return rx.el.time(moment.text, date_time=moment.iso, class_name=class_name)
 
 
+def cover_picture(image: rx.Component, avif_srcset: rx.Var[str], sizes: str) -> rx.Component:
+    """A cover as a <picture>: its AVIF sizes for a browser that shows AVIF,
+    else the <img>'s WebP. A source whose srcset is empty ("" when the
+    catalogue has no AVIF) is passed over by the browser."""
+    return rx.el.picture(
+        rx.el.source(type="image/avif", custom_attrs={"srcSet": avif_srcset, "sizes": sizes}),
+        image,
+        class_name="cover-picture",
+    )
+
+
 def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, position: rx.Var[int] | None = None) -> rx.Component:
     """A card's cover, loaded lazily unless it is in the grid's first row (`position`)."""
     first_row = None if position is None else position < _FIRST_ROW
-    return rx.el.img(
+    return cover_picture(rx.el.img(
         src=card.cover,
         alt="",
         loading="lazy" if first_row is None else rx.cond(first_row, "eager", "lazy"),
@@ -36,7 +47,7 @@ def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, position: rx.Var[int] 
         class_name="cover",
         custom_attrs={"width": str(COVER_WIDTH), "height": str(COVER_HEIGHT), "srcSet": card.srcset, "sizes": sizes,
                       **({} if first_row is None else {"fetchPriority": rx.cond(first_row, "high", "auto")})},
-    )
+    ), card.avif_srcset, sizes)
 
 
 def _match_line(card: rx.Var) -> rx.Component:

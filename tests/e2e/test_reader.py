@@ -433,10 +433,11 @@ def test_the_first_page_is_in_the_first_html_and_the_app_keeps_it_in_place(base_
     slug = series(server_env, "rtl")
     first = manifest(server_env, slug, "1")[0]
     html = httpx.get(f"{base_url}/{slug}-ch-1", timeout=10).text
-    # A browser that has not read here reads in full quality, the first page first.
+    # A browser that has not read here reads in full quality, the first page
+    # first: its AVIF where the browser shows AVIF (test_reader_avif.py), else the <img>'s.
     assert re.search(rf'<img[^>]*src="{re.escape(first["url"])}"[^>]*data-page-index="0"', html)
     preloads = [tag.lower() for tag in re.findall(r"<link[^>]*>", html) if 'rel="preload"' in tag]
-    assert any(f'href="{first["url"]}"' in tag and 'fetchpriority="high"' in tag for tag in preloads), preloads
+    assert any(f'href="{first["avif"]}"' in tag and 'fetchpriority="high"' in tag for tag in preloads), preloads
     # With the app's JavaScript held back, the reader's own page is there, sized and styled.
     page.route("**/assets/*.js", lambda route: route.abort())
     page.goto(f"{base_url}/{slug}-ch-1")
@@ -506,10 +507,11 @@ def test_the_first_html_follows_the_data_saver_choice(base_url: str, server_env,
     later = page.context.new_page()
     later.route("**/assets/*.js", lambda route: route.abort())
     later.goto(f"{base_url}/{slug}-ch-1")
-    expect(later.locator("link[rel=preload][as=image][fetchpriority=high]")).to_have_attribute("href", first["saver_url"])
+    expect(later.locator("link[rel=preload][as=image][fetchpriority=high]")).to_have_attribute("href", first["saver_avif"])
     image_decoded(later, '.reader-root img[data-page-index="0"]')
     assert later.locator('.reader-root img[data-page-index="0"]').get_attribute("src") == first["saver_url"]
-    assert not _requested(later, first["url"])
+    assert later.locator('.reader-root img[data-page-index="0"]').evaluate("e => e.currentSrc").endswith(first["saver_avif"])
+    assert not _requested(later, first["url"]) and not _requested(later, first["avif"])
 
 
 def test_data_saver_uses_the_smaller_images(base_url: str, server_env, page: Page) -> None:
@@ -533,7 +535,7 @@ def test_a_chapter_under_60_pages_is_preloaded_whole(base_url: str, server_env, 
     open_chapter(page, f"{base_url}/{slug}-ch-1")
     page.wait_for_function(
         "urls => urls.every(u => performance.getEntriesByType('resource').some(r => r.name.endsWith(u)))",
-        arg=[item["url"] for item in pages],
+        arg=[item["avif"] for item in pages],
     )
 
 
@@ -543,20 +545,20 @@ def test_a_chapter_of_60_pages_or_more_preloads_only_the_next_few(base_url: str,
     original = path.read_bytes()
     base = manifest(server_env, slug, "2")
     # 64 distinct URLs (the media server ignores the query string).
-    long = [{**base[index % len(base)], "url": f"{base[index % len(base)]['url']}?p={index}"} for index in range(64)]
+    long = [{**base[index % len(base)], "avif": f"{base[index % len(base)]['avif']}?p={index}"} for index in range(64)]
     write_manifest(server_env, slug, "2", long)
     try:
         open_chapter(page, f"{base_url}/{slug}-ch-2")
         expect(counter(page)).to_have_text("1 / 64")
         page.wait_for_function(
             "urls => urls.every(u => performance.getEntriesByType('resource').some(r => r.name.endsWith(u)))",
-            arg=[item["url"] for item in long[1:7]],
+            arg=[item["avif"] for item in long[1:7]],
         )
         # The six ahead were asked for together; nothing further was.
-        assert not any(_requested(page, item["url"]) for item in long[7:])
+        assert not any(_requested(page, item["avif"]) for item in long[7:])
         page.keyboard.press("ArrowLeft")
-        page.wait_for_function("u => performance.getEntriesByType('resource').some(r => r.name.endsWith(u))", arg=long[7]["url"])
-        assert not any(_requested(page, item["url"]) for item in long[8:])
+        page.wait_for_function("u => performance.getEntriesByType('resource').some(r => r.name.endsWith(u))", arg=long[7]["avif"])
+        assert not any(_requested(page, item["avif"]) for item in long[8:])
     finally:
         path.write_bytes(original)
 
@@ -567,7 +569,7 @@ def test_the_next_chapters_first_pages_are_fetched_near_the_end(base_url: str, s
     following = manifest(server_env, slug, "2")
     open_chapter(page, f"{base_url}/{slug}-ch-1")
     page.wait_for_function("n => performance.getEntriesByType('resource').filter(r => r.name.includes('/media/')).length >= n", arg=total)
-    assert not _requested(page, following[0]["url"])
+    assert not _requested(page, following[0]["avif"])
     # From three quarters of the chapter on.
     reach = math.ceil(total * 0.75)
     for _ in range(reach - 1):
@@ -576,7 +578,7 @@ def test_the_next_chapters_first_pages_are_fetched_near_the_end(base_url: str, s
     # Its manifest was read on the server; its first pages now warm the cache.
     page.wait_for_function(
         "urls => urls.every(u => performance.getEntriesByType('resource').some(r => r.name.endsWith(u)))",
-        arg=[item["url"] for item in following[:2]],
+        arg=[item["avif"] for item in following[:2]],
     )
 
 

@@ -3,6 +3,7 @@
 import {
   DATA_CACHE, RECENT_MEDIA, entryFor, entryUrls, evictions, filesToDelete, imageUrls, limitBytes, pageFiles, readIndex, readLimitMb, readerSeed, writeIndex,
 } from "./store.js";
+import { avifShown } from "../image_formats.js";
 
 // Page images fetched at once while saving.
 const PARALLEL = 3;
@@ -182,10 +183,12 @@ async function keep(cache, path, { saver, saved, fresh, httpCache }) {
     paths.push(seed.chapterUrl);
   }
   const get = saved ? fetchOk : (url) => alreadyDownloaded(url, httpCache);
-  const pages = await putFiles(cache, pageFiles(seed.pages, saver), get);
+  // The files the reader's <picture>s show in this browser: AVIF where it can.
+  const avif = await avifShown();
+  const pages = await putFiles(cache, pageFiles(seed.pages, saver, avif), get);
   if (!saved && !pages.kept.length) return null;
   const titleHtml = seed.seriesUrl ? await page(cache, seed.seriesUrl) : "";
-  const covers = await putFiles(cache, imageUrls(titleHtml), get);
+  const covers = await putFiles(cache, imageUrls(titleHtml, avif), get);
   const files = pages.kept;
   const extras = covers.kept.filter((url) => !files.includes(url));
   const bytes = pages.bytes + covers.bytes + html.length + titleHtml.length;

@@ -87,16 +87,25 @@ export function entryUrls(entry) {
   return [...(entry.paths || []), entry.seriesUrl, ...(entry.files || []), ...(entry.extras || [])];
 }
 
-// The images a page's HTML shows (<img> src and srcset): a title page's cover.
-export function imageUrls(html) {
+// The images a page's HTML shows (<img> src and srcset): a title page's
+// cover. In a <picture> with an AVIF <source>, a browser that shows AVIF
+// (`avif`) takes the source's files instead of its <img>'s.
+export function imageUrls(html, avif = false) {
   const urls = new Set();
-  for (const tag of html.match(/<img\b[^>]*>/g) || []) {
-    const src = /\ssrc="([^"]+)"/.exec(tag);
-    if (src) urls.add(src[1]);
-    const srcset = /\ssrcset="([^"]+)"/.exec(tag);
-    for (const candidate of srcset ? srcset[1].split(",") : []) {
-      const url = candidate.trim().split(/\s+/)[0];
-      if (url) urls.add(url);
+  const candidates = (srcset) => (srcset ? srcset[1].split(",") : []).map((part) => part.trim().split(/\s+/)[0]);
+  let source = null; // the AVIF files of the <picture> being read
+  for (const tag of html.match(/<(?:img|source|\/picture)\b[^>]*>/g) || []) {
+    if (tag.startsWith("</")) {
+      source = null;
+    } else if (tag.startsWith("<source")) {
+      if (avif && /\stype="image\/avif"/i.test(tag)) source = candidates(/\ssrcset="([^"]+)"/i.exec(tag));
+    } else if (source && source.length) {
+      for (const url of source) if (url) urls.add(url);
+      source = null;
+    } else {
+      const src = /\ssrc="([^"]+)"/.exec(tag);
+      if (src) urls.add(src[1]);
+      for (const url of candidates(/\ssrcset="([^"]+)"/i.exec(tag))) if (url) urls.add(url);
     }
   }
   return [...urls].map((url) => url.replace(/&amp;/g, "&")).filter((url) => !url.startsWith("data:"));
@@ -162,9 +171,17 @@ export function readerSeed(html) {
   };
 }
 
-// The page images to keep, at the reader's quality (the data saver's when on).
-export function pageFiles(pages, saver) {
-  return pages.map((page) => (saver && page.saver_url ? page.saver_url : page.url)).filter(Boolean);
+// The page images to keep, at the reader's quality (the data saver's when
+// on): the AVIF where the page has one and the browser shows AVIF (`avif`),
+// as its <picture> does (assets/js/reader/pages.jsx), else the JPEG/WebP.
+export function pageFiles(pages, saver, avif = false) {
+  return pages
+    .map((page) => {
+      const fallback = saver && page.saver_url ? page.saver_url : page.url;
+      const copy = saver ? page.saver_avif : page.avif;
+      return avif && copy ? copy : fallback;
+    })
+    .filter(Boolean);
 }
 
 // The outbox after a position read offline (`at`: the device's clock, ms).

@@ -80,7 +80,13 @@ function Picks({ picks, alsoRead, phrases }) {
         {picks.map((pick) => (
           <li key={pick.url}>
             <Link className="reader-end-pick" to={pick.url}>
-              {pick.cover ? <img src={pick.cover} alt="" width={80} height={114} loading="lazy" /> : null}
+              {pick.cover ? (
+                // The cover's AVIF where the browser shows it (reader_pages.css: no box of its own).
+                <picture className="reader-picture">
+                  {pick.cover_avif ? <source type="image/avif" srcSet={pick.cover_avif} /> : null}
+                  <img src={pick.cover} alt="" width={80} height={114} loading="lazy" />
+                </picture>
+              ) : null}
               <span className="reader-end-pick-title phrased"><Phrased text={pick.title} phrases={phrases} /></span>
               <span className="reader-end-pick-why">{pick.why}</span>
             </Link>

@@ -1,26 +1,33 @@
 // The two ways of laying pages out: the vertical strip and the paged stage.
 // Every image carries its width and height, so its box is right before the
-// image arrives (no layout shift).
+// image arrives (no layout shift). Each is a <picture>: the page's AVIF for a
+// browser that shows AVIF, else its JPEG/WebP. The choice is the browser's,
+// in the server's HTML too, and a file's URL names one format (the media
+// store and a CDN serve files, not negotiations; the offline copy is kept
+// by URL). The <picture> draws no box of its own (reader_pages.css).
 import React, { useLayoutEffect } from "react";
 import { originalSize, unitStyles } from "./layout.js";
 
-export function PageImage({ page, index, src, alt, priority, lazy, style, onLoad, imageRef }) {
+export function PageImage({ page, index, src, avif, alt, priority, lazy, style, onLoad, imageRef }) {
   return (
-    <img
-      ref={imageRef}
-      src={src}
-      alt={alt}
-      width={page.width}
-      height={page.height}
-      loading={priority || !lazy ? "eager" : "lazy"}
-      decoding={priority ? "auto" : "async"}
-      fetchPriority={priority ? "high" : "auto"}
-      style={style}
-      className="reader-page"
-      data-page-index={index}
-      draggable={false}
-      onLoad={onLoad}
-    />
+    <picture className="reader-picture">
+      {src && avif ? <source type="image/avif" srcSet={avif} /> : null}
+      <img
+        ref={imageRef}
+        src={src}
+        alt={alt}
+        width={page.width}
+        height={page.height}
+        loading={priority || !lazy ? "eager" : "lazy"}
+        decoding={priority ? "auto" : "async"}
+        fetchPriority={priority ? "high" : "auto"}
+        style={style}
+        className="reader-page"
+        data-page-index={index}
+        draggable={false}
+        onLoad={onLoad}
+      />
+    </picture>
   );
 }
 
@@ -36,7 +43,7 @@ function zoomStyle(zoom) {
   return zoom > 1 ? { "--zoom": zoom } : undefined;
 }
 
-export function VerticalStrip({ pages, fit, srcOf, altOf, zoom, priorityPage, holdAbove, imageRefs, onPriorityLoad, endCard }) {
+export function VerticalStrip({ pages, fit, srcOf, avifOf, altOf, zoom, priorityPage, holdAbove, imageRefs, onPriorityLoad, endCard }) {
   return (
     <div className={`reader-strip reader-fit-${fit}`} style={zoomStyle(zoom)}>
       {pages.map((page, index) => (
@@ -46,6 +53,7 @@ export function VerticalStrip({ pages, fit, srcOf, altOf, zoom, priorityPage, ho
           index={index}
           // The box keeps its size without an image: nothing moves when it comes.
           src={holdAbove && index < priorityPage ? undefined : srcOf(page)}
+          avif={avifOf(page)}
           alt={altOf(index)}
           priority={index === priorityPage}
           // Only the page the visitor starts on and the one after it load at
@@ -63,7 +71,7 @@ export function VerticalStrip({ pages, fit, srcOf, altOf, zoom, priorityPage, ho
   );
 }
 
-export function PagedStage({ pages, unit, fit, direction, srcOf, altOf, zoom, priorityPage, onPriorityLoad, stageRef, onScroll, endCard }) {
+export function PagedStage({ pages, unit, fit, direction, srcOf, avifOf, altOf, zoom, priorityPage, onPriorityLoad, stageRef, onScroll, endCard }) {
   const shown = unit ? unit.map((index) => pages[index]) : [];
   const styles = unit ? unitStyles(shown, fit) : [];
   useLayoutEffect(() => {
@@ -89,6 +97,7 @@ export function PagedStage({ pages, unit, fit, direction, srcOf, altOf, zoom, pr
               page={pages[index]}
               index={index}
               src={srcOf(pages[index])}
+              avif={avifOf(pages[index])}
               alt={altOf(index)}
               priority={index === priorityPage}
               lazy={false}

@@ -13,6 +13,7 @@ import { useLocation } from "react-router";
 import { buildUnits, lastShown, loadOrder, pairingOffset, unitLabel, unitOfPage } from "./layout.js";
 import { useReaderKeys } from "./controls.js";
 import { useHydrated } from "../hydrated.js";
+import { avifKnown, avifShown, shownFile } from "../image_formats.js";
 import { useNearEnd, useOpeningReports, useProgressReporter } from "./hooks.js";
 import { useFirstLoaded, useLoadQueue } from "./loading.js";
 import { useReaderTouch, useTaps } from "./touch.js";
@@ -113,15 +114,24 @@ function Reader(props) {
   );
   const unitIndex = page >= total ? units.length : unitOfPage(units, page);
   const srcOf = useCallback((item) => (settings.saver ? item.saver_url : item.url), [settings.saver]);
+  const avifOf = useCallback((item) => (settings.saver ? item.saver_avif : item.avif), [settings.saver]);
+  // Whether the <picture>s show AVIF (null until asked): the files this
+  // script loads ahead are the ones they will show.
+  const [avifOk, setAvifOk] = useState(avifKnown);
+  useEffect(() => {
+    avifShown().then(setAvifOk);
+  }, []);
+  const fileOf = useCallback((item) => shownFile(srcOf(item), avifOf(item), avifOk), [srcOf, avifOf, avifOk]);
   const rootRef = useRef(null);
   const contentRef = useRef(null);
   const { zoom, zoomer } = useZoom({ mode, rootRef, stageRef, contentRef, page });
   // A zoomed page is the full-size image, never the data saver's, enlarged.
   const shownSrc = useCallback((item) => (zoom > 1 ? item.url : srcOf(item)), [zoom, srcOf]);
+  const shownAvif = useCallback((item) => (zoom > 1 ? item.avif : avifOf(item)), [zoom, avifOf]);
   const altOf = useCallback((index) => `${altPrefix} ${index + 1}ページ目`, [altPrefix]);
 
   const { stripTop, scrollStripTo, makeRoom, showPage, act } = useMoves({
-    mode, total, units, unitIndex, pages, srcOf, track, setPage, setOverlay, zoomer, imageRefs, stageRef, prevUrl, nextUrl,
+    mode, total, units, unitIndex, pages, srcOf: fileOf, track, setPage, setOverlay, zoomer, imageRefs, stageRef, prevUrl, nextUrl,
   });
 
   // ---- keyboard, taps and swipes ------------------------------------
@@ -207,12 +217,16 @@ function Reader(props) {
   }, [storeKey, settings.saver]);
 
   // In reading order from the page on screen, then the next chapter's first pages.
-  const wanted = loadOrder(Math.min(page, total - 1), total, preload).map((index) => srcOf(pages[index]));
-  makeRoom.current = useLoadQueue([...wanted, ...nextWarm], firstLoaded, nextWarm);
-  // The page after the first is wanted within seconds: the server's HTML
-  // names it already (React hoists the link into the head), so a slow link
-  // fetches it while the app's scripts arrive, not after them.
-  const secondPage = mode === "paged" ? loadOrder(start.page, total, 1).slice(1).map((index) => srcOf(pages[index])) : [];
+  const wanted = loadOrder(Math.min(page, total - 1), total, preload).map((index) => fileOf(pages[index]));
+  const warm = nextWarm.map((image) => shownFile(image.src, image.avif, avifOk));
+  makeRoom.current = useLoadQueue([...wanted, ...warm], firstLoaded && avifOk !== null, warm);
+  // The first page, and in the paged mode the page after it (wanted within
+  // seconds), are named in the server's HTML (React hoists the links into
+  // the head), so a slow link fetches them while the app's scripts arrive.
+  // A page with an AVIF preloads that, typed: a browser without AVIF skips
+  // the link (its <img> still loads the fallback), one with it fetches the
+  // very file its <picture> takes.
+  const firstPages = [start.page, ...(mode === "paged" ? loadOrder(start.page, total, 1).slice(1) : [])].filter((index) => index < total);
 
   useNearEnd({ page, total, nextUrl, onNearEnd });
 
@@ -241,8 +255,15 @@ function Reader(props) {
       // Keys, taps and swipes work from here on (the server's HTML has no handlers).
       data-interactive={inBrowser ? "true" : undefined}
     >
-      {secondPage.map((url) => (
-        <link key={url} rel="preload" as="image" href={url} fetchPriority="low" />
+      {firstPages.map((index, position) => (
+        <link
+          key={index}
+          rel="preload"
+          as="image"
+          href={avifOf(pages[index]) || srcOf(pages[index])}
+          type={avifOf(pages[index]) ? "image/avif" : undefined}
+          fetchPriority={position === 0 ? "high" : "low"}
+        />
       ))}
       <div className="reader-content" ref={contentRef} onClick={onClick}>
         {mode === "vertical" ? (
@@ -250,6 +271,7 @@ function Reader(props) {
             pages={pages}
             fit={fit}
             srcOf={shownSrc}
+            avifOf={shownAvif}
             altOf={altOf}
             zoom={zoom}
             priorityPage={start.page}
@@ -265,6 +287,7 @@ function Reader(props) {
             fit={fit}
             direction={direction}
             srcOf={shownSrc}
+            avifOf={shownAvif}
             altOf={altOf}
             zoom={zoom}
             priorityPage={start.page}

@@ -20,7 +20,7 @@ from manga_app.read_models.title_cache import load_title
 from manga_app.accounts import service
 from manga_app.search.held_index import ready_memberships
 from manga_app.search.related import related
-from manga_app.cards.records import Card, ChapterRow, Chip, Part, card_for, phrase_parts
+from manga_app.cards.records import Card, ChapterRow, Chip, Part, card_for, cover_avif_srcset, phrase_parts
 from manga_app.visitor.reading_state import ReadingState
 from manga_app.pages.title.logic import chapter_rows, first_url
 
@@ -68,6 +68,7 @@ class TitleState(rx.State):
     views: str = "0"
     cover: str = ""
     cover_srcset: str = ""
+    cover_avif_srcset: str = ""  # the same sizes as AVIF ("" when the covers have none)
     updated: str = ""
     chapters: list[ChapterRow] = []
     volumes: list[ChapterRow] = []
@@ -131,6 +132,7 @@ class TitleState(rx.State):
         self.views = shared.text(format_count(series.views))
         self.cover = series.cover_small or series.cover
         self.cover_srcset = shared.text(f"{series.cover_small} 160w, {series.cover} 320w") if series.cover_small else ""
+        self.cover_avif_srcset = shared.text(cover_avif_srcset(series))
         self.updated = shared.text(relative_time_ja(series.updated_at, now=now))
         self.chapters = share("chapters", chapter_rows(units, "chapter", now))
         self.volumes = share("volumes", chapter_rows(units, "volume", now))

@@ -7,7 +7,7 @@ from manga_app.ui.account.follow import follow_button
 from manga_app.ui.account.lists import status_picker
 from manga_app.visitor.lists_state import ListsState
 from manga_app.pages.title.chapter_list import chapter_list
-from manga_app.ui.cards import series_card
+from manga_app.ui.cards import cover_picture, series_card
 from manga_app.ui.layout import site_layout
 from manga_app.ui.link import link
 from manga_app.ui.phrased import phrased
@@ -22,7 +22,8 @@ from manga_app.ui.actions import action
 
 # Web Share where the browser has it, else copy the address.
 def _cover() -> rx.Component:
-    return rx.el.img(
+    sizes = "(min-width: 768px) 200px, 40vw"
+    return cover_picture(rx.el.img(
         src=TitleState.cover,
         alt=TitleState.title + "の表紙",
         loading="eager",
@@ -32,10 +33,10 @@ def _cover() -> rx.Component:
             "width": str(COVER_WIDTH),
             "height": str(COVER_HEIGHT),
             "srcSet": TitleState.cover_srcset,
-            "sizes": "(min-width: 768px) 200px, 40vw",
+            "sizes": sizes,
             "fetchPriority": "high",
         },
-    )
+    ), TitleState.cover_avif_srcset, sizes)
 
 
 def _name(name) -> rx.Component:

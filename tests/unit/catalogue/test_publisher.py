@@ -430,6 +430,19 @@ def test_list_items_carry_the_tags_apart_from_the_genres(tmp_path, session, cont
     assert (item["genres"], item["tags"]) == (["日常"], ["魔法", "お仕事"])
 
 
+def test_list_items_name_the_avif_covers_when_the_media_store_has_them(tmp_path, session, content_key):
+    series = _add_series(session, 1)
+    series.cover_key = "ab" * 32
+    session.commit()
+    publish_catalogue(session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE)
+    [item] = _read(tmp_path / "mangas_1.json")["list"]
+    assert "cover_avif" not in item and "cover_small_avif" not in item
+    publish_catalogue(session=session, out_dir=tmp_path, content_key=content_key, media_base_url=BASE, avif=True)
+    [item] = _read(tmp_path / "mangas_1.json")["list"]
+    assert item["cover"].endswith("-cover320.webp") and item["cover_small"].endswith("-cover160.webp")
+    assert (item["cover_avif"], item["cover_small_avif"]) == (item["cover"][:-5] + ".avif", item["cover_small"][:-5] + ".avif")
+
+
 def test_manifests_point_strips_too_tall_for_webp_at_their_jpeg_copies(tmp_path, session, content_key):
     _add_series(session, 1)
     chapter = session.exec(select(Chapter)).one()

@@ -103,6 +103,21 @@ def test_a_reader_page_gives_its_pages_at_the_readers_quality():
     assert run_store(f"return m.pageFiles({pages}, true);") == ["/media/1-w720.webp", "/media/2-w1200.jpg"]
 
 
+def test_a_browser_that_shows_avif_keeps_the_avif_its_pictures_show():
+    pages = json.dumps([
+        {"url": "/media/1-w1200.jpg", "saver_url": "/media/1-w720.webp", "avif": "/media/1-w1200.avif", "saver_avif": "/media/1-w720.avif"},
+        # A strip too tall for AVIF at the reader width has only the data saver's.
+        {"url": "/media/2-w1200.jpg", "saver_url": "/media/2-w720.webp", "saver_avif": "/media/2-w720.avif"},
+        # Published before AVIF.
+        {"url": "/media/3-w1200.jpg", "saver_url": "/media/3-w720.webp"},
+    ])
+    assert run_store(f"return m.pageFiles({pages}, false, true);") == ["/media/1-w1200.avif", "/media/2-w1200.jpg", "/media/3-w1200.jpg"]
+    assert run_store(f"return m.pageFiles({pages}, true, true);") == ["/media/1-w720.avif", "/media/2-w720.avif", "/media/3-w720.webp"]
+    # A browser without AVIF keeps what its <img> shows.
+    assert run_store(f"return m.pageFiles({pages}, false, false);") == ["/media/1-w1200.jpg", "/media/2-w1200.jpg", "/media/3-w1200.jpg"]
+    assert run_store(f"return m.pageFiles({pages}, true, false);") == ["/media/1-w720.webp", "/media/2-w720.webp", "/media/3-w720.webp"]
+
+
 @pytest.mark.parametrize("html", ["<html></html>", '<script id="page-state" type="application/json">{nope</script>',
                                   '<script id="page-state" type="application/json">{"x": {"pages_rx_state_": []}}</script>'])
 def test_a_page_without_a_chapter_gives_nothing_to_save(html):
@@ -114,6 +129,27 @@ def test_a_title_page_gives_its_cover_images():
             'srcset="/media/c-cover160.webp 160w, /media/c-cover320.webp 320w" alt="x"><img src="data:image/gif;base64,R0">')
     assert sorted(run_store(f"return m.imageUrls({json.dumps(html)});")) == [
         "/icons/icon-192.png", "/media/c-cover160.webp", "/media/c-cover320.webp"]
+
+
+# As React writes it on the server: srcSet, the source's type last.
+PICTURE_COVER = (
+    '<img src="/icons/icon-192.png" alt=""><picture class="cover-picture">'
+    '<source sizes="160px" srcSet="/media/c-cover160.avif 160w, /media/c-cover320.avif 320w" type="image/avif"/>'
+    '<img class="title-cover" src="/media/c-cover160.webp" srcset="/media/c-cover160.webp 160w, /media/c-cover320.webp 320w" alt="x">'
+    '</picture><img src="/media/d.webp" alt="">'
+)
+
+
+@pytest.mark.parametrize(
+    ("avif", "expected"),
+    [
+        (True, ["/icons/icon-192.png", "/media/c-cover160.avif", "/media/c-cover320.avif", "/media/d.webp"]),
+        (False, ["/icons/icon-192.png", "/media/c-cover160.webp", "/media/c-cover320.webp", "/media/d.webp"]),
+    ],
+    ids=["avif", "no-avif"],
+)
+def test_a_title_page_s_picture_gives_the_cover_files_the_browser_shows(avif, expected):
+    assert sorted(run_store(f"return m.imageUrls({json.dumps(PICTURE_COVER)}, {json.dumps(avif)});")) == expected
 
 
 def test_the_outbox_keeps_the_last_position_and_the_furthest_page_per_chapter():

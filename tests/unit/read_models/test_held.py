@@ -68,6 +68,15 @@ def test_any_cover_url_survives(cover: str, small: str) -> None:
     assert (item.cover, item.cover_small) == (cover, small)
 
 
+def test_a_cover_with_avif_copies_says_so_and_one_without_does_not() -> None:
+    avif = {"cover_avif": f"https://cdn.example.test/media/3f/{KEY}-cover320.avif",
+            "cover_small_avif": f"https://cdn.example.test/media/3f/{KEY}-cover160.avif"}
+    catalogue = built(raw("a", **avif), raw("b"), raw("c", cover_avif=""))
+    assert [item.cover_avif for item in catalogue] == [True, False, False]
+    # Typed items keep it too.
+    assert [item.cover_avif for item in Catalogue.of(list(catalogue))] == [True, False, False]
+
+
 def test_one_odd_cover_does_not_spoil_its_page() -> None:
     items = [raw("a"), raw("b", cover="", cover_small=""), raw("c", cover_small="/media/c.webp")]
     catalogue = built(*items)

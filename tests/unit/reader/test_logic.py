@@ -11,7 +11,7 @@ import pytest
 from manga_app.reader import rules
 from manga_app.accounts import reading
 from manga_app.core.crypto import encrypt_text
-from manga_app.reader import logic
+from manga_app.reader import images, logic
 
 KEY = "3f" * 8 + "a1" * 8 + "5c" * 16
 OTHER_KEY = "11" * 8 + "e2" * 24
@@ -45,6 +45,43 @@ def test_the_chapter_s_spread_offset_comes_from_its_first_page(first: dict, expe
 def test_a_missing_saver_url_falls_back_to_the_full_image() -> None:
     page = {"url": "/media/b.webp", "width": 10, "height": 20}
     assert logic.parse_manifest_pages(json.dumps([page])) == [{**page, "saver_url": "/media/b.webp"}]
+
+
+def test_a_page_keeps_its_avif_copies_at_both_widths() -> None:
+    page = {**PAGE, "avif": "/media/a-w1200.avif", "saver_avif": "/media/a-w720.avif"}
+    assert logic.parse_manifest_pages(json.dumps([page])) == [page]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{}, {"avif": ""}, {"avif": 5}, {"saver_avif": None}, {"avif": ["/x"]}],
+    ids=["published-before", "empty", "number", "null", "list"],
+)
+def test_a_page_without_a_usable_avif_has_none(extra: dict) -> None:
+    [page] = logic.parse_manifest_pages(json.dumps([{**PAGE, **extra}]))
+    assert "avif" not in page and "saver_avif" not in page
+
+
+def test_a_tall_strip_has_an_avif_only_where_one_was_written() -> None:
+    page = {**PAGE, "saver_avif": "/media/a-w720.avif"}
+    assert logic.parse_manifest_pages(json.dumps([page])) == [page]
+
+
+@pytest.mark.parametrize(
+    ("saver", "expected"),
+    [
+        (False, [{"src": "/media/a-w1200.webp", "avif": "/media/a-w1200.avif"}, {"src": "/media/b-w1200.jpg", "avif": ""}]),
+        (True, [{"src": "/media/a-w720.webp", "avif": "/media/a-w720.avif"}, {"src": "/media/b-w720.webp", "avif": ""}]),
+    ],
+    ids=["reader", "data-saver"],
+)
+def test_warm_images_name_the_avif_and_its_fallback_at_the_reader_s_quality(saver: bool, expected: list) -> None:
+    pages = [
+        {**PAGE, "avif": "/media/a-w1200.avif", "saver_avif": "/media/a-w720.avif"},
+        {**PAGE, "url": "/media/b-w1200.jpg", "saver_url": "/media/b-w720.webp"},
+        {**PAGE, "url": "/media/c-w1200.jpg"},
+    ]
+    assert images.warm_images(pages, saver=saver, count=2) == expected
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -24,6 +25,17 @@ def test_card_shows_latest_chapter_relative_time_and_views():
     assert card.srcset == "/media/c-small.webp 160w, /media/c.webp 320w"
     # Cut where a line may break (after the phrase 進撃の), marked for a <wbr>.
     assert card.parts == [Part("進撃の", wbr=True), Part("巨人")] and card.match_parts == []
+
+
+def test_a_card_offers_the_avif_covers_beside_the_webp_ones_where_the_catalogue_has_them():
+    series = item("進撃の巨人", slug="shingeki")
+    webp = replace(series, cover="/media/ab/k-cover320.webp", cover_small="/media/ab/k-cover160.webp")
+    assert card_for(webp, now=NOW).avif_srcset == ""
+    card = card_for(replace(webp, cover_avif=True), now=NOW)
+    assert card.srcset == "/media/ab/k-cover160.webp 160w, /media/ab/k-cover320.webp 320w"
+    assert card.avif_srcset == "/media/ab/k-cover160.avif 160w, /media/ab/k-cover320.avif 320w"
+    # A cover not named as the media store names them has no AVIF to offer.
+    assert card_for(replace(series, cover_avif=True), now=NOW).avif_srcset == ""
 
 
 @pytest.mark.parametrize(
