@@ -1,7 +1,7 @@
 """A test's own Redis and PostgreSQL servers, on ports of its own, which the
 test may stop and start (the machine's shared services are never touched).
 
-`OwnRedis(port, folder)`: redis-server without persistence. `OwnPostgres(port)`: a cluster made by initdb (run as the `postgres` user when the test
+`OwnRedis(port, folder)`: redis-server, persistent or not. `OwnPostgres(port)`: a cluster made by initdb (run as the `postgres` user when the test
 runs as root, since PostgreSQL refuses to run as root), trusting local
 connections, its socket in the folder."""
 
@@ -33,8 +33,11 @@ def _wait(predicate, what: str, timeout: float = 30) -> None:
 
 
 class OwnRedis:
-    def __init__(self, port: int, folder: Path) -> None:
-        self.port, self.folder = port, folder
+    """`persist`: as a deployed Redis, it writes its data to disk when it
+    stops (SIGTERM) and reads it back when it starts."""
+
+    def __init__(self, port: int, folder: Path, *, persist: bool = False) -> None:
+        self.port, self.folder, self.persist = port, folder, persist
         self.url = f"redis://127.0.0.1:{port}/0"
         self.process: subprocess.Popen | None = None
 
@@ -43,7 +46,7 @@ class OwnRedis:
             raise RuntimeError(f"something already listens on port {self.port}: not this test's Redis")
         self.folder.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "3600 1" if self.persist else "", "--appendonly", "no",
              "--dir", str(self.folder)],
             stdout=open(self.folder / "redis.log", "a"), stderr=subprocess.STDOUT, start_new_session=True,
         )

@@ -109,13 +109,19 @@ def migrate(url: str | None = None) -> None:
 _SHARED_ENGINE: sa.Engine | None = None
 
 
+def database_wait_seconds() -> float:
+    """How long the web layer waits for a database that refuses connections:
+    DATABASE_WAIT_SECONDS, default 30 (0: not at all)."""
+    return float(os.environ.get("DATABASE_WAIT_SECONDS") or 30)
+
+
 def shared_engine() -> sa.Engine:
     """The process's engine for the web layer and state (created on first use).
 
-    It waits DATABASE_WAIT_SECONDS (default 60) for a database that refuses
+    It waits `database_wait_seconds()` for a database that refuses
     connections, as while it restarts: a visitor's follow, like or reading
     position waits for it rather than being lost (tests/e2e/test_outage.py)."""
     global _SHARED_ENGINE
     if _SHARED_ENGINE is None:
-        _SHARED_ENGINE = make_engine(wait_for_database=float(os.environ.get("DATABASE_WAIT_SECONDS") or 60))
+        _SHARED_ENGINE = make_engine(wait_for_database=database_wait_seconds())
     return _SHARED_ENGINE
