@@ -20,8 +20,11 @@ meanwhile are served, and the writers' next events are answered.
 What makes it hold: the web layer's engine waits for a database that refuses
 connections (core/db.py, DATABASE_WAIT_SECONDS), and with Redis the tab's
 state lock outlasts that wait (serve.py). With Reflex's 10 s lock, 6 of the 10
-writers' writes were lost in the PostgreSQL restart, and after the Redis stop
-the tabs' events were answered by nobody."""
+writers' writes were lost in the PostgreSQL restart.
+
+The Redis stop is not survived yet (xfail): what the tabs send during it
+reaches the database, but afterwards their writes are no longer answered as
+a signed-in reader's (see the test's reason)."""
 
 from __future__ import annotations
 
@@ -95,6 +98,7 @@ def _counts(postgres: OwnPostgres) -> dict[str, int]:
         return {
             "follows": one("select count(*) from follow"),
             "paused": one("select count(*) from follow where status = 'paused'"),
+            "want": one("select count(*) from follow where status = 'want'"),
             "positions": one("select count(*) from reading_progress"),
             "likes": one("select count(*) from chapter_like"),
             "like_counter": one("select coalesce(sum(likes), 0) from chapter_like_count"),
@@ -161,13 +165,15 @@ async def _outage(url: str, postgres: OwnPostgres, stop: Callable[[], None], sta
     await asyncio.sleep(down)
     await asyncio.to_thread(start)
     problems += await pages
-    # Events resume by themselves: a writer's next change is answered.
-    for writer in writers[:3]:
+    # Events resume by themselves: every writer's next change (a third
+    # series to 読みたい) is answered.
+    for n, writer in enumerate(writers):
         try:
-            await writer.round_trip(f"{READER}.save_progress", _progress(writer, 1), READING)
+            await writer.round_trip(f"{LISTS}.set_status", {"slug": items[(n + 2) % len(items)]["slug"], "status": "want"},
+                                    LIBRARY)
         except Exception as error:  # noqa: BLE001 (the test reports what each tab met)
             problems.append(f"tab {writer.n} got no answer after the outage: {error!r}")
-    expected = {key: before[key] + WRITERS for key in before} | {"follows": before["follows"] + 2 * WRITERS}
+    expected = {key: before[key] + WRITERS for key in before} | {"follows": before["follows"] + 3 * WRITERS}
     deadline = time.monotonic() + 60
     while (after := await asyncio.to_thread(_counts, postgres)) != expected and time.monotonic() < deadline:
         await asyncio.sleep(1)
@@ -186,6 +192,10 @@ def test_a_postgresql_restart_while_50_visitors_read_loses_nothing(site, engines
     assert after == expected
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 38, not done: the follows, likes, statuses and positions sent during the stop reach the database "
+    "(the workers run them on the states they hold), but once Redis is back no writer's next set_status is "
+    "answered with its library: the tab's server state (its sign-in) did not survive the stop"))
 def test_redis_stopped_for_30_s_while_50_visitors_read_loses_nothing(site, engines):
     redis, postgres = engines
     expected, after, problems = asyncio.run(_outage(site, postgres, redis.stop, redis.start, down=30))
