@@ -34,7 +34,7 @@ from reflex_base.environment import environment
 
 from manga_app.accounts import emulator
 from manga_app.accounts.settings import check_firebase_at_startup
-from manga_app.core.db import migrate
+from manga_app.core.db import database_wait_seconds, migrate
 from manga_app.core.config import get_settings
 from manga_app.jobs.consumer import consumer_beside
 from manga_app.web.origins import allowed_origins
@@ -78,6 +78,12 @@ def main() -> None:
         # saturated events, against 0.5-0.8x without (issue 19, bench_load).
         # REFLEX_OPLOCK_ENABLED=0 turns it off.
         os.environ.setdefault("REFLEX_OPLOCK_ENABLED", "1")
+        # A visitor's write waits for a restarting database (core/db.py) while
+        # its event holds the tab's state lock in Redis: with Reflex's 10 s
+        # lock, an event that waited longer had its state refused and the
+        # tab's next writes were lost (6 of 10 readers' in
+        # tests/e2e/test_outage.py). The lock outlasts the wait.
+        os.environ.setdefault("REFLEX_REDIS_LOCK_EXPIRATION", str(int((database_wait_seconds() + 10) * 1000)))
     environment.REFLEX_ENV_MODE.set(constants.Env.PROD)
     # The build is done; workers must not compile again.
     environment.REFLEX_SKIP_COMPILE.set(True)

@@ -8,6 +8,7 @@ all run the same migrations.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -51,17 +52,40 @@ def normalise_url(url: str) -> str:
     return parsed.set(database=str(path)).render_as_string(hide_password=False)
 
 
-def make_engine(url: str | None = None, **kwargs) -> sa.Engine:
-    """Create an engine; SQLite gets foreign keys on (for ON DELETE CASCADE) and its folder made."""
+def make_engine(url: str | None = None, *, wait_for_database: float = 0, **kwargs) -> sa.Engine:
+    """Create an engine; SQLite gets foreign keys on (for ON DELETE CASCADE) and its folder made.
+
+    A server database's engine checks a pooled connection before handing it
+    out (one broken by a restart is replaced) and, with `wait_for_database`
+    seconds, a new connection that is refused (the server restarting) is
+    tried again until then: the statement waits instead of failing. Nothing
+    was sent yet when a connection is made, so waiting never repeats a write."""
     url = normalise_url(url) if url else default_db_url()
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return sa.create_engine(url, pool_pre_ping=True, **kwargs)
+        engine = sa.create_engine(url, pool_pre_ping=True, **kwargs)
+        if wait_for_database > 0:
+            sa.event.listen(engine, "do_connect", _connect_waiting(wait_for_database))
+        return engine
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(url, connect_args={"check_same_thread": False}, **kwargs)
     sa.event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _connect_waiting(seconds: float):
+    def connect(dialect, _record, cargs, cparams):
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                return dialect.connect(*cargs, **cparams)
+            except dialect.loaded_dbapi.OperationalError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.25)
+
+    return connect
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -85,9 +109,19 @@ def migrate(url: str | None = None) -> None:
 _SHARED_ENGINE: sa.Engine | None = None
 
 
+def database_wait_seconds() -> float:
+    """How long the web layer waits for a database that refuses connections:
+    DATABASE_WAIT_SECONDS, default 30 (0: not at all)."""
+    return float(os.environ.get("DATABASE_WAIT_SECONDS") or 30)
+
+
 def shared_engine() -> sa.Engine:
-    """The process's engine for the web layer and state (created on first use)."""
+    """The process's engine for the web layer and state (created on first use).
+
+    It waits `database_wait_seconds()` for a database that refuses
+    connections, as while it restarts: a visitor's follow, like or reading
+    position waits for it rather than being lost (tests/e2e/test_outage.py)."""
     global _SHARED_ENGINE
     if _SHARED_ENGINE is None:
-        _SHARED_ENGINE = make_engine()
+        _SHARED_ENGINE = make_engine(wait_for_database=database_wait_seconds())
     return _SHARED_ENGINE

@@ -20,7 +20,9 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   every event reads come in the event's one read (`with_every_event_states`);
   only the keyspace events Reflex waits on are published (`lock_release_events_only`);
   a waiter whose lock's release was never announced to it looks again within
-  a quarter second, not at the lock's expiry (`waiters_looked_at_again`).
+  a quarter second, not at the lock's expiry (`waiters_looked_at_again`);
+  Reflex's Redis client waits out a Redis that stops and comes back
+  (`waits_for_redis`, platform/redis_outage.py).
 - The built page: rendered pages start the app after their first frame
   (`start_after_first_paint`), the one rewrite of Reflex's build output.
 - A browser's null error is reported and logged, not answered with
@@ -40,7 +42,7 @@ renderer.mjs rely on.
 Overrides: App._preprocess; EventNamespace.on_connect, on_event,
 on_disconnect; StateManagerMemory._purge_token; StateManagerRedis.
 _try_get_lock, _get_required_state_classes, _enable_keyspace_notifications,
-_lock_waiter (the wrappers are in the modules named above).
+_lock_waiter; prerequisites.get_redis (the wrappers are in the modules named above).
 Why: Reflex 0.10 has no public hook at a socket.io connect, event or
 disconnect, nor settings for what the state-manager wraps change.
 Waits for: for App._preprocess, nothing: Reflex 0.10.1 already has
@@ -59,6 +61,7 @@ from reflex.app import App, EventNamespace
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
 from reflex.state import FrontendEventExceptionState
+from reflex.utils import prerequisites
 
 from manga_app.platform import dirty_sets
 from manga_app.platform.built_page import PAINT_GATE, start_after_first_paint
@@ -71,8 +74,10 @@ from manga_app.platform.redis_lock import (
     with_every_event_states,
 )
 from manga_app.platform import socket_guard, state_lifetime
+from manga_app.platform.redis_outage import waits_for_redis
 
-__all__ = ["PAINT_GATE", "install", "leave_out_color_mode_script", "own_stylesheet_link", "start_after_first_paint"]
+__all__ = ["PAINT_GATE", "install", "leave_out_color_mode_script", "own_stylesheet_link", "redis_waits_out_outages",
+           "start_after_first_paint"]
 
 
 # ---- event handling ------------------------------------------------------
@@ -99,6 +104,13 @@ def install() -> None:
     StateManagerRedis._enable_keyspace_notifications = lock_release_events_only(
         StateManagerRedis._enable_keyspace_notifications)
     StateManagerRedis._lock_waiter = waiters_looked_at_again(StateManagerRedis._lock_waiter)
+
+
+def redis_waits_out_outages() -> None:
+    """Before the app is made (it makes its state manager's Redis client then):
+    Reflex's Redis clients wait out an outage (platform/redis_outage.py). Idempotent."""
+    if not getattr(prerequisites.get_redis, MARK, False):
+        prerequisites.get_redis = waits_for_redis(prerequisites.get_redis)
 
 
 def _wrap(cls: type, name: str, wrapper) -> None:

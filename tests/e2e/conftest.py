@@ -154,7 +154,7 @@ def _answers(url: str) -> bool:
         return False
 
 
-def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 90) -> None:
+def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = float(os.environ.get("E2E_START_TIMEOUT", "90"))) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
