@@ -5,7 +5,8 @@ started again, and the database's counts compared before and after.
 The test runs its own Redis (E2E_PORT + 11, persistent as a deployed one:
 it saves on SIGTERM and loads when started) and its own PostgreSQL cluster
 (E2E_PORT + 12, initdb), never the machine's shared services; the site runs
-on E2E_PORT + 8 with its own build (E2E_OUTAGE_WEB_DIR).
+on the scale-out test's port with its build (test_scale_out.py: one build
+for both, since the two modules run one after the other).
 
 The visitors are socket clients speaking Reflex's protocol as the browser's
 state.js does (benchmarks/load/visitor.py): 50 tabs on a two-core machine
@@ -45,11 +46,12 @@ from manga_app.core.db import migrate
 from manga_app.reader.end_state import EndCardState
 from manga_app.visitor.lists_state import ListsState
 from tests.e2e.conftest import DEMO_SERIES, PORT, ROOT, served_app
+from tests.e2e.test_scale_out import SCALE_PORT, SCALE_WEB_DIR
 from tests.engines import OwnPostgres, OwnRedis
 from tests.unit.accounts.emulator_accounts import claims_of, google_token
 
-SITE_PORT, REDIS_PORT, POSTGRES_PORT = PORT + 8, PORT + 11, PORT + 12
-WEB_DIR = os.environ.get("E2E_OUTAGE_WEB_DIR", ".web-outage")
+SITE_PORT, WEB_DIR = SCALE_PORT, SCALE_WEB_DIR
+REDIS_PORT, POSTGRES_PORT = PORT + 11, PORT + 12
 WRITERS, READERS = 10, 40
 LISTS, END_CARD = ListsState.get_full_name(), EndCardState.get_full_name()
 PYTHON = str(ROOT / ".venv/bin/python")
