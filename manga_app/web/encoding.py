@@ -28,6 +28,12 @@ def accepts_gzip(header: str) -> bool:
     return False
 
 
+# A page is compressed when it is first rendered, which a visitor waits for:
+# level 6 took half the time of 9 (a ranking page 0.8 against 1.5 ms) for
+# 0.2-0.5 % more bytes.
+PAGE_LEVEL = 6
+
+
 def gzipped(body: str) -> bytes:
-    """`body` in UTF-8, gzip-compressed as the gzip layer would (level 9, no timestamp)."""
-    return gzip.compress(body.encode("utf-8"), compresslevel=9, mtime=0)
+    """`body` in UTF-8, gzip-compressed once for every request (no timestamp)."""
+    return gzip.compress(body.encode("utf-8"), compresslevel=PAGE_LEVEL, mtime=0)
