@@ -4,6 +4,7 @@ The server writes the same values into the first HTML response (see
 manga_app/web/pages.py); both come from `manga_app.heads.build`."""
 
 import reflex as rx
+from reflex_base.constants.state import FIELD_MARKER
 
 from manga_app.heads import build, seo
 from manga_app.core import routes, shared
@@ -14,6 +15,10 @@ from manga_app.heads.resolve import resolve_head, series_near
 def _defaults() -> seo.PageHead:
     settings = get_settings()
     return build.static_head(routes.PageKind.HOME, site_names=settings.names, origin=settings.origin)
+
+
+# `found` as the seeded states name it: the server's status and the head's stylesheet read it there.
+FOUND_FIELD = "found" + FIELD_MARKER
 
 
 class HeadState(rx.State):

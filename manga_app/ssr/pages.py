@@ -16,14 +16,13 @@ from manga_app.core import routes
 from manga_app.pages import load_events, server_cookies
 from manga_app.platform import states
 from manga_app.ssr.renderer import RenderError, RendererClient
-from manga_app.heads.state import HeadState
+from manga_app.heads.state import FOUND_FIELD, HeadState
 from manga_app.ssr import csp
 from manga_app.platform import start_after_first_paint
 from manga_app.ssr.shell import SPA_FALLBACK, static_dir
 
 log = logging.getLogger(__name__)
 _CACHE_PAGES = 2_000
-_FOUND = "found" + states.FIELD_MARKER
 _NOT_FOUND_ROUTE = "/404"
 
 
@@ -127,7 +126,7 @@ async def _render(
     template = routes.ROUTE_TEMPLATES[found.kind] if found else _NOT_FOUND_ROUTE
     data = states.router_data(path, query, host=host, scheme=scheme, template=template)
     seed = await states.page_states(load_events(found.kind if found else None), data, cookies)
-    status = 404 if found is None or seed.get(HeadState.get_full_name(), {}).get(_FOUND) is False else 200
+    status = 404 if found is None or seed.get(HeadState.get_full_name(), {}).get(FOUND_FIELD) is False else 200
     url = path + (f"?{query}" if query else "")
     try:
         html = start_after_first_paint(await _renderer().render(url, states.seed_json(seed)))

@@ -2,10 +2,9 @@
 put in place of Reflex's by manga_app/platform/."""
 
 import reflex as rx
-from reflex_base.constants.state import FIELD_MARKER
 
 from manga_app.core import routes
-from manga_app.heads.state import HeadState
+from manga_app.heads.state import FOUND_FIELD, HeadState
 
 
 class SiteStylesheet(rx.Component):
@@ -26,4 +25,4 @@ class SiteStylesheet(rx.Component):
 
 def site_stylesheet(href: rx.Var) -> rx.Component:
     return SiteStylesheet.create(href=href, reader_path=routes.reader_path_pattern(),
-                                 found_state=HeadState.get_full_name(), found_field="found" + FIELD_MARKER)
+                                 found_state=HeadState.get_full_name(), found_field=FOUND_FIELD)
