@@ -32,8 +32,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import os
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 
@@ -46,8 +44,8 @@ from manga_app.core import routes
 from manga_app.core.db import migrate
 from manga_app.reader.end_state import EndCardState
 from manga_app.visitor.lists_state import ListsState
-from tests.e2e.conftest import DEMO_SERIES, PORT, ROOT, served_app
-from tests.e2e.test_scale_out import SCALE_PORT, SCALE_WEB_DIR
+from tests.e2e.conftest import PORT, served_app
+from tests.e2e.test_scale_out import SCALE_PORT, SCALE_WEB_DIR, scaled_site_env
 from tests.engines import OwnPostgres, OwnRedis
 from tests.unit.accounts.emulator_accounts import claims_of, google_token
 
@@ -55,7 +53,6 @@ SITE_PORT, WEB_DIR = SCALE_PORT, SCALE_WEB_DIR
 REDIS_PORT, POSTGRES_PORT = PORT + 11, PORT + 12
 WRITERS, READERS = 10, 40
 LISTS, END_CARD = ListsState.get_full_name(), EndCardState.get_full_name()
-PYTHON = str(ROOT / ".venv/bin/python")
 
 
 @pytest.fixture(scope="module")
@@ -75,21 +72,7 @@ def engines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[OwnRedis
 @pytest.fixture(scope="module")
 def site(engines, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     redis, postgres = engines
-    data = tmp_path_factory.mktemp("outage-data")
-    env = {
-        **os.environ,
-        "DATA_DIR": str(data),
-        "REFLEX_DB_URL": postgres.url,
-        "REFLEX_REDIS_URL": redis.url,
-        "WEB_CONCURRENCY": "3",
-        "SITE_ORIGIN": "https://manga.example",
-        "UNSAFE_ALLOW_AUTH_EMULATOR": "1",
-        "VISITORS_PER_ADDRESS": "100000",
-        "CATALOGUE_REFRESH_SECONDS": "1",
-    }
-    demo = data / "demo"
-    subprocess.run([PYTHON, "-m", "manga_app.demo", str(demo), "--series", str(DEMO_SERIES)], cwd=ROOT, env=env, check=True)
-    subprocess.run([PYTHON, "-m", "manga_app.catalogue", "import", str(demo)], cwd=ROOT, env=env, check=True)
+    env = scaled_site_env(tmp_path_factory.mktemp("outage-data"), postgres.url, redis.url, VISITORS_PER_ADDRESS="100000")
     with served_app(SITE_PORT, WEB_DIR, env) as url:
         yield url
 

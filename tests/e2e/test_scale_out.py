@@ -44,17 +44,23 @@ def postgres_url() -> Iterator[str]:
 def scale_env(tmp_path_factory: pytest.TempPathFactory, postgres_url: str) -> dict[str, str]:
     # The test's own Redis database, emptied so no state of an earlier run is picked up.
     redis.Redis.from_url(REDIS_URL).flushdb()
-    data = tmp_path_factory.mktemp("e2e-scale")
+    return scaled_site_env(tmp_path_factory.mktemp("e2e-scale"), postgres_url, REDIS_URL)
+
+
+def scaled_site_env(data: Path, db_url: str, redis_url: str, **settings: str) -> dict[str, str]:
+    """The scaled configuration's environment (WORKERS workers on `redis_url`
+    and `db_url`), with the demo catalogue imported into it."""
     env = {
         **os.environ,
         "DATA_DIR": str(data),
-        "REFLEX_DB_URL": postgres_url,
-        "REFLEX_REDIS_URL": REDIS_URL,
+        "REFLEX_DB_URL": db_url,
+        "REFLEX_REDIS_URL": redis_url,
         "WEB_CONCURRENCY": str(WORKERS),
         "SITE_ORIGIN": "https://manga.example",
         # A public origin with the Auth emulator: only with the explicit opt-in.
         "UNSAFE_ALLOW_AUTH_EMULATOR": "1",
         "CATALOGUE_REFRESH_SECONDS": "1",
+        **settings,
     }
     demo = data / "demo"
     subprocess.run([PYTHON, "-m", "manga_app.demo", str(demo), "--series", str(DEMO_SERIES)], cwd=ROOT, env=env, check=True)
