@@ -10,6 +10,7 @@ read marks its history holds."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -45,8 +46,25 @@ def account_library(*, session: Session, uid: str) -> list[SeriesFigures]:
     """Every follow of `uid`, newest first, with its figures: one query, each
     series' units counted on the chapter index (series, unit, publication)
     between its furthest finished unit and the end of that kind."""
+    figures = []
+    rows = session.connection().execute(_library_query(session.get_bind().dialect.name), {"uid": uid})
+    for slug, status, added, opened, read_at, chapter, volume, in_chapters, in_volumes, newest in rows:
+        count, by_volume = lists.unread_of(chapter is not None, volume is not None, in_chapters or 0, in_volumes or 0)
+        figures.append(SeriesFigures(slug, status, added, count, by_volume, newest, (added, opened, read_at)))
+    return figures
+
+
+@functools.cache
+def _library_query(dialect: str) -> sa.Select:
+    """account_library's statement, built once per database kind (the uid is
+    a bound parameter). PostgreSQL counts a series' units in one scan of the
+    index (a LATERAL aggregate: 8 against 11 ms for 500 series at 100,000 in
+    benchmarks/bench_library.py); SQLite has no LATERAL, and its three
+    correlated subqueries are its fastest form (a grouped join took twice as
+    long there)."""
     rp = ReadingProgress
     number = col(rp.chapter_hundredths)
+    uid = sa.bindparam("uid", type_=sa.String)
     far = (
         select(
             col(rp.series_slug).label("slug"),
@@ -61,29 +79,29 @@ def account_library(*, session: Session, uid: str) -> list[SeriesFigures]:
     after = sa.func.coalesce(far.c.chapter, far.c.volume, -1)
     before = sa.case((far.c.chapter.is_not(None), VS), else_=lists.BEYOND)
     unit = Chapter.__table__.alias("unit")
-    mine = unit.c.series_id == col(Series.id)
-    chapters = select(sa.func.count()).where(mine, unit.c.number_hundredths > after, unit.c.number_hundredths < VS)
-    volumes = select(sa.func.count()).where(
-        mine, unit.c.number_hundredths > sa.case((after >= VS, after), else_=VS - 1), unit.c.number_hundredths < before
-    )
-    latest = select(sa.func.max(unit.c.published_at)).where(mine)
+    key, mine = unit.c.number_hundredths, unit.c.series_id == col(Series.id)
+    in_chapters = sa.and_(key > after, key < VS)
+    in_volumes = sa.and_(key > sa.case((after >= VS, after), else_=VS - 1), key < before)
     query = (
-        select(
-            Follow.series_slug, Follow.status, Follow.created_at, Follow.opened_at, far.c.read_at,
-            far.c.chapter, far.c.volume, chapters.scalar_subquery(), volumes.scalar_subquery(),
-            latest.scalar_subquery(),
-        )
+        select(Follow.series_slug, Follow.status, Follow.created_at, Follow.opened_at, far.c.read_at, far.c.chapter, far.c.volume)
         .select_from(Follow)
         .outerjoin(Series, col(Series.slug) == col(Follow.series_slug))
         .outerjoin(far, far.c.slug == col(Follow.series_slug))
         .where(Follow.uid == uid)
         .order_by(col(Follow.created_at).desc(), col(Follow.id).desc())
     )
-    figures = []
-    for slug, status, added, opened, read_at, chapter, volume, in_chapters, in_volumes, newest in session.exec(query):
-        count, by_volume = lists.unread_of(chapter is not None, volume is not None, in_chapters or 0, in_volumes or 0)
-        figures.append(SeriesFigures(slug, status, added, count, by_volume, newest, (added, opened, read_at)))
-    return figures
+    if dialect == "postgresql":
+        units = select(
+            sa.func.count().filter(in_chapters).label("chapters"),
+            sa.func.count().filter(in_volumes).label("volumes"),
+            sa.func.max(unit.c.published_at).label("newest"),
+        ).where(mine).lateral("units")
+        return query.outerjoin(units, sa.true()).add_columns(units.c.chapters, units.c.volumes, units.c.newest)
+    return query.add_columns(
+        select(sa.func.count()).where(mine, in_chapters).scalar_subquery(),
+        select(sa.func.count()).where(mine, in_volumes).scalar_subquery(),
+        select(sa.func.max(unit.c.published_at)).where(mine).scalar_subquery(),
+    )
 
 
 @dataclass(frozen=True)
