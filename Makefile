@@ -49,7 +49,8 @@ dev-serve:
 ## test: set everything up and run every test (unit, then end-to-end in Chromium)
 test: setup
 	@./scripts/ensure_system_packages.sh --test
-	$(PY) -m pytest
+	$(PY) -m pytest tests/unit -n 2 --dist loadfile --durations=15
+	$(PY) -m pytest tests/e2e --durations=40
 
 ## bench: run the benchmarks; results go to benchmarks/results/
 bench: setup
