@@ -80,7 +80,10 @@ async def page_states(
     pending = list(on_load)
     while pending:
         pending.extend(await _run(root, pending.pop(0)))
-    return _changed(await _resolve_delta(root.dict()), await _defaults())
+    # Only the states the handlers changed (Reflex's delta of the fresh tree), not root.dict(): that
+    # recomputes every computed var of every state of the app, about a third of a ranking page's
+    # Python time, and serializes states no page load touches.
+    return _changed(await _resolve_delta(root.get_delta()), await _defaults())
 
 
 def seed_json(states: dict[str, dict[str, Any]]) -> str:
