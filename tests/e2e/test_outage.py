@@ -138,8 +138,8 @@ async def _outage(url: str, postgres: OwnPostgres, stop: Callable[[], None], sta
     for n, writer in enumerate(writers):
         slug, other = items[n % len(items)]["slug"], items[(n + 1) % len(items)]["slug"]
         sent += [
-            _emit(writer, f"{LIBRARY}.toggle_follow", {"slug": slug}),
-            _emit(writer, f"{END_CARD}.toggle_like", {"slug": slug, "number": str(writer.value(READER, "chapter_number"))}),
+            _emit(writer, f"{LIBRARY}.set_follow", {"slug": slug, "following": True}),
+            _emit(writer, f"{END_CARD}.set_like", {"slug": slug, "number": str(writer.value(READER, "chapter_number")), "liked": True}),
             _emit(writer, f"{READER}.save_progress", _progress(writer, 1)),
             _emit(writer, f"{LISTS}.set_status", {"slug": other, "status": "paused"}),
         ]
