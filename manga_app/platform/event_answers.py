@@ -43,11 +43,11 @@ from reflex_base import constants
 from reflex_base.event import Event
 from reflex_base.registry import RegistrationContext
 
+from manga_app.core.browser import EVENT_ANSWER_REF as ANSWER_REF
+from manga_app.core.browser import EVENT_NUMBER_FIELD as FIELD
+
 logger = logging.getLogger(__name__)
 
-# The frame's field with the browser's number of the event, and the ref the answer sets.
-FIELD = "manga_sent"
-ANSWER_REF = "manga_answered"
 # Numbers are a tab's count of its events: anything else is not one.
 _MAX_NUMBER = 2**53
 
