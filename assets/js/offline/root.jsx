@@ -140,7 +140,7 @@ export function OfflineRoot({ syncedThrough = 0, connectionLost = false, authKno
         </div>
       ) : null}
       {online && !connectionLost && late ? (
-        <div className="offline-banner" role="status" data-testid="reconnecting-banner">
+        <div className="offline-banner offline-banner-passive" role="status" data-testid="reconnecting-banner">
           {LATE_NOTICE}
         </div>
       ) : null}
