@@ -9,3 +9,5 @@ export const FIRST_PAGE_COOKIE = "manga_reader_first";
 export const POSITIONS_STORAGE_KEY = "manga_reader_positions";
 export const HISTORY_STORAGE_KEY = "manga_reading_history";
 export const LIBRARY_OWNER_STORAGE_KEY = "manga_library_owner";
+export const EVENT_NUMBER_FIELD = "manga_sent";
+export const EVENT_ANSWER_REF = "manga_answered";

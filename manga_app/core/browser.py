@@ -24,6 +24,10 @@ POSITIONS_STORAGE_KEY = "manga_reader_positions"
 HISTORY_STORAGE_KEY = "manga_reading_history"
 # Whose library the browser holds (visitor/library_state.py LibraryState.owner).
 LIBRARY_OWNER_STORAGE_KEY = "manga_library_owner"
+# Each event a tab sends carries its number in this field of the frame; the
+# server answers it by setting this ref (platform/event_answers.py, assets/js/delivery.js).
+EVENT_NUMBER_FIELD = "manga_sent"
+EVENT_ANSWER_REF = "manga_answered"
 
 SHARED = (
     "VISITOR_COOKIE",
@@ -34,6 +38,8 @@ SHARED = (
     "POSITIONS_STORAGE_KEY",
     "HISTORY_STORAGE_KEY",
     "LIBRARY_OWNER_STORAGE_KEY",
+    "EVENT_NUMBER_FIELD",
+    "EVENT_ANSWER_REF",
 )
 JS_PATH = Path(__file__).resolve().parents[2] / "assets" / "js" / "shared.js"
 

@@ -85,28 +85,36 @@ def likes_from_address(*, session: Session, chapter_id: int, day: date, address:
     return int(session.execute(query).scalar_one())
 
 
-def toggle(
+def set_like(
     *,
     session: Session,
     chapter_id: int,
     keys: Sequence[str],
+    liked: bool,
     address: str,
     day: date,
     max_per_address: int = MAX_LIKES_PER_ADDRESS,
 ) -> LikeState:
-    """Take back the reader's like of the chapter, or like it under `keys[0]`
-    (the account's key when signed in). Commits; raises AddressCapReached
-    (nothing written) when the address is over its cap for the day."""
+    """The reader's like of the chapter as asked: `liked` under `keys[0]` (the
+    account's key when signed in), else taken back under every key. Asking
+    for what already is changes nothing, so a browser may send it again
+    (what it sent when the connection went may or may not have arrived).
+    Commits; raises AddressCapReached (nothing written) when the address is
+    over its cap for the day."""
     keys = list(dict.fromkeys(key for key in keys if key))
     if not keys:
         raise ValueError("a like needs the reader's key")
-    removed = session.execute(
-        sa.delete(ChapterLike).where(ChapterLike.chapter_id == chapter_id, ChapterLike.liker.in_(keys)).returning(ChapterLike.id)
-    ).all()
-    if removed:
-        _add_to_count(session, chapter_id, -len(removed))
+    if not liked:
+        removed = session.execute(
+            sa.delete(ChapterLike).where(ChapterLike.chapter_id == chapter_id, ChapterLike.liker.in_(keys)).returning(ChapterLike.id)
+        ).all()
+        if removed:
+            _add_to_count(session, chapter_id, -len(removed))
         session.commit()
         return LikeState(count_of(session=session, chapter_id=chapter_id), False)
+    if liked_by(session=session, chapter_id=chapter_id, keys=keys):
+        session.rollback()
+        return LikeState(count_of(session=session, chapter_id=chapter_id), True)
     if address and likes_from_address(session=session, chapter_id=chapter_id, day=day, address=address) >= max_per_address:
         session.rollback()
         raise AddressCapReached
@@ -151,12 +159,12 @@ def chapter_like_state(chapter_id: int, *, browser_id: str, uid: str) -> LikeSta
         return state_of(session=session, chapter_id=chapter_id, keys=reader_keys(browser_id=browser_id, uid=uid))
 
 
-def toggle_chapter_like(chapter_id: int, *, browser_id: str, uid: str, address: str, day: date) -> LikeState | None:
+def set_chapter_like(chapter_id: int, liked: bool, *, browser_id: str, uid: str, address: str, day: date) -> LikeState | None:
     """The end card's call: None when the chapter is (no longer) there."""
     secret = hashing_secret(content_key(get_settings()))
     with Session(shared_engine()) as session:
         if session.get(Chapter, chapter_id) is None:
             return None
-        return toggle(session=session, chapter_id=chapter_id, keys=reader_keys(browser_id=browser_id, uid=uid),
-                      address=address_key(secret, address), day=day,
-                      max_per_address=get_settings().visitors_per_address)
+        return set_like(session=session, chapter_id=chapter_id, keys=reader_keys(browser_id=browser_id, uid=uid),
+                        liked=liked, address=address_key(secret, address), day=day,
+                        max_per_address=get_settings().visitors_per_address)

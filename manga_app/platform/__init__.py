@@ -11,7 +11,9 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   component, whose script on the reader runs once the page is parsed
   (`own_stylesheet_link`).
 - Event handling: a hook before every event and on every socket.io
-  connect, event and disconnect (`install`; the policy itself is platform/socket_guard.py).
+  connect, event and disconnect (`install`; the policy itself is platform/socket_guard.py);
+  every event the browser numbers is answered with its number once handled
+  (platform/event_answers.py).
 - Every state's sets of changes held only while not empty (`dirty_sets`).
 - State in memory: kept while its tab is connected, dropped one TTL after
   (`kept_while_open`, platform/state_lifetime.py).
@@ -40,7 +42,7 @@ generated `initialState` ($/utils/context), which states.py and
 renderer.mjs rely on.
 
 Overrides: App._preprocess; EventNamespace.on_connect, on_event,
-on_disconnect; StateManagerMemory._purge_token; StateManagerRedis.
+on_disconnect; EventProcessor.enqueue; StateManagerMemory._purge_token; StateManagerRedis.
 _try_get_lock, _get_required_state_classes, _enable_keyspace_notifications,
 _lock_waiter; prerequisites.get_redis (the wrappers are in the modules named above).
 Why: Reflex 0.10 has no public hook at a socket.io connect, event or
@@ -62,6 +64,7 @@ from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.redis import StateManagerRedis
 from reflex.state import FrontendEventExceptionState
 from reflex.utils import prerequisites
+from reflex_base.event.processor.event_processor import EventProcessor
 
 from manga_app.platform import dirty_sets
 from manga_app.platform.built_page import PAINT_GATE, start_after_first_paint
@@ -73,7 +76,7 @@ from manga_app.platform.redis_lock import (
     waiters_looked_at_again,
     with_every_event_states,
 )
-from manga_app.platform import socket_guard, state_lifetime
+from manga_app.platform import event_answers, socket_guard, state_lifetime  # noqa: I001
 from manga_app.platform.redis_outage import waits_for_redis
 
 __all__ = ["PAINT_GATE", "install", "leave_out_color_mode_script", "own_stylesheet_link", "redis_waits_out_outages",
@@ -93,6 +96,7 @@ def install() -> None:
         return
     _wrap(App, "_preprocess", socket_guard.before_event)
     _wrap(EventNamespace, "on_event", socket_guard.on_event)
+    _wrap(EventProcessor, "enqueue", event_answers.enqueue)
     _wrap(EventNamespace, "on_connect", socket_guard.on_connect)
     _wrap(EventNamespace, "on_disconnect", socket_guard.on_disconnect)
     from manga_app.visitor.auth_state import AuthState  # (the app's states import this module's users)

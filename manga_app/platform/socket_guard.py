@@ -48,7 +48,7 @@ from reflex_base.event import fix_events
 
 from manga_app.visitor.notify import notify
 from manga_app.visitor.session_guard import hold_session
-from manga_app.platform import state_lifetime
+from manga_app.platform import event_answers, state_lifetime
 from manga_app.core.rate_limit import Notices, RateLimiter
 
 logger = logging.getLogger(__name__)
@@ -88,7 +88,8 @@ async def on_event(self: EventNamespace, original, sid: str, data):
         # other connections and HTTP requests have the loop in between.
         await asyncio.sleep(0)
         return None
-    return await original(self, sid, data)
+    # Queued, and answered once handled when the browser numbered it (an event dropped above is neither).
+    return await event_answers.on_event(self, original, sid, data)
 
 
 async def _tell(namespace: EventNamespace, sid: str) -> None:

@@ -112,21 +112,23 @@ class EndCardState(rx.State):
             await self._show_likes(context)
 
     @rx.event
-    async def toggle_like(self, slug: str = "", number: str = ""):
-        """いいね / いいね済み of chapter `number` of `slug`, for every reader:
-        the account's when signed in (a session this connection did not
-        prove is refused), else this browser's."""
+    async def set_like(self, slug: str = "", number: str = "", liked: bool = True):
+        """いいね (`liked`) / いいね済み (taken back) of chapter `number` of
+        `slug`, for every reader: the account's when signed in (a session
+        this connection did not prove is refused), else this browser's. The
+        browser sends the state it wants, not a toggle: sent again after a
+        lost connection, it changes nothing."""
         auth = await self.get_state(AuthState)
         if auth.loading:
             return notify(*WAIT)
         slug, number = payloads.valid_slug(slug), logic.report_key(number)
         context = await asyncio.to_thread(load_chapter, {"slug": slug, "number": number, "chapter_slug": ""}) if slug and number else None
-        if context is None:
+        if context is None or not isinstance(liked, bool):
             return notify("error", NOT_LIKED, UNKNOWN_CHAPTER)
         browser_id, uid = await self._keys(make=True)
         try:
             found = await asyncio.to_thread(
-                likes.toggle_chapter_like, context.chapter.id, browser_id=browser_id, uid=uid,
+                likes.set_chapter_like, context.chapter.id, liked, browser_id=browser_id, uid=uid,
                 address=self.router.session.client_ip, day=logic.view_day(),
             )
         except likes.AddressCapReached:

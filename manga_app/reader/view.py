@@ -58,7 +58,7 @@ def _reader() -> rx.Component:
         like_open=~AuthState.loading,
         # The place of the series' reading status once it has a picker.
         end_follow=follow_button(ReaderState.series_slug),
-        on_like=EndCardState.toggle_like,
+        on_like=EndCardState.set_like,
         on_end_seen=EndCardState.reached_end,
         on_progress=ReaderState.save_progress,
         on_settings_change=ReaderState.change_settings,

@@ -66,7 +66,8 @@ class MangaReader(rx.Component):
     ]
     on_settings_change: rx.EventHandler[lambda change: [change]]
     on_near_end: rx.EventHandler[lambda: []]
-    on_like: rx.EventHandler[lambda slug, chapter: [slug, chapter]]
+    # The like the reader asks for (true) or takes back (false): a state, not a toggle.
+    on_like: rx.EventHandler[lambda slug, chapter, liked: [slug, chapter, liked]]
     on_end_seen: rx.EventHandler[lambda slug, chapter: [slug, chapter]]
 
 

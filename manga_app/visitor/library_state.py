@@ -217,17 +217,17 @@ class LibraryState(rx.State):
     # --- what the visitor does ---------------------------------------------
 
     @rx.event
-    async def toggle_follow(self, slug: str):
-        """フォロー / フォロー中: the account when signed in, else the browser."""
+    async def set_follow(self, slug: str, following: bool):
+        """フォロー (`following`) / 解除: the account when signed in, else the
+        browser. A state, not a toggle: sent again (after a lost connection), it changes nothing."""
         auth = await self._auth()
         uid = await visitor_uid(self)
         if auth.loading:
             return notify(*WAIT)
         slug = payloads.valid_slug(slug)
         snapshot = await held_catalogue().snapshot()
-        if slug is None or slug not in snapshot.by_slug:
+        if slug is None or slug not in snapshot.by_slug or not isinstance(following, bool):
             return notify("error", UNKNOWN_SERIES)
-        following = slug not in self.followed
         if uid:
             try:
                 await asyncio.to_thread(service.set_follow, uid, slug, following)
@@ -238,7 +238,9 @@ class LibraryState(rx.State):
                 current = payloads.parse_library(self.follows_json)
             except payloads.StoreTooLarge:
                 return notify("error", "フォローできませんでした", TOO_LARGE)
-            if following:
+            if following and any(entry.slug == slug for entry in current):
+                updated = current
+            elif following:
                 updated = payloads.with_status(current, slug, lists.DEFAULT, added=reading.now_iso(datetime.now(UTC)))
             else:
                 updated = [entry for entry in current if entry.slug != slug]

@@ -84,7 +84,7 @@ def victim(base_url, auth_emulator, slugs, db) -> Iterator[tuple[Tab, str, str]]
     tab.hydrate()
     sign_in(tab, token)
     tab.wait_for(lambda: signed_in_as(tab, uid))
-    tab.send(f"{LIBRARY}.toggle_follow", slug=slugs[0])
+    tab.send(f"{LIBRARY}.set_follow", slug=slugs[0], following=True)
     tab.wait_for(lambda: follows(db, uid) == [slugs[0]])
     yield tab, token, uid
     if tab.client.connected:
@@ -135,7 +135,7 @@ def test_a_revoked_token_and_a_deleted_account_are_refused_at_sign_in(base_url, 
         tab.hydrate()
         sign_in(tab, used)
         tab.wait_for(lambda: any(REFUSED in notice for notice in tab.notices()))
-        tab.send(f"{LIBRARY}.toggle_follow", slug=slugs[1])
+        tab.send(f"{LIBRARY}.set_follow", slug=slugs[1], following=True)
         time.sleep(0.5)
         assert nothing_of(tab, claims_of(used)["user_id"], (slugs[0],))
         tab.close()
@@ -149,7 +149,7 @@ def test_another_uid_in_the_event_arguments_is_refused(base_url, victim, db, slu
     tab.hydrate()
     sign_in(tab, own, user={**user_of(own), "googleId": uid})
     tab.wait_for(lambda: any(REFUSED in notice for notice in tab.notices()))
-    tab.send(f"{LIBRARY}.toggle_follow", slug=slugs[1])
+    tab.send(f"{LIBRARY}.set_follow", slug=slugs[1], following=True)
     time.sleep(0.5)
     assert nothing_of(tab, uid, (slugs[0],))
     assert follows(db, uid) == [slugs[0]]
@@ -266,7 +266,7 @@ def test_a_client_token_replayed_after_disconnect_is_anonymous_with_nothing_of_t
     replay = Tab(base_url, token=tab.token)
     replay.hydrate()
     assert nothing_of(replay, uid, (slugs[0],)) and replay.delta(AUTH)["loading_rx_state_"] is True
-    replay.send(f"{LIBRARY}.toggle_follow", slug=slugs[1])
+    replay.send(f"{LIBRARY}.set_follow", slug=slugs[1], following=True)
     replay.send(f"{LIBRARY}.clear_history")
     replay.send(f"{LIBRARY}.load")
     replay.wait_for(lambda: any(WAIT in notice for notice in replay.notices()))
@@ -363,11 +363,20 @@ def test_like_events_for_unknown_or_malformed_chapters_get_a_japanese_notice(bas
         {"slug": 12, "number": None},
         {"slug": ["a"], "number": {"n": 1}},
         {"slug": "s" * 100_000, "number": "1"},
+        # The like asked for is a state (true, or false to take it back), nothing else.
+        {"slug": slugs[0], "number": "1", "liked": "yes"},
+        {"slug": slugs[0], "number": "1", "liked": 1},
+        {"slug": slugs[0], "number": "1", "liked": None},
+        {"slug": slugs[0], "number": "1", "liked": {"x": [1]}},
     ]
     for payload in cases:
-        tab.send(f"{END_CARD}.toggle_like", **payload)
+        tab.send(f"{END_CARD}.set_like", **payload)
     tab.wait_for(lambda: sum(NOT_LIKED in notice for notice in tab.notices()) == len(cases))
-    tab.send(f"{END_CARD}.toggle_like", slug=slugs[0])  # an argument missing
+    for following in ("yes", 1, None, ["x"]):
+        tab.send(f"{LIBRARY}.set_follow", slug=slugs[0], following=following)
+    tab.wait_for(lambda: sum("この作品は見つかりませんでした" in notice for notice in tab.notices()) == 4)
+    assert tab.delta(LIBRARY).get("followed_rx_state_") in (None, [])
+    tab.send(f"{END_CARD}.set_like", slug=slugs[0])  # arguments missing
     tab.send(f"{END_CARD}.reached_end", slug=None, number=None)
     tab.settled()
     assert chapter_likes(db, slugs[0], 100) == (0, 0)
@@ -379,14 +388,14 @@ def test_like_events_for_unknown_or_malformed_chapters_get_a_japanese_notice(bas
 
 def test_a_like_from_a_socket_that_is_not_the_accounts_is_refused(base_url, victim, db, slugs):
     tab, _token, _uid = victim
-    tab.send(f"{END_CARD}.toggle_like", slug=slugs[0], number="1")
+    tab.send(f"{END_CARD}.set_like", slug=slugs[0], number="1", liked=True)
     tab.wait_for(lambda: chapter_likes(db, slugs[0], 100) == (1, 1))
     tab.close()
     # The victim's client token replayed on another connection: its session is
     # suspended before the event, and the like is refused, not taken back.
     replay = Tab(base_url, token=tab.token)
     replay.hydrate()
-    replay.send(f"{END_CARD}.toggle_like", slug=slugs[0], number="1")
+    replay.send(f"{END_CARD}.set_like", slug=slugs[0], number="1", liked=False)
     replay.wait_for(lambda: any(WAIT in notice for notice in replay.notices()))
     replay.settled()
     assert chapter_likes(db, slugs[0], 100) == (1, 1)

@@ -25,26 +25,35 @@ stopped Redis (platform/redis_outage.py). With Reflex's 10 s lock, 6 of the
 10 writers' writes were lost in the PostgreSQL restart; with its Redis client
 giving up within a second, the states the workers held for all 50 tabs were
 dropped when their write-back failed, and no writer's next change was
-answered with its library."""
+answered with its library.
+
+Then a reader's browser (real Chromium, on the same site and engines): told
+in Japanese while its like waits for the database, the notice gone once
+answers resume; and a like whose connection drops before it is answered
+(handled meanwhile, or lost in flight) reaches the database once after the
+reconnect (assets/js/delivery.js, platform/event_answers.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
 import contextlib
+import re
 import time
 from collections.abc import Callable, Iterator
 
 import httpx
 import psycopg
 import pytest
+from playwright.sync_api import Browser, Page, expect
 
 from benchmarks.load.visitor import LIBRARY, READER, READING, Visitor
 from manga_app.core import routes
 from manga_app.core.db import migrate
 from manga_app.reader.end_state import EndCardState
 from manga_app.visitor.lists_state import ListsState
-from tests.e2e.conftest import PORT, served_app
+from tests.e2e.conftest import DESKTOP, PORT, guarded_context, served_app
+from tests.e2e.reader_helpers import open_chapter
 from tests.e2e.test_scale_out import SCALE_PORT, SCALE_WEB_DIR, scaled_site_env
 from tests.engines import OwnPostgres, OwnRedis
 from tests.unit.accounts.emulator_accounts import claims_of, google_token
@@ -52,6 +61,8 @@ from tests.unit.accounts.emulator_accounts import claims_of, google_token
 SITE_PORT, WEB_DIR = SCALE_PORT, SCALE_WEB_DIR
 REDIS_PORT, POSTGRES_PORT = PORT + 11, PORT + 12
 WRITERS, READERS = 10, 40
+# assets/js/offline/root.jsx's notice while the server's answers are late (assets/js/delivery.js).
+LATE_NOTICE = "接続を回復しています。操作は保存され、回復後に反映されます…"
 LISTS, END_CARD = ListsState.get_full_name(), EndCardState.get_full_name()
 
 
@@ -138,8 +149,8 @@ async def _outage(url: str, postgres: OwnPostgres, stop: Callable[[], None], sta
     for n, writer in enumerate(writers):
         slug, other = items[n % len(items)]["slug"], items[(n + 1) % len(items)]["slug"]
         sent += [
-            _emit(writer, f"{LIBRARY}.toggle_follow", {"slug": slug}),
-            _emit(writer, f"{END_CARD}.toggle_like", {"slug": slug, "number": str(writer.value(READER, "chapter_number"))}),
+            _emit(writer, f"{LIBRARY}.set_follow", {"slug": slug, "following": True}),
+            _emit(writer, f"{END_CARD}.set_like", {"slug": slug, "number": str(writer.value(READER, "chapter_number")), "liked": True}),
             _emit(writer, f"{READER}.save_progress", _progress(writer, 1)),
             _emit(writer, f"{LISTS}.set_status", {"slug": other, "status": "paused"}),
         ]
@@ -190,3 +201,94 @@ def test_redis_stopped_for_30_s_while_50_visitors_read_loses_nothing(site, engin
     expected, after, problems = _in_own_loop(_outage(site, postgres, redis.stop, redis.start, down=30))
     assert problems == []
     assert after == expected
+
+
+# --- a reader's browser (real Chromium) -------------------------------------
+
+
+def _at_the_end_of_a_chapter(page: Page, site: str, postgres: OwnPostgres):
+    """A right-to-left chapter opened and read to its end card: its いいね button, enabled."""
+    with psycopg.connect(postgres.url.replace("postgresql+psycopg://", "postgresql://"), connect_timeout=5) as db:
+        slug, hundredths = db.execute(
+            "select series.slug, max(chapter.number_hundredths) from series join chapter on chapter.series_id = series.id"
+            " where series.direction = 'rtl' group by series.slug order by series.slug limit 1").fetchone()
+    open_chapter(page, site + routes.chapter_url(slug, f"{hundredths / 100:g}"))
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    like = page.locator(".reader-end").get_by_test_id("end-like")
+    expect(like).to_be_enabled()
+    expect(like).to_have_attribute("aria-pressed", "false")
+    return like
+
+
+def _likes_become(postgres: OwnPostgres, expected: int) -> int:
+    """The likes in the database once they are `expected` (or a minute has
+    passed), and still a few seconds later: what arrives late arrives too."""
+    deadline = time.monotonic() + 60
+    while _counts(postgres)["likes"] != expected and time.monotonic() < deadline:
+        time.sleep(0.5)
+    time.sleep(3)
+    return _counts(postgres)["likes"]
+
+
+def test_a_reader_is_told_in_japanese_while_postgresql_is_down_and_a_like_sent_meanwhile_counts_once(site, engines, browser: Browser):
+    """The like's event waits on the server for the database: the notice
+    shows while it does. The connection then drops (a network cut) with the
+    like unanswered, so the browser sends it again once connected: it was
+    handled too, and counts once. PostgreSQL is down only until the notice
+    is seen. (A Redis stop does not hold this tab's events: its worker keeps
+    the tab's state under Reflex's opportunistic lock for the lock's 40 s,
+    so the like went through without Redis, and no notice was due.)"""
+    _redis, postgres = engines
+    with guarded_context(browser, **DESKTOP) as context:
+        page = context.new_page()
+        sockets = []
+        page.route_web_socket(re.compile(r"/_event/"), lambda socket: sockets.append((socket, socket.connect_to_server())))
+        like = _at_the_end_of_a_chapter(page, site, postgres)
+        before = _counts(postgres)["likes"]
+        notice = page.get_by_test_id("reconnecting-banner")
+        postgres.stop()
+        try:
+            like.click()
+            expect(notice).to_have_text(LATE_NOTICE, timeout=20_000)
+            for socket, server in sockets:
+                server.close()
+                socket.close()
+        finally:
+            postgres.start()
+        expect(notice).to_be_hidden(timeout=90_000)
+        expect(page.get_by_test_id("connection-banner")).to_be_hidden(timeout=30_000)
+        expect(like).to_have_attribute("aria-pressed", "true")
+        assert _likes_become(postgres, before + 1) == before + 1
+
+
+def test_a_like_lost_in_flight_with_its_connection_is_sent_again_and_counts_once(site, engines, browser: Browser):
+    """The like's frame never reaches the server (lost with a connection that
+    then drops, as a worker killed or a network cut loses it): the browser
+    sends it again once connected."""
+    _redis, postgres = engines
+    with guarded_context(browser, **DESKTOP) as context:
+        page = context.new_page()
+        cut, lost, sockets = [False], [], []
+
+        def proxied(socket) -> None:
+            server = socket.connect_to_server()
+            sockets.append((socket, server))
+            socket.on_message(lambda message: lost.append(message) if cut[0] else server.send(message))
+            server.on_message(socket.send)
+
+        page.route_web_socket(re.compile(r"/_event/"), proxied)
+        like = _at_the_end_of_a_chapter(page, site, postgres)
+        before = _counts(postgres)["likes"]
+        cut[0] = True
+        like.click()
+        deadline = time.monotonic() + 30
+        while not any("set_like" in str(message) for message in lost):
+            assert time.monotonic() < deadline, "the like was never sent"
+            page.wait_for_timeout(100)
+        cut[0] = False
+        for socket, server in sockets:
+            server.close()
+            socket.close()
+        expect(like).to_have_attribute("aria-pressed", "true", timeout=30_000)
+        assert _likes_become(postgres, before + 1) == before + 1

@@ -8,9 +8,13 @@ import React, { useCallback, useEffect, useSyncExternalStore } from "react";
 import { NOTES_KEY, readIndex, readOutbox, reports, withoutSent, writeOutbox } from "./store.js";
 import { removeChapters } from "./save.js";
 import { registerWorker } from "./register.js";
+import { useAnswersLate } from "../delivery.js";
 
 export const OFFLINE_NOTICE = "オフラインです。保存した話だけ読めます";
 const CONNECTION_NOTICE = "サーバーに接続できません。再接続しています…";
+// Connected, but the server has not answered for a while (delivery.js): what
+// the reader did is kept and reaches the server once it answers again.
+const LATE_NOTICE = "接続を回復しています。操作は保存され、回復後に反映されます…";
 const CHECKED_KEY = "manga_offline_checked";
 // The check for unpublished chapters waits this long after the page opened.
 const CHECK_DELAY_MS = 3000;
@@ -93,6 +97,7 @@ function checkUnpublishedOnce() {
 
 export function OfflineRoot({ syncedThrough = 0, connectionLost = false, authKnown = false, onUpload }) {
   const online = useOnline();
+  const late = useAnswersLate();
   const notes = JSON.parse(useSyncExternalStore(subscribeNotes, readNotes, () => "[]"));
   useEffect(registerWorker, []);
   useEffect(() => {
@@ -132,6 +137,11 @@ export function OfflineRoot({ syncedThrough = 0, connectionLost = false, authKno
       {online && connectionLost ? (
         <div className="offline-banner" role="status" data-testid="connection-banner">
           {CONNECTION_NOTICE}
+        </div>
+      ) : null}
+      {online && !connectionLost && late ? (
+        <div className="offline-banner offline-banner-passive" role="status" data-testid="reconnecting-banner">
+          {LATE_NOTICE}
         </div>
       ) : null}
       {notes.length ? (

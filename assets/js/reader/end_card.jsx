@@ -129,7 +129,7 @@ export function EndCard({
       <p className="reader-end-kicker phrased">{heading} おわり</p>
       {nextUrl ? <NextChapter url={nextUrl} label={nextLabel} phrases={phrases} /> : <SeriesState complete={complete} />}
       <div className="reader-end-actions">
-        <LikeButton likes={likes} liked={liked && likeKey === key} ready={likeKey === key} open={likeOpen} onLike={() => onLike && onLike(seriesSlug, chapterNumber)} />
+        <LikeButton likes={likes} liked={liked && likeKey === key} ready={likeKey === key} open={likeOpen} onLike={() => onLike && onLike(seriesSlug, chapterNumber, !(liked && likeKey === key))} />
         {/* The series' follow control; a reading-status picker takes this place. */}
         <div className="reader-end-follow">{follow}</div>
       </div>

@@ -14,7 +14,8 @@ def follow_button(slug: str | rx.Var) -> rx.Component:
     return rx.el.button(
         rx.cond(following, "フォロー中", "フォロー"),
         type="button",
-        on_click=LibraryState.toggle_follow(slug),
+        # The state the visitor asks for, not a toggle: sent again, it changes nothing.
+        on_click=LibraryState.set_follow(slug, ~following),
         disabled=AuthState.loading,
         class_name=rx.cond(following, "follow-button follow-button-on", "follow-button"),
         aria_pressed=rx.cond(following, "true", "false"),

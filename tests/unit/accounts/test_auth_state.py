@@ -88,7 +88,7 @@ def test_a_refreshed_token_that_fails_verification_ends_the_session(catalogue, a
     token = google_token()
     browser = Browser()
     run(browser.sign_in(token))
-    run(browser.library.toggle_follow("alpha"))
+    run(browser.library.set_follow("alpha", True))
     expired = with_claims(token, exp=1)
     result = run(browser.refresh(expired))
     assert messages(result) == ["error: ログインの確認ができませんでした ログアウトしました。もう一度ログインしてください。"]
@@ -119,7 +119,7 @@ def test_a_guest_s_library_merges_into_the_google_account_it_signs_in_to(catalog
     guest_token, google = anonymous_token(), google_token()
     guest = Browser()
     run(guest.sign_in(guest_token))
-    run(guest.library.toggle_follow("beta"))
+    run(guest.library.set_follow("beta", True))
     notes = messages(run(guest.auth.on_merge(guest_token, google)))
     run(guest.library.sync())
     assert notes == ["success: ゲストのライブラリを引き継ぎました"]
@@ -131,7 +131,7 @@ def test_a_merge_must_be_from_a_guest_into_a_google_account(catalogue, auth_emul
     first, second, guest_token = google_token(), google_token(), anonymous_token()
     browser = Browser()
     run(browser.sign_in(first))
-    run(browser.library.toggle_follow("alpha"))
+    run(browser.library.set_follow("alpha", True))
     for source, target in ((first, second), (guest_token, anonymous_token()), (guest_token, with_claims(second, exp=1))):
         assert messages(run(browser.auth.on_merge(source, target))) == ["error: ライブラリを引き継げませんでした"]
     # The first account keeps its library; the second got nothing of it.

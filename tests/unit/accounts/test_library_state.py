@@ -57,7 +57,7 @@ def signed_in_browser(token: str, storage: Storage | None = None) -> Browser:
 def test_a_guest_follows_in_the_browser_and_keeps_them_on_sign_in(catalogue, auth_emulator):
     guest = Browser()
     run(guest.sign_out())  # the client reports nobody
-    assert messages(run(guest.library.toggle_follow("alpha"))) == ["success: フォローしました"]
+    assert messages(run(guest.library.set_follow("alpha", True))) == ["success: フォローしました"]
     assert [entry["slug"] for entry in json.loads(guest.library.follows_json)] == ["alpha"]
     assert guest.library.followed == ["alpha"] and guest.library.statuses == {"alpha": "reading"}
     token = google_token()
@@ -74,7 +74,7 @@ def test_a_guest_follows_in_the_browser_and_keeps_them_on_sign_in(catalogue, aut
 def test_the_browser_copy_of_one_account_never_joins_another(catalogue, auth_emulator):
     first, second = google_token(), google_token()
     a = signed_in_browser(first)
-    run(a.library.toggle_follow("alpha"))
+    run(a.library.set_follow("alpha", True))
     run(a.library.record_progress("alpha", "3", 7, 0.0, NOW_MS()))
     a.reading.history_json = read_in_browser("alpha", "3", 7, datetime.now(UTC))
     left_behind = a.storage()  # user A closes the tab without signing out
@@ -94,7 +94,7 @@ def test_a_tab_that_first_sees_nobody_wipes_an_account_s_copy(catalogue, auth_em
     run(later.sign_out())
     assert later.history() == [] and later.storage() == Storage(reading.dump_history([]), "", "")
     # The guest who follows now starts from nothing, and the account lost nothing.
-    run(later.library.toggle_follow("beta"))
+    run(later.library.set_follow("beta", True))
     assert later.library.followed == ["beta"] and rows(uid_of(token)) == [("gamma", 100, 2)]
 
 
@@ -205,7 +205,7 @@ def test_unknown_or_malformed_series_cannot_be_followed(catalogue, auth_emulator
     token = google_token()
     browser = signed_in_browser(token)
     for bad in ("no-such-series", "x" * 100_000, "Alpha", None, ["alpha"]):
-        assert messages(run(browser.library.toggle_follow(bad))) == ["error: この作品は見つかりませんでした"]
+        assert messages(run(browser.library.set_follow(bad, True))) == ["error: この作品は見つかりませんでした"]
     assert follows(uid_of(token)) == [] and browser.library.followed == []
 
 
@@ -213,17 +213,17 @@ def test_the_follow_limit_is_a_clear_refusal_for_accounts_and_guests(catalogue, 
     monkeypatch.setattr(repository, "MAX_FOLLOWS", 2)
     token = google_token()
     browser = signed_in_browser(token)
-    run(browser.library.toggle_follow("alpha"))
-    run(browser.library.toggle_follow("beta"))
-    notes = messages(run(browser.library.toggle_follow("gamma")))
+    run(browser.library.set_follow("alpha", True))
+    run(browser.library.set_follow("beta", True))
+    notes = messages(run(browser.library.set_follow("gamma", True)))
     assert notes == ["error: フォローできませんでした フォローできるのは2作品までです。"]
     assert sorted(follows(uid_of(token))) == ["alpha", "beta"] and "gamma" not in browser.library.followed
-    assert messages(run(browser.library.toggle_follow("alpha"))) == ["success: フォローを解除しました"]
+    assert messages(run(browser.library.set_follow("alpha", False))) == ["success: フォローを解除しました"]
 
     full = json.dumps([f"s{i}" for i in range(payloads.MAX_MERGE)])
     guest = Browser(Storage(follows_json=full))
     run(guest.sign_out())
-    notes = messages(run(guest.library.toggle_follow("gamma")))
+    notes = messages(run(guest.library.set_follow("gamma", True)))
     assert notes[0].startswith("error: フォローできませんでした ログインせずにフォローできるのは500作品まで")
     assert guest.library.follows_json == full
 
@@ -241,7 +241,7 @@ def test_huge_browser_stores_are_refused_and_not_merged(catalogue, auth_emulator
     huge = Storage(follows_json="[" + '"alpha",' * 200_000 + '"beta"]')
     guest = Browser(huge)
     run(guest.sign_out())
-    assert messages(run(guest.library.toggle_follow("gamma"))) == [
+    assert messages(run(guest.library.set_follow("gamma", True))) == [
         "error: フォローできませんでした ブラウザに保存されたデータが大きすぎます"
     ]
     token = google_token()
@@ -252,7 +252,7 @@ def test_huge_browser_stores_are_refused_and_not_merged(catalogue, auth_emulator
 
 def test_nothing_is_changed_while_the_auth_state_is_unknown(catalogue):
     browser = Browser(Storage(follows_json='["alpha"]'))
-    for result in (browser.library.toggle_follow("beta"), browser.library.remove_history("alpha"), browser.library.clear_history()):
+    for result in (browser.library.set_follow("beta", True), browser.library.remove_history("alpha"), browser.library.clear_history()):
         assert messages(run(result)) == ["info: 読み込み中です 少し待ってからもう一度お試しください。"]
     assert browser.library.follows_json == '["alpha"]'
 

@@ -38,7 +38,7 @@ def test_a_browser_picks_statuses_and_keeps_them_when_it_signs_in(catalogue, aut
     run(guest.sign_out())
     lists = lists_of(guest)
     assert messages(run(lists.set_status("alpha", "want"))) == ["success: 「読みたい」にしました"]
-    run(guest.library.toggle_follow("beta"))
+    run(guest.library.set_follow("beta", True))
     assert guest.library.statuses == {"beta": "reading", "alpha": "want"}
     assert messages(run(lists.set_status("beta", "paused"))) == ["success: 「中断」にしました"]
     token = google_token()
@@ -72,7 +72,7 @@ def test_the_last_chapter_of_a_completed_series_finishes_it_with_an_undo(catalog
     browser = Browser()
     run(browser.sign_in(token))
     lists = lists_of(browser)
-    run(browser.library.toggle_follow("alpha"))
+    run(browser.library.set_follow("alpha", True))
     run(lists.check_finished("alpha", "2"))  # not the last chapter
     assert statuses(uid) == {"alpha": "reading"} and lists.finished_slug == ""
     run(lists.check_finished("alpha", "3"))
@@ -83,7 +83,7 @@ def test_the_last_chapter_of_a_completed_series_finishes_it_with_an_undo(catalog
     run(lists.check_finished("alpha", "3"))  # undone in this tab: not moved again
     assert statuses(uid) == {"alpha": "reading"}
     # An ongoing series is not finished by its latest chapter.
-    run(browser.library.toggle_follow("gamma"))
+    run(browser.library.set_follow("gamma", True))
     run(lists.check_finished("gamma", "1"))
     assert statuses(uid)["gamma"] == "reading"
 
@@ -92,7 +92,7 @@ def test_opening_the_title_page_sees_the_update(catalogue, auth_emulator):
     token = google_token()
     browser = Browser()
     run(browser.sign_in(token))
-    run(browser.library.toggle_follow("gamma"))
+    run(browser.library.set_follow("gamma", True))
     with Session(shared_engine()) as session:
         series = session.exec(select(Series).where(Series.slug == "gamma")).one()
         session.add(Chapter(series_id=series.id, number_hundredths=200, published_at=datetime.now(UTC) + timedelta(seconds=1),
@@ -107,3 +107,24 @@ def test_opening_the_title_page_sees_the_update(catalogue, auth_emulator):
     browser.root.router = RouterData(url=ReflexURL("http://localhost/library"))
     run(browser.library.load())
     assert [card.fresh for card in browser.library.library_items] == [False]
+
+
+def test_a_follow_sent_again_changes_nothing_and_keeps_the_status(catalogue, auth_emulator):
+    """The browser sends again what it could not see answered (a connection
+    lost in flight): a follow, or its undoing, sent twice is done once, and a
+    second follow does not put the series back to 読んでいる."""
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    browser, guest = Browser(), Browser()
+    run(browser.sign_in(token))
+    run(guest.sign_out())
+    for visitor, stored in ((browser, lambda: statuses(uid)), (guest, lambda: guest.library.statuses)):
+        run(visitor.library.set_follow("alpha", True))
+        run(lists_of(visitor).set_status("alpha", "paused"))
+        assert messages(run(visitor.library.set_follow("alpha", True))) == ["success: フォローしました"]
+        assert stored() == {"alpha": "paused"} and visitor.library.followed == ["alpha"]
+        for _ in range(2):
+            assert messages(run(visitor.library.set_follow("alpha", False))) == ["success: フォローを解除しました"]
+            assert stored() == {} and visitor.library.followed == []
+        assert messages(run(visitor.library.set_follow("alpha", "yes"))) == ["error: この作品は見つかりませんでした"]
+        assert stored() == {}

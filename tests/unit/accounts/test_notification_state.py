@@ -61,7 +61,7 @@ def test_an_empty_library_costs_no_query_and_a_push_for_another_series_none_eith
         run(state._follow(browser.auth._uid, []))
         assert run(state.published(["alpha"])) is None
     assert seen == []
-    run(browser.library.toggle_follow("beta"))
+    run(browser.library.set_follow("beta", True))
     with counted_queries() as seen:
         assert run(state.published(["alpha"])) is None  # the reader follows beta only
     assert seen == []
@@ -72,7 +72,7 @@ def test_a_push_for_a_followed_series_counts_it_and_says_so_and_the_list_marks_i
     uid = claims_of(token)["user_id"]
     browser = Browser()
     run(browser.sign_in(token))
-    run(browser.library.toggle_follow("alpha"))
+    run(browser.library.set_follow("alpha", True))
     state = notifications_of(browser)
     assert state.count == 0
     publish_now("alpha", 400)
@@ -101,7 +101,7 @@ def test_a_malformed_push_is_refused_in_japanese(catalogue, auth_emulator):
 def test_signed_out_nothing_of_the_account_stays(catalogue, auth_emulator):
     browser = Browser()
     run(browser.sign_in(google_token()))
-    run(browser.library.toggle_follow("alpha"))
+    run(browser.library.set_follow("alpha", True))
     publish_now("alpha", 500)
     state = notifications_of(browser)
     run(browser.library.sync())

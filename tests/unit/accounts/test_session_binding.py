@@ -43,14 +43,14 @@ def test_a_session_replayed_on_another_connection_is_anonymous_with_nothing_of_t
     token = google_token()
     uid = claims_of(token)["user_id"]
     victim = signed_in_on("sid-victim", token)
-    run(victim.library.toggle_follow("alpha"))
+    run(victim.library.set_follow("alpha", True))
     assert follows(uid) == ["alpha"] and victim.library.followed == ["alpha"]
     # The same state tree (the client token), seen from another socket.
     victim.connect("sid-attacker")
     assert run(hold_session(victim.root)) is False
     assert (victim.auth._uid, victim.auth.google_id, victim.auth.email, victim.auth.signed_in) == ("", "", "", False)
     assert victim.auth.loading and victim.library.followed == []
-    assert messages(run(victim.library.toggle_follow("beta"))) == [PLEASE_WAIT]
+    assert messages(run(victim.library.set_follow("beta", True))) == [PLEASE_WAIT]
     run(victim.library.clear_history())
     assert follows(uid) == ["alpha"]
 
@@ -71,10 +71,10 @@ def test_after_the_token_expires_account_actions_wait_for_a_fresh_token(catalogu
     assert browser.auth._expires == claims_of(token)["exp"]
     browser.auth._expires = time.time() - 1  # the hour has passed
     assert run(hold_session(browser.root)) is False
-    assert messages(run(browser.library.toggle_follow("alpha"))) == [PLEASE_WAIT]
+    assert messages(run(browser.library.set_follow("alpha", True))) == [PLEASE_WAIT]
     assert follows(uid) == []
     assert run(browser.sign_in(google_token(claims_of(token)["email"]))) == []
-    run(browser.library.toggle_follow("alpha"))
+    run(browser.library.set_follow("alpha", True))
     assert follows(uid) == ["alpha"]
 
 

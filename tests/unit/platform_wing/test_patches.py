@@ -8,14 +8,17 @@ from __future__ import annotations
 import asyncio
 import inspect
 import re
+from pathlib import Path
 
 import reflex.compiler.utils
+import reflex_base
 import reflex.utils.misc
 import socketio
 from reflex.app import App, EventNamespace
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex_base import constants
 from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
+from reflex_base.event.processor.event_processor import EventProcessor
 
 from manga_app import platform
 from manga_app.platform import socket_guard
@@ -81,13 +84,28 @@ def test_the_patches_sit_where_reflex_calls_them():
     platform.install()
     platform.install()  # idempotent: one wrapper, not two
     for cls, name in ((App, "_preprocess"), (EventNamespace, "on_connect"), (EventNamespace, "on_event"),
-                      (EventNamespace, "on_disconnect")):
+                      (EventNamespace, "on_disconnect"), (EventProcessor, "enqueue")):
         method = getattr(cls, name)
         assert getattr(method, "_manga_guarded", False), name
         assert not getattr(method.__wrapped__, "_manga_guarded", False), f"{name} wrapped twice"
     # socket.io awaits coroutine handlers named on_<event>; the browser sends "event".
     assert inspect.iscoroutinefunction(EventNamespace.on_event) and constants.SocketEvent.EVENT == "event"
     assert "on_event" in inspect.getsource(socketio.AsyncNamespace.trigger_event).replace("'on_' + (event", "on_event")
+    # on_event queues the browser's event through the processor's enqueue, whose
+    # future is done once its handler is (event_answers answers then); the
+    # answer is Reflex's _set_value of a ref, which state.js applies.
+    assert "await self.app.event_processor.enqueue(token, event)" in inspect.getsource(EventNamespace.on_event.__wrapped__)
+    assert "future.set_result(result)" in inspect.getsource(EventProcessor._resolve_future)
+    state_js = (Path(reflex_base.__file__).parent / ".templates/web/utils/state.js").read_text()
+    assert 'event.name == "_set_value"' in state_js
+    # assets/js/delivery.js numbers each event in Reflex's instrumentation hook,
+    # called with the very object then sent, and sends again on its connect hook,
+    # called before the connect handler sends what waited in the queue.
+    sent = state_js.index("window.__reflex_otel?.onEventSend?.(routed_event);")
+    assert sent < state_js.index('socket.emit("event", encodeFormDataArgs(routed_event));', sent)
+    connected = state_js.index("window.__reflex_otel?.onSocketConnect?.();")
+    assert connected < state_js.index("await processEvent(socket.current, navigate, params);", connected)
+    assert "export const queueEvents = async (" in state_js and "event_queue.unshift(...normalized);" in state_js
     # The event processor runs the app's _preprocess under the state lock, with router data set first.
     source = inspect.getsource(BaseStateEventProcessor._execute_event)
     assert source.index("state.router_data = merged_router_data") < source.index("self.middleware._preprocess(state, event)")
