@@ -95,3 +95,14 @@ def served_site(
         subprocess.run([PYTHON, "-m", "manga_app.catalogue", "import", str(library)], cwd=ROOT, env=env, check=True, capture_output=True)
         with built_and_served(port, web_dir, env) as url:
             yield url, data
+
+
+def board_ready(url: str) -> float:
+    """Seconds until the board computed at start replaces the 集計中 page (requests meanwhile do not wait)."""
+    started = time.perf_counter()
+    while True:
+        response = httpx.get(f"{url}/ranking?page=50", timeout=60)
+        assert response.status_code == 200, response.status_code
+        if "集計中" not in response.text:
+            return time.perf_counter() - started
+        time.sleep(0.5)

@@ -35,7 +35,7 @@ import httpx
 import sqlalchemy as sa
 
 from benchmarks import synthetic
-from benchmarks._site import built_and_served, tool_env
+from benchmarks._site import board_ready, built_and_served, tool_env
 
 PORT = 3274
 WEB_DIR = ".web-bench-ranking"
@@ -138,17 +138,6 @@ async def _renders(url: str, paths: list[str]) -> list[float]:
     return times
 
 
-def _board_ready(url: str) -> float:
-    """Seconds until the board computed at start replaces the 集計中 page (requests meanwhile do not wait)."""
-    started = time.perf_counter()
-    while True:
-        response = httpx.get(f"{url}/ranking?page=50", timeout=60)
-        assert response.status_code == 200, response.status_code
-        if "集計中" not in response.text:
-            return time.perf_counter() - started
-        time.sleep(0.5)
-
-
 def run(results_dir: Path) -> dict:
     from manga_app.core import discovery, routes
 
@@ -167,7 +156,7 @@ def run(results_dir: Path) -> dict:
                        SITE_ORIGIN=f"http://localhost:{PORT}", CONTENT_KEY=synthetic.CONTENT_KEY)
         with built_and_served(PORT, WEB_DIR, env) as url:
             genres = [genre["name"] for genre in httpx.get(f"{url}/genres.json", timeout=60).json()[:3]]
-            board_seconds = _board_ready(url)
+            board_seconds = board_ready(url)
             warm = ["/calendar?day=irregular&page=50", "/ranking?period=all&page=50"]
             asyncio.run(_renders(url, warm))
             ranking = [routes.ranking_url(period, genre, page) for period in discovery.PERIODS
