@@ -1,5 +1,6 @@
 """The rankings and the weekday calendar, held once per process like the
-catalogue, recomputed from the database every REFRESH_SECONDS in a thread.
+catalogue, recomputed from the database every REFRESH_SECONDS in a process
+of its own (board_process.py).
 
 Why held and not one query per request: a month's ranking adds up every
 series' daily counts of 30 days (millions of rows at 100,000 series), far
@@ -28,6 +29,7 @@ from manga_app.catalogue import view_history
 from manga_app.core import discovery
 from manga_app.core.db import shared_engine
 from manga_app.core.heap import freeze_long_lived
+from manga_app.read_models import board_process
 from manga_app.read_models.compact import STATUSES, Catalogue, MangaItem
 from manga_app.read_models.held import Snapshot, held_catalogue
 
@@ -219,8 +221,11 @@ def empty_board(snapshot: Snapshot, now: datetime) -> Board:
 
 
 def _compute(snapshot: Snapshot) -> Board:
-    with Session(shared_engine()) as session:
-        return compute_board(session=session, snapshot=snapshot, now=datetime.now(UTC))
+    """The board of `snapshot`, computed in a process of its own (board_process.py: in a thread it held
+    the GIL from every render for as long as it ran)."""
+    now = datetime.now(UTC)
+    db_url = shared_engine().url.render_as_string(hide_password=False)
+    return Board(snapshot, now, **board_process.compute(board_process.Columns.of(snapshot.mangas), db_url, now))
 
 
 _HELD: HeldBoard | None = None
