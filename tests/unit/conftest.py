@@ -5,7 +5,9 @@ databases on SQLite and PostgreSQL; opds: a served demo)."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +24,22 @@ from tests.unit.accounts.visitors import CATALOGUE, PAGES
 from tests.unit.served import serving
 from manga_app.catalogue.media import MediaStore
 from manga_app.core.config import Settings, get_settings
+
+
+_RUN_EMULATOR = contextlib.ExitStack()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (make test), one Auth emulator for the whole run,
+    started by the controller when none answers: each worker's auth_emulator
+    then finds it running. Else two workers would both start one on the same
+    port, and the first to finish would stop it under the other."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        _RUN_EMULATOR.enter_context(emulator.running_emulator(log_path=Path(tempfile.mkdtemp(prefix="emulator-")) / "emulator.log"))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _RUN_EMULATOR.close()
 
 
 @pytest.fixture(scope="session")
