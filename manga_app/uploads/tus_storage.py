@@ -13,7 +13,9 @@ upload 0.3-0.4x as fast as a plain PUT of the same file to the same server
   commits the file's new blocks first): every 8 MB chunk waited for the
   disk, where a plain PUT leaves the bytes in the page cache. A crash of the
   machine may lose an `.info` written just before; the offset, read from
-  the bytes, can neither lag nor lead them.
+  the bytes, can neither lag nor lead them. And the `.info` is written only
+  when something in it besides the offset changed (the expiry, set by the
+  first PATCH; the length of a deferred-length upload), not twice a chunk.
 - **Local files are read and written in place**, on the event loop, not
   each on a thread: every call of tuspyserver's storage (exists, size,
   info, lock, each piece of the body) went through asyncio.to_thread for
@@ -42,6 +44,15 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
+
+
+# What a PATCH changes in tuspyserver's .info on every chunk: the offset (read
+# from the data file here) and two counts of its own that nothing reads.
+PER_CHUNK = ("offset", "upload_part", "upload_chunk_size")
+
+
+def _lasting(info: dict) -> dict:
+    return {key: value for key, value in json.loads(json.dumps(info, default=str)).items() if key not in PER_CHUNK}
 
 
 class UploadStorage(LocalFileStorage):
@@ -98,6 +109,10 @@ class UploadStorage(LocalFileStorage):
         return None
 
     async def write_info(self, uid: str, data: dict) -> None:
+        """Replace the .info file, unless what changed is only what the bytes
+        say (the offset) or counts nothing reads (the PATCH's part and size)."""
+        if (held := await self.read_info(uid)) is not None and _lasting(held) == _lasting(data):
+            return
         self._ensure_dir()
         path = self._info_path(uid)
         with open(f"{path}.tmp", "w") as handle:
