@@ -87,18 +87,10 @@ def test_the_upload_page_and_endpoint_answer_readers_the_ordinary_404(base_url):
 
 
 
-def test_an_upload_cut_off_continues_where_it_stopped_after_a_reload(base_url, device, page: Page, tmp_path):
-    """A 30 MB archive goes in 8 MB chunks; the connection goes down after the
-    first and the tab is closed; the page is opened again and the same file
-    added: tus finds
-    the upload it created by the file's fingerprint, asks where it stopped
-    (HEAD: past the first chunk) and sends the rest; no second upload is created."""
-    pages = {"001.png": distinct_pages(1, seed=73)[0], "002.png": os.urandom(30 * 1024 * 1024)}
-    cbz = write_cbz(tmp_path / "潮見の駅 第1話.cbz", pages)
-    size = cbz.stat().st_size
+def _cut_after_the_first_chunk(base_url, device, page: Page, cbz, created: list[str]) -> None:
+    """The file goes in 8 MB chunks; the connection goes down after the first and the tab is closed."""
     _sign_in_as_operator(page, base_url)
     _open(page, base_url + ADMIN_UPLOAD)
-    created: list[str] = []
     page.on("request", lambda request: created.append(request.url)
             if request.method == "POST" and "/admin/tus" in request.url else None)
     files = page.get_by_test_id("uploader").locator("input[type=file]:not([webkitdirectory])").first
@@ -110,14 +102,56 @@ def test_an_upload_cut_off_continues_where_it_stopped_after_a_reload(base_url, d
     device.set_offline(False)
     assert len(created) == 1
 
+
+def _reopened(base_url, device, created: list[str]) -> Page:
     page = device.new_page()  # the page again: a new uploader, the same browser's storage
     page.on("request", lambda request: created.append(request.url)
             if request.method == "POST" and "/admin/tus" in request.url else None)
+    return page
+
+
+def _thirty_megabytes(tmp_path, name: str, seed: int):
+    pages = {"001.png": distinct_pages(1, seed=seed)[0], "002.png": os.urandom(30 * 1024 * 1024)}
+    return write_cbz(tmp_path / name, pages)
+
+
+def test_an_upload_cut_off_continues_by_itself_in_the_reopened_page(base_url, device, page: Page, tmp_path):
+    """Golden Retriever kept the file: the page opened again restores it and
+    it continues where it stopped (HEAD: past the first chunk), nothing added
+    again and no second upload created."""
+    cbz = _thirty_megabytes(tmp_path, "潮見の駅 第1話.cbz", 73)
+    created: list[str] = []
+    _cut_after_the_first_chunk(base_url, device, page, cbz, created)
+    page = _reopened(base_url, device, created)
+    with page.expect_response(lambda response: response.request.method == "HEAD" and "/admin/tus/" in response.url,
+                              timeout=60_000) as head:
+        _open(page, base_url + ADMIN_UPLOAD)
+    assert 0 < int(head.value.headers["upload-offset"]) < cbz.stat().st_size
+    row = page.get_by_test_id("plan").locator("tr", has_text=cbz.name)
+    expect(row).to_have_attribute("data-outcome", "new", timeout=60_000)
+    assert len(created) == 1
+
+
+def test_a_file_the_browser_could_not_keep_is_chosen_again_and_continues(base_url, device, page: Page, tmp_path):
+    """A file over what the browser keeps (its bytes not in IndexedDB: here
+    cleared from Golden Retriever's store of them) comes back as a name to choose again; chosen, tus finds its
+    upload by the file's fingerprint and sends only the rest."""
+    cbz = _thirty_megabytes(tmp_path, "汐入の駅 第1話.cbz", 76)
+    created: list[str] = []
+    _cut_after_the_first_chunk(base_url, device, page, cbz, created)
+    page = _reopened(base_url, device, created)
+    page.goto(base_url + "/")
+    page.evaluate("() => new Promise((done, failed) => { const r = indexedDB.open('uppy-blobs'); r.onerror = failed; "
+                  "r.onsuccess = () => { const t = r.result.transaction(['files'], 'readwrite'); "
+                  "t.objectStore('files').clear(); t.oncomplete = () => { r.result.close(); done(); }; }; })")
     _open(page, base_url + ADMIN_UPLOAD)
+    expect(page.get_by_test_id("uploader")).to_contain_text(cbz.name)
+    page.get_by_test_id("uploader").get_by_role("button", name="Add more").click()
     files = page.get_by_test_id("uploader").locator("input[type=file]:not([webkitdirectory])").first
-    with page.expect_response(lambda response: response.request.method == "HEAD" and "/admin/tus/" in response.url) as head:
+    with page.expect_response(lambda response: response.request.method == "HEAD" and "/admin/tus/" in response.url,
+                              timeout=60_000) as head:
         files.set_input_files(str(cbz))
-    assert 0 < int(head.value.headers["upload-offset"]) < size
+    assert 0 < int(head.value.headers["upload-offset"]) < cbz.stat().st_size
     row = page.get_by_test_id("plan").locator("tr", has_text=cbz.name)
     expect(row).to_have_attribute("data-outcome", "new", timeout=60_000)
     assert len(created) == 1

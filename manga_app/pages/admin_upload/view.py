@@ -27,8 +27,8 @@ def _drop_area() -> rx.Component:
     return rx.el.section(
         rx.el.h2("Files"),
         rx.el.p(f"Drop {ACCEPTED}, or whole folders laid out as for make import (series, volume, chapter). "
-                "Uploads continue after a dropped connection; after a reload, add the same files again and they "
-                "continue where they stopped.", class_name="console-hint"),
+                "Uploads continue after a dropped connection, and after a reload or a closed tab by themselves "
+                "(a file over 1 GB: choose it again and it continues where it stopped).", class_name="console-hint"),
         uploader(endpoint=TUS_PATH, max_file_size=limit, note=f"Up to {size_text(limit)} a file.",
                  on_uploaded=U.uploaded),
         class_name="console-section",
