@@ -171,3 +171,55 @@ def test_a_dropped_folder_keeps_its_series_and_chapter_folders(base_url, device,
         expect(row).to_contain_text(f"chapter {chapter[1]}")
     _shoot(page, "console-upload-folder")
     assert not (found := _axe_violations(page)), "\n".join(found)
+
+
+def _one_line(row) -> bool:
+    """The row's Edit and Drop buttons side by side (one line), not wrapped."""
+    edit = row.get_by_role("button", name="Edit the placement of").bounding_box()
+    drop = row.get_by_role("button", name="Drop ").bounding_box()
+    return abs(edit["y"] - drop["y"]) < 2 and drop["x"] > edit["x"] + edit["width"]
+
+
+def test_a_conflict_is_resolved_before_confirm_and_the_actions_stay_on_one_line(base_url, device, page: Page, tmp_path):
+    """Two files claim chapter 1 of one series: Confirm and import is disabled,
+    with the file in conflict named, until the operator places it elsewhere;
+    then both are imported. The plan's actions stay on one line on a phone
+    (390x844) and a laptop (1366x900)."""
+    series = "朝凪の坂"
+    first = write_cbz(tmp_path / f"{series} 第1話.cbz", {"1.png": distinct_pages(1, seed=77)[0]})
+    again = write_cbz(tmp_path / f"{series} 第1話 修正版.cbz", {"1.png": distinct_pages(1, seed=78)[0]})
+    page.set_viewport_size({"width": 390, "height": 844})
+    _sign_in_as_operator(page, base_url)
+    _open(page, base_url + ADMIN_UPLOAD)
+    page.get_by_test_id("uploader").locator("input[type=file]:not([webkitdirectory])").first.set_input_files(
+        [str(first), str(again)])
+    plan = page.get_by_test_id("plan")
+    conflict = plan.locator("tr", has_text=again.name)
+    expect(conflict).to_have_attribute("data-outcome", "conflict", timeout=60_000)
+    expect(conflict).to_contain_text(f"chapter 1 is also {first.name} in this upload")
+    confirm = page.get_by_role("button", name="Confirm and import")
+    expect(confirm).to_be_disabled()
+    expect(page.get_by_test_id("confirm-blocked")).to_have_text(
+        f"Resolve the conflict first (Edit its placement, or Drop it): {again.name}.")
+    expect(confirm).to_have_accessible_description(re.compile("Resolve the conflict first"))
+    for width, height in ((390, 844), (1366, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        for row in (conflict, plan.locator("tr[data-outcome=new]")):
+            assert _one_line(row), (width, row.inner_text())
+        conflict.scroll_into_view_if_needed()
+        _shoot(page, f"console-upload-conflict-{width}")
+    assert not (found := _axe_violations(page)), "\n".join(found)
+
+    conflict.get_by_role("button", name=f"Edit the placement of {again.name}").click()
+    form = page.get_by_test_id("placement-form")
+    form.get_by_label("Number").fill("2")
+    form.get_by_role("button", name="Save placement").click()
+    expect(plan.locator("tr", has_text=again.name)).to_have_attribute("data-outcome", "new")
+    expect(page.get_by_test_id("confirm-blocked")).to_have_text("")
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    expect(page.get_by_test_id("upload-status")).to_contain_text("queued: Upload of 2 files")
+    _open(page, base_url + ADMIN_JOBS)
+    job = page.get_by_test_id("jobs").locator("tr[data-status]", has_text="Upload of 2 files").first
+    expect(job).to_have_attribute("data-status", "done", timeout=120_000)
+    expect(job).to_contain_text("2 imported, 0 unchanged, 0 failed")
