@@ -25,15 +25,19 @@ upload 0.3-0.4x as fast as a plain PUT of the same file to the same server
   are page-cache operations; the body is written piece by piece as received
   (no copy, nothing held), as tuspyserver's default does. Only a contended
   upload lock (two requests for one upload at once) is waited for on a thread.
+- **A full disk is 507**, with an English sentence, not a 500: what arrived
+  is kept, and once space is freed the upload continues where it stopped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 
+from fastapi import HTTPException
 from tuspyserver.lock import FileLock, LockTimeoutError
 from tuspyserver.storage.local import LocalFileStorage
 
@@ -44,6 +48,20 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
+
+
+@contextlib.contextmanager
+def _disk_full_is_507():
+    """A full disk (or quota) while writing: 507 with what the operator can do,
+    not a 500. What arrived before is kept: the offset is the bytes held."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise HTTPException(status_code=507, detail=(
+            "The disk is full: the server kept what arrived of this file. Free some space under DATA_DIR, "
+            "and the upload continues where it stopped.")) from None
 
 
 # What a PATCH changes in tuspyserver's .info on every chunk: the offset (read
@@ -77,7 +95,8 @@ class UploadStorage(LocalFileStorage):
         if uid not in self._open:
             self._ensure_dir()
             self._open[uid] = os.open(self._path(uid), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        _write_all(self._open[uid], chunk)
+        with _disk_full_is_507():
+            _write_all(self._open[uid], chunk)
 
     async def flush(self, uid: str) -> None:
         """The request's bytes are all in the file (written as they came): close it."""
@@ -115,9 +134,14 @@ class UploadStorage(LocalFileStorage):
             return
         self._ensure_dir()
         path = self._info_path(uid)
-        with open(f"{path}.tmp", "w") as handle:
-            json.dump(data, handle, default=str)
-        os.replace(f"{path}.tmp", path)
+        with _disk_full_is_507():
+            try:
+                with open(f"{path}.tmp", "w") as handle:
+                    json.dump(data, handle, default=str)
+                os.replace(f"{path}.tmp", path)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(f"{path}.tmp")
 
     async def delete(self, uid: str) -> None:
         fd = self._open.pop(uid, None)
