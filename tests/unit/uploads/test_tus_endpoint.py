@@ -186,3 +186,17 @@ def test_a_chunk_refused_for_running_past_the_length_leaves_a_resumable_upload(u
     assert offset < 100_000
     assert _patch(location, operator_token, offset, PAYLOAD[offset:100_000]).status_code == 204
     assert _staged(tmp_path)[0].read_bytes() == PAYLOAD[:100_000]
+
+
+@pytest.mark.parametrize("field,name", [("filename", "../evil 第1話.cbz"), ("relativePath", "a/../../evil/第1話.cbz"),
+                                        ("relativePath", "/../evil/第1話.cbz"), ("filename", ".hidden.cbz")])
+def test_a_name_that_would_leave_the_staging_folder_is_refused_before_a_byte(upload_site, operator_token, tmp_path,
+                                                                             field, name):
+    meta = _meta("第1話.cbz", **{field: name}) if field != "filename" else _meta(name)
+    refused = httpx.post(f"{upload_site}/admin/tus", headers={
+        "Authorization": f"Bearer {operator_token}", "Tus-Resumable": "1.0.0", "Upload-Length": "10",
+        "Upload-Metadata": meta})
+    assert refused.status_code == 400 and "is not a name the server can keep" in refused.text, refused.text
+    assert [p for p in tmp_path.rglob("*") if p.is_file() and "evil" in p.name + str(p.parent)] == []
+    assert not (tmp_path / "data" / "uploads" / "incoming").exists() or not any(
+        (tmp_path / "data" / "uploads" / "incoming").glob("*.info"))
