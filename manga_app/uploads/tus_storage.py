@@ -23,8 +23,10 @@ upload 0.3-0.4x as fast as a plain PUT of the same file to the same server
   each waiting to be scheduled, which on a busy machine cost more than the
   work. DATA_DIR is a local disk (the media store is there too), where these
   are page-cache operations; the body is written piece by piece as received
-  (no copy, nothing held), as tuspyserver's default does. Only a contended
-  upload lock (two requests for one upload at once) is waited for on a thread.
+  (no copy, nothing held), as tuspyserver's default does. The upload's lock
+  (several workers may serve one upload) is flock on its data file, not a
+  lock file created and removed for every request; a contended one is
+  polled without blocking the loop.
 - **A full disk is 507**, with an English sentence, not a 500: what arrived
   is kept, and once space is freed the upload continues where it stopped.
 """
@@ -34,14 +36,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import fcntl
 import json
 import os
+import time
 
 from fastapi import HTTPException
-from tuspyserver.lock import FileLock, LockTimeoutError
+from tuspyserver.lock import DEFAULT_LOCK_TIMEOUT, LockTimeoutError
 from tuspyserver.storage.local import LocalFileStorage
 
 __all__ = ["UploadStorage"]
+
+LOCK_POLL_SECONDS = 0.05
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -106,15 +112,26 @@ class UploadStorage(LocalFileStorage):
 
     @contextlib.asynccontextmanager
     async def lock(self, uid: str):
-        lock = FileLock(self._path(uid), locks_dir=os.path.join(self.files_dir, ".locks"))
-        if not lock.acquire(blocking=False):
-            if not await asyncio.to_thread(lock.acquire, True):
-                raise LockTimeoutError(f"upload {uid} is locked")
+        """The upload's lock across processes (several workers): flock on its
+        own data file, not a lock file made and removed for every request."""
         try:
+            fd = os.open(self._path(uid), os.O_RDONLY)
+        except FileNotFoundError:
+            raise HTTPException(status_code=404) from None
+        try:
+            deadline = time.monotonic() + DEFAULT_LOCK_TIMEOUT
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise LockTimeoutError(f"upload {uid} is locked") from None
+                    await asyncio.sleep(LOCK_POLL_SECONDS)
             await self.flush(uid)  # a request refused mid-body left its file open
             yield
         finally:
-            lock.release()
+            os.close(fd)  # and with it the lock
 
     async def read_info(self, uid: str) -> dict | None:
         try:

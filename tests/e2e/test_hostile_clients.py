@@ -240,7 +240,7 @@ def _shown_nothing(tab: Tab) -> bool:
                 or seen.get("jobs_rx_state_") or seen.get("libraries_rx_state_") or seen.get("files_rx_state_")
                 or seen.get("selected_rx_state_") or seen.get("message_rx_state_") or seen.get("error_rx_state_")
                 or seen.get("plan_rx_state_") or seen.get("counts_rx_state_") or seen.get("loaded_rx_state_")
-                or seen.get("editing_rx_state_") or seen.get("placement_rx_state_")):
+                or seen.get("editing_rx_state_") or seen.get("placement_rx_state_") or seen.get("blocked_rx_state_")):
             return False
     return True
 
