@@ -1,7 +1,7 @@
 """The console's upload page (/admin/upload): the plan of the operator's
 staged files (uploads.plan: new series, joins, conflict, refused with the
-reason), refreshed as uploads settle; confirm (the import is queued on the job
-queue, shown in /admin/jobs), edit a file's placement or drop a file. Every event checks the operator's
+reason), refreshed as uploads settle; confirm (once no file is in conflict:
+the import is queued on the job queue, shown in /admin/jobs), edit a file's placement or drop a file. Every event checks the operator's
 role on the server first (operator_of); the staging folder is the operator's
 own, named from the verified uid."""
 
@@ -56,11 +56,15 @@ class UploadState(rx.State):
     # The staged path whose placement is being edited, and the form's first values.
     editing: str = ""
     placement: dict[str, str] = {}
+    # Why Confirm waits (the files in conflict), or "".
+    blocked: str = ""
 
     async def _refresh(self, operator: Operator) -> None:
         self.plan = await asyncio.to_thread(_plan, operator.uid)
         found = {outcome: sum(1 for row in self.plan if row["outcome"] == outcome) for outcome in OUTCOMES}
         self.counts = ", ".join(f"{found[outcome]} {LABELS[outcome].lower()}" for outcome in OUTCOMES if found[outcome])
+        conflicts = [row["path"] for row in self.plan if row["outcome"] == "conflict"]
+        self.blocked = confirm.conflicts_text(conflicts) if conflicts else ""
         self.loaded = True
 
     @rx.event

@@ -37,6 +37,7 @@ from manga_app.jobs.queue import enqueue, job_queue
 from manga_app.jobs.recovery import recover
 
 logger = logging.getLogger("manga_app.jobs")
+IDLE_POLL_SECONDS = 1.0
 
 
 def _also_stop_the_job(handler: Callable | int | None) -> Callable:
@@ -52,8 +53,12 @@ def main() -> None:
     migrate()
     for job_id in recover(shared_engine(), MediaStore(get_settings().media_dir)):
         enqueue(job_id)
+    # An idle consumer asks the queue for work at most every IDLE_POLL_SECONDS
+    # (huey's default backs off to 10 s: an operator confirming an upload after
+    # a long idle spell waited that long before the import began; one SQLite or
+    # Redis read a second costs nothing).
     consumer = job_queue().create_consumer(workers=1, worker_type="thread", graceful_signal="TERM",
-                                           periodic=True, check_worker_health=True)
+                                           periodic=True, check_worker_health=True, max_delay=IDLE_POLL_SECONDS)
     consumer.start()  # installs huey's signal handlers; ours wrap them
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, _also_stop_the_job(signal.getsignal(signum)))

@@ -4,7 +4,7 @@ for the whole app."""
 
 import reflex as rx
 
-UPPY_PACKAGES = ["@uppy/core@6.3.1", "@uppy/dashboard@6.0.3", "@uppy/tus@6.0.0"]
+UPPY_PACKAGES = ["@uppy/core@6.3.1", "@uppy/dashboard@6.0.3", "@uppy/tus@6.0.0", "@uppy/golden-retriever@6.0.0"]
 
 
 class Uploader(rx.Component):

@@ -1,6 +1,6 @@
-"""The operator's decisions on the staged files: confirm (the staging folder
-becomes a batch folder at once, whose import is queued as a job on the job
-queue, shown in /admin/jobs), edit a chapter's placement (series, chapter or
+"""The operator's decisions on the staged files: confirm (once no file is in
+conflict, the staging folder becomes a batch folder at once, whose import is
+queued as a job on the job queue, shown in /admin/jobs), edit a chapter's placement (series, chapter or
 volume, number: catalogue/placements.py) or drop one file or folder. Each
 change is in the audit log; refusals are English messages (jobs.store.Refused)."""
 
@@ -20,16 +20,31 @@ from manga_app.core.config import Settings
 from manga_app.jobs import store
 from manga_app.jobs.models import ImportJob
 from manga_app.uploads import staging
+from manga_app.uploads.plan import plan_staged
 
-__all__ = ["confirm", "drop", "edit"]
+__all__ = ["confirm", "conflicts_text", "drop", "edit"]
+
+
+def conflicts_text(paths: list[str]) -> str:
+    """Why confirm waits: the files in conflict, named."""
+    shown = ", ".join(paths[:10]) + (f" and {len(paths) - 10} more" if len(paths) > 10 else "")
+    if len(paths) == 1:
+        return f"Resolve the conflict first (Edit its placement, or Drop it): {shown}."
+    return f"Resolve the {len(paths)} conflicts first (Edit their placement, or Drop them): {shown}."
 
 
 def confirm(session: Session, settings: Settings, actor) -> ImportJob:
-    """Queue the import of everything the operator staged (refused files and
-    conflicts are reported by the importer with the reasons the plan gave)."""
+    """Queue the import of everything the operator staged, once no file is in
+    conflict (a number the catalogue or the upload already has: which one the
+    operator meant is theirs to say). Refused files are reported by the
+    importer with the reasons the plan gave; the rest is imported."""
     files = staging.staged_files(settings, actor.uid)
     if not files:
         raise store.Refused("Nothing is staged: drop files or folders above first.")
+    root = staging.staged_dir(settings, actor.uid)
+    conflicts = [item.path for item in plan_staged(root, session.get_bind()) if item.outcome == "conflict"]
+    if conflicts:
+        raise store.Refused(conflicts_text(conflicts))
     batches = staging.uploads_dir(settings) / "batches"
     batches.mkdir(parents=True, exist_ok=True)
     batch = batches / f"{utc_now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"

@@ -10,7 +10,8 @@ gets the site's plain 404, as /admin answers readers. Before an upload starts
 its name, size and the free disk are checked (staging.check_upload: 413, 415,
 507 with an English message), once the uploads left unfinished past their
 expiry are swept; a finished upload moves to the operator's
-staging folder and is written to the audit log."""
+staging folder and is written to the audit log. The bytes are written as
+they arrive, off the event loop (tus_storage.py)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from manga_app.catalogue import audit
 from manga_app.core.config import get_settings
 from manga_app.core.db import shared_engine
 from manga_app.uploads import staging
+from manga_app.uploads.tus_storage import UploadStorage
 
 __all__ = ["TUS_PATH", "is_tus_path", "tus_endpoint"]
 
@@ -116,7 +118,7 @@ def _app() -> FastAPI:
         app.include_router(create_tus_router(
             prefix=TUS_PATH, files_dir=key[0], max_size=settings.upload_max_bytes, auth=_operator,
             days_to_keep=DAYS_TO_KEEP, pre_create_dep=_pre_create, upload_complete_dep=_on_complete,
-            file_dep=_files_dir, strict_offset_validation=True,
+            file_dep=_files_dir, strict_offset_validation=True, storage=UploadStorage(key[0]),
         ))
         _APPS[key] = app
     return _APPS[key]

@@ -24,6 +24,7 @@ CONSOLE_SERIES = f"{ROOT}.manga_app___console___series_state____series_editor_st
 CONSOLE_OVERVIEW = f"{ROOT}.manga_app___console___overview_state____overview_state"
 CONSOLE_AUDIT = f"{ROOT}.manga_app___console___audit_state____audit_state"
 CONSOLE_JOBS = f"{ROOT}.manga_app___console___jobs_state____jobs_state"
+CONSOLE_UPLOAD = f"{ROOT}.manga_app___console___upload_state____upload_state"
 LISTS = f"{ROOT}.manga_app___visitor___lists_state____lists_state"
 NOTIFICATION = f"{ROOT}.manga_app___visitor___notification_state____notification_state"
 FEED_KEY = f"{ROOT}.manga_app___visitor___personal_key_state____feed_key_state"

@@ -28,12 +28,15 @@ from firebase_admin import auth as admin_auth
 from manga_app.accounts import emulator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import admin_app
+from manga_app.core.config import Settings
 from manga_app.platform.http_protocol import HEADER_TIMEOUT
+from manga_app.uploads.staging import staged_dir
+from tests.unit.catalogue.builders import distinct_pages, write_cbz
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
 from .conftest import PORT, PRODUCTION_HOST
 from .hostile_client import (
-    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_JOBS, CONSOLE_OVERVIEW, CONSOLE_SERIES, END_CARD, FEED_KEY, LIBRARY, LISTS,
+    ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_JOBS, CONSOLE_OVERVIEW, CONSOLE_SERIES, CONSOLE_UPLOAD, END_CARD, FEED_KEY, LIBRARY, LISTS,
     NOTIFICATION, OPDS_KEY, OPERATOR, READER, READING, Tab, account_exists, chapter_likes, feed_keys, follows,
     seen_mark, statuses,
 )
@@ -166,6 +169,19 @@ def test_public_configuration_in_emulator_mode_refuses_to_start(server_env):
 # --- the operator's console ----------------------------------------------------
 
 
+def _uploads_of(data_dir: str) -> list[tuple[str, int]]:
+    """Every file under DATA_DIR/uploads (incoming, staged, batches), with its size."""
+    root = Path(data_dir) / "uploads"
+    return sorted((path.relative_to(root).as_posix(), path.stat().st_size) for path in root.rglob("*") if path.is_file())
+
+
+def _stage_for(data_dir: str, uid: str) -> None:
+    """A chapter in `uid`'s own staging folder (named as uploads/staging.py names it): a console
+    event that forgot the role check would plan, place, drop or import it."""
+    folder = staged_dir(Settings(data_dir=Path(data_dir)), uid)
+    write_cbz(folder / "乗っ取り 第1話.cbz", {"1.png": distinct_pages(1, seed=91)[0]})
+
+
 def _console_snapshot(db: str, slug: str) -> tuple:
     with sqlite3.connect(db.removeprefix("sqlite:///")) as connection:
         series = connection.execute("select title, summary, status from series where slug = ?", (slug,)).fetchone()
@@ -199,6 +215,14 @@ def _try_the_console(tab: Tab, slug: str) -> dict:
     tab.send(f"{CONSOLE_JOBS}.remove_library", library="1")
     tab.send(f"{CONSOLE_JOBS}.cancel", job="1")
     tab.send(f"{CONSOLE_JOBS}.show_files", job="1")
+    tab.send(f"{CONSOLE_UPLOAD}.load")
+    tab.send(f"{CONSOLE_UPLOAD}.uploaded", succeeded=1, failed=1)
+    tab.send(f"{CONSOLE_UPLOAD}.start_edit", path="乗っ取り 第1話.cbz")
+    tab.send(f"{CONSOLE_UPLOAD}.save_placement", form={"series": "乗っ取り", "kind": "chapter", "number": "7"})
+    tab.send(f"{CONSOLE_UPLOAD}.cancel_edit")
+    tab.send(f"{CONSOLE_UPLOAD}.drop", path="乗っ取り 第1話.cbz")
+    tab.send(f"{CONSOLE_UPLOAD}.drop", path="../../batches")
+    tab.send(f"{CONSOLE_UPLOAD}.confirm_all")
     tab.settled()
     return tab
 
@@ -209,20 +233,31 @@ def _shown_nothing(tab: Tab) -> bool:
     for update in tab.updates:
         delta = update.get("delta") or {}
         seen = {**delta.get(OPERATOR, {}), **delta.get(CONSOLE_OVERVIEW, {}), **delta.get(CONSOLE_AUDIT, {}),
-                **delta.get(CONSOLE_SERIES, {}), **delta.get(CONSOLE_JOBS, {})}
+                **delta.get(CONSOLE_SERIES, {}), **delta.get(CONSOLE_JOBS, {}), **delta.get(CONSOLE_UPLOAD, {})}
         if (seen.get("operator_rx_state_") is True or seen.get("operator_email_rx_state_") or seen.get("tiles_rx_state_")
                 or seen.get("series_rx_state_") or seen.get("entries_rx_state_") or seen.get("form_rx_state_")
                 or seen.get("preview_rx_state_") or seen.get("units_rx_state_") or seen.get("heading_rx_state_")
                 or seen.get("jobs_rx_state_") or seen.get("libraries_rx_state_") or seen.get("files_rx_state_")
-                or seen.get("selected_rx_state_") or seen.get("message_rx_state_") or seen.get("error_rx_state_")):
+                or seen.get("selected_rx_state_") or seen.get("message_rx_state_") or seen.get("error_rx_state_")
+                or seen.get("plan_rx_state_") or seen.get("counts_rx_state_") or seen.get("loaded_rx_state_")
+                or seen.get("editing_rx_state_") or seen.get("placement_rx_state_") or seen.get("blocked_rx_state_")):
             return False
     return True
 
 
-def test_console_events_from_a_reader_a_guest_and_a_visitor_are_refused_and_change_nothing(base_url, auth_emulator, db, slugs):
+def test_console_events_from_a_reader_a_guest_and_a_visitor_are_refused_and_change_nothing(base_url, auth_emulator, db,
+                                                                                          server_env, slugs):
+    """Every event of every console page (overview, series editor, audit,
+    jobs, upload), from a signed-in reader, a guest and a visitor: refused,
+    nothing sent back, nothing changed in the database or under uploads (each
+    signed-in tab has a chapter in a staging folder of its own uid, which an
+    upload event without its role check would plan, place, drop or import)."""
     slug = slugs[-1]
-    before = _console_snapshot(db, slug)
-    for token in (google_token(), anonymous_token(), None):
+    tokens = (google_token(), anonymous_token(), None)
+    for token in tokens[:2]:
+        _stage_for(server_env["DATA_DIR"], claims_of(token)["user_id"])
+    before = _console_snapshot(db, slug), _uploads_of(server_env["DATA_DIR"])
+    for token in tokens:
         tab = Tab(base_url)
         tab.hydrate()
         if token is not None:
@@ -230,7 +265,7 @@ def test_console_events_from_a_reader_a_guest_and_a_visitor_are_refused_and_chan
             tab.wait_for(lambda: signed_in_as(tab, claims_of(token)["user_id"]))
         assert _shown_nothing(_try_the_console(tab, slug))
         tab.close()
-    assert _console_snapshot(db, slug) == before
+    assert (_console_snapshot(db, slug), _uploads_of(server_env["DATA_DIR"])) == before
 
 
 def test_an_operators_console_stays_with_its_connection(base_url, auth_emulator, db, slugs):

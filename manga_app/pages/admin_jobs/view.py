@@ -63,12 +63,12 @@ def _job_row(job: rx.Var) -> rx.Component:
         ),
         rx.el.td(job["left"], data_label="Time left"),
         rx.el.td(job["summary"], data_label="Outcome", class_name="console-value"),
-        rx.el.td(
+        rx.el.td(rx.el.div(
             rx.el.button("Files", type="button", on_click=J.show_files(job["id"]), aria_label="Files of job " + job["id"]),
             rx.cond(job["active"] != "", rx.el.button("Cancel", type="button", on_click=J.cancel(job["id"]),
                                                 aria_label="Cancel job " + job["id"])),
-            data_label="Actions",
-        ),
+            class_name="console-actions",
+        ), data_label="Actions"),
         data_status=job["status"],
     )
 

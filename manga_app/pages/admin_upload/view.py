@@ -27,8 +27,8 @@ def _drop_area() -> rx.Component:
     return rx.el.section(
         rx.el.h2("Files"),
         rx.el.p(f"Drop {ACCEPTED}, or whole folders laid out as for make import (series, volume, chapter). "
-                "Uploads continue after a dropped connection; after a reload, add the same files again and they "
-                "continue where they stopped.", class_name="console-hint"),
+                "Uploads continue after a dropped connection, and after a reload or a closed tab by themselves "
+                "(a file over 1 GB: choose it again and it continues where it stopped).", class_name="console-hint"),
         uploader(endpoint=TUS_PATH, max_file_size=limit, note=f"Up to {size_text(limit)} a file.",
                  on_uploaded=U.uploaded),
         class_name="console-section",
@@ -42,13 +42,13 @@ def _row(row: rx.Var) -> rx.Component:
         rx.el.td(row["series"], data_label="Series", class_name="console-value"),
         rx.el.td(row["unit"], data_label="Unit"),
         rx.el.td(row["reason"], data_label="Reason", class_name="console-value"),
-        rx.el.td(
+        rx.el.td(rx.el.div(
             rx.el.button("Edit", type="button", on_click=U.start_edit(row["path"]), class_name="console-link-button",
                          aria_label="Edit the placement of " + row["path"]),
             rx.el.button("Drop", type="button", on_click=U.drop(row["path"]), class_name="console-link-button",
                          aria_label="Drop " + row["path"]),
-            data_label="Actions",
-        ),
+            class_name="console-actions",
+        ), data_label="Actions"),
         data_outcome=row["outcome"],
     )
 
@@ -78,8 +78,9 @@ def _plan() -> rx.Component:
     return rx.el.section(
         rx.el.h2("Plan"),
         rx.el.p("What the import will do with the staged files, by the same rules as make import. Nothing is "
-                "imported until you confirm; conflicts and refused files fail in the job with the reason shown "
-                "here, so drop them or fix them first.", class_name="console-hint"),
+                "imported until you confirm, and a file in conflict (a number already taken) must be placed "
+                "elsewhere with Edit, or dropped, first. Refused files are not imported; the job lists them with "
+                "the reason shown here.", class_name="console-hint"),
         rx.cond(U.plan.length() > 0, rx.fragment(
             rx.el.p(U.counts, class_name="console-hint", data_testid="plan-counts"),
             rx.el.div(rx.el.table(
@@ -91,7 +92,9 @@ def _plan() -> rx.Component:
                 data_testid="plan",
             ), class_name="console-table-wrap"),
             _placement_form(),
-            rx.el.button("Confirm and import", type="button", on_click=U.confirm_all),
+            rx.el.p(U.blocked, id="confirm-blocked", class_name="console-error", data_testid="confirm-blocked"),
+            rx.el.button("Confirm and import", type="button", on_click=U.confirm_all, disabled=U.blocked != "",
+                         aria_describedby="confirm-blocked"),
         ), rx.cond(U.loaded, rx.el.p("Nothing is staged.", class_name="console-hint"))),
         class_name="console-section",
     )

@@ -51,6 +51,21 @@ def test_confirm_queues_one_import_job_of_the_staged_files(settings, session, en
     assert session.get(ImportJob, job.id).summary.startswith("2 imported")
 
 
+def test_confirm_waits_until_no_staged_file_is_in_conflict(settings, session):
+    """Two files claim chapter 1 of one series: nothing is confirmed until the
+    operator places one elsewhere (or drops it); then both are queued."""
+    _stage(settings, "星の庭/星の庭 第1話.cbz", 1)
+    _stage(settings, "星の庭/星の庭 第1話 修正版.cbz", 2)
+    with pytest.raises(store.Refused) as refused:
+        confirm.confirm(session, settings, OPERATOR)
+    assert str(refused.value) == ("Resolve the conflict first (Edit its placement, or Drop it): "
+                                  "星の庭/星の庭 第1話 修正版.cbz.")
+    assert len(staging.staged_files(settings, OPERATOR.uid)) == 2
+    assert session.exec(select(ImportJob)).all() == []
+    confirm.edit(session, settings, OPERATOR, "星の庭/星の庭 第1話 修正版.cbz", "星の庭", "chapter", "2")
+    assert confirm.confirm(session, settings, OPERATOR).status == "queued"
+
+
 def test_confirm_with_nothing_staged_is_refused(settings, session):
     with pytest.raises(store.Refused, match="Nothing is staged"):
         confirm.confirm(session, settings, OPERATOR)

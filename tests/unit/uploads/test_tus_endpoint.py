@@ -153,3 +153,50 @@ def test_an_upload_left_unfinished_past_its_expiry_is_swept(upload_site, operato
     (incoming / f"{uid}.info").write_text(json.dumps({**info, "expires": "Mon, 02 Jan 2006 15:04:05 GMT"}))
     kept = _create(upload_site, operator_token, len(PAYLOAD)).headers["Location"].rsplit("/", 1)[1]
     assert sorted(p.name for p in incoming.iterdir() if p.is_file()) == sorted([kept, f"{kept}.info"])
+
+
+def _patch(location: str, token: str, offset: int, body: bytes) -> httpx.Response:
+    return httpx.patch(location, content=body, headers={
+        "Authorization": f"Bearer {token}", "Tus-Resumable": "1.0.0",
+        "Content-Type": "application/offset+octet-stream", "Upload-Offset": str(offset)})
+
+
+def _offset(location: str, token: str) -> int:
+    head = httpx.head(location, headers={"Authorization": f"Bearer {token}", "Tus-Resumable": "1.0.0"})
+    return int(head.headers["Upload-Offset"])
+
+
+def test_the_offset_is_the_bytes_held_when_the_info_file_lags_them(upload_site, operator_token, tmp_path):
+    """A crash of the machine can lose the .info written after a chunk (it is
+    not fsynced): the upload continues from the bytes that are there."""
+    location = _create(upload_site, operator_token, len(PAYLOAD)).headers["Location"]
+    assert _patch(location, operator_token, 0, PAYLOAD[:40_000]).status_code == 204
+    info = tmp_path / "data" / "uploads" / "incoming" / f"{location.rsplit('/', 1)[1]}.info"
+    info.write_text(json.dumps({**json.loads(info.read_text()), "offset": 0}))
+    assert _offset(location, operator_token) == 40_000
+    assert _patch(location, operator_token, 40_000, PAYLOAD[40_000:]).status_code == 204
+    assert _staged(tmp_path)[0].read_bytes() == PAYLOAD
+
+
+def test_a_chunk_refused_for_running_past_the_length_leaves_a_resumable_upload(upload_site, operator_token, tmp_path):
+    location = _create(upload_site, operator_token, 100_000).headers["Location"]
+    refused = _patch(location, operator_token, 0, PAYLOAD)  # 102,400 bytes for 100,000
+    assert refused.status_code == 400 and "exceed" in refused.text
+    offset = _offset(location, operator_token)
+    assert offset < 100_000
+    assert _patch(location, operator_token, offset, PAYLOAD[offset:100_000]).status_code == 204
+    assert _staged(tmp_path)[0].read_bytes() == PAYLOAD[:100_000]
+
+
+@pytest.mark.parametrize("field,name", [("filename", "../evil 第1話.cbz"), ("relativePath", "a/../../evil/第1話.cbz"),
+                                        ("relativePath", "/../evil/第1話.cbz"), ("filename", ".hidden.cbz")])
+def test_a_name_that_would_leave_the_staging_folder_is_refused_before_a_byte(upload_site, operator_token, tmp_path,
+                                                                             field, name):
+    meta = _meta("第1話.cbz", **{field: name}) if field != "filename" else _meta(name)
+    refused = httpx.post(f"{upload_site}/admin/tus", headers={
+        "Authorization": f"Bearer {operator_token}", "Tus-Resumable": "1.0.0", "Upload-Length": "10",
+        "Upload-Metadata": meta})
+    assert refused.status_code == 400 and "is not a name the server can keep" in refused.text, refused.text
+    assert [p for p in tmp_path.rglob("*") if p.is_file() and "evil" in p.name + str(p.parent)] == []
+    assert not (tmp_path / "data" / "uploads" / "incoming").exists() or not any(
+        (tmp_path / "data" / "uploads" / "incoming").glob("*.info"))
