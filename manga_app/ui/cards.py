@@ -36,9 +36,10 @@ def cover_picture(image: rx.Component, avif_srcset: rx.Var[str], sizes: str) -> 
     )
 
 
-def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, position: rx.Var[int] | None = None) -> rx.Component:
-    """A card's cover, loaded lazily unless it is in the grid's first row (`position`)."""
-    first_row = None if position is None else position < _FIRST_ROW
+def cover_image(card: rx.Var, *, sizes: str = CARD_SIZES, position: rx.Var[int] | None = None,
+                eager: int = _FIRST_ROW) -> rx.Component:
+    """A card's cover, loaded lazily unless it is among the grid's first `eager` (`position`)."""
+    first_row = None if position is None else position < eager
     return cover_picture(rx.el.img(
         src=card.cover,
         alt="",
