@@ -84,7 +84,7 @@ def run(results_dir: Path) -> dict:
             titles = [routes.manga_url(slug) for slug in slugs]
             asyncio.run(_cold_renders(url, titles[:20]))  # warm up the renderer and the held catalogue
             # While the rankings board of the start is computed in a thread (bench_ranking.py), other titles.
-            during_board = asyncio.run(_cold_renders(url, titles[20 + COLD_TITLES:]))  # 100
+            during_board = asyncio.run(_cold_renders(url, titles[20 + COLD_TITLES:]))  # the 100 titles after the measured ones
             board_ready(url)
             cold = asyncio.run(_cold_renders(url, titles[20:20 + COLD_TITLES]))
             names = sorted({name for item in items for name in item["authors"]})
