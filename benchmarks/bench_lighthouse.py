@@ -7,8 +7,9 @@ Lighthouse runs Debian's Chromium headless with the e2e suite's
 network-closing flags. PRODUCTION_HOST is the served host, so pages are
 indexable as on the real site (no analytics id is set). Targets: SEO,
 accessibility and best practices 100; performance >= 97 (issue 15), with
-the blank app's score beside it; `/ranking`, `/calendar` and an author page
-at least what `/` gets in the same run (issue 32).
+the blank app's score beside it, for every page; and, as figures of their
+own, `/ranking`, `/calendar` and an author page at least what `/` gets in
+the same run (issue 32's bar).
 Each page runs RUNS times; the median run is reported.
 """
 
@@ -133,13 +134,16 @@ def run(results_dir: Path) -> dict:
     figures = []
     for name, report in reports.items():
         for category, score in report["scores"].items():
-            # Issue 15's target; the blank app's score is the framework's floor, for reference.
-            # Issue 32's pages: at least what / gets in this run.
-            wanted = max(PERFORMANCE_TARGET, home) if name in AT_LEAST_HOME else PERFORMANCE_TARGET
-            shown = f">= {wanted} (blank app {floor}" + (f", / {home})" if name in AT_LEAST_HOME else ")")
+            # Issue 15's target for every page; the blank app's score is the framework's floor, for reference.
+            shown = f">= {PERFORMANCE_TARGET} (blank app {floor})"
             target = (shown if category == "performance" else "100") if not name.startswith("blank") else None
-            passed = None if target is None else (score >= wanted if category == "performance" else score == 100)
+            passed = None if target is None else score >= (PERFORMANCE_TARGET if category == "performance" else 100)
             figures.append({"figure": f"{name} {category}", "value": score, "target": target, "pass": passed})
+        if name in AT_LEAST_HOME:
+            # Issue 32's bar for its pages: at least what / gets in this run (a figure of its own).
+            score = report["scores"]["performance"]
+            figures.append({"figure": f"{name} performance against / in this run", "value": score,
+                            "target": f">= {home} (/)", "pass": score >= home})
         for label, value in report["metrics"].items():
             figures.append({"figure": f"{name} {label}", "value": round(value, 3) if value is not None else None})
     return {"figures": figures}
