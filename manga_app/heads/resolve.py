@@ -74,8 +74,8 @@ async def _ranking_head(found: RouteMatch, path: str, query: str) -> PageHead | 
     board = await held_board().board()
     if wanted.genre and not discovery.known_genre(board, wanted.genre, await held_catalogue().snapshot()):
         return None
-    listing = discovery.ranking_listing(board, wanted.period, wanted.genre, wanted.page, core_discovery.RANKING_PER_PAGE)
-    entries = [(ranked.rank, item.title, routes.manga_url(item.slug)) for item, ranked in listing.items]
+    listing = discovery.ranking_names(board, wanted.period, wanted.genre, wanted.page, core_discovery.RANKING_PER_PAGE)
+    entries = [(ranked.rank, title, routes.manga_url(slug)) for (title, slug), ranked in listing.items]
     return build.ranking_head(wanted.period, wanted.genre, listing.page, entries, site_name=settings.site_name,
                               origin=settings.origin)
 

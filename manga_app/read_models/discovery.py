@@ -78,7 +78,7 @@ class Listing:
     """One page of a ranking or a calendar day: its series (with their
     places, or whether they came out today), the number of series and pages."""
 
-    items: list[tuple[MangaItem, discovery.Ranked | bool]]
+    items: list[tuple[MangaItem, discovery.Ranked | bool]]  # (title, slug) for ranking_names
     total: int
     page: int
     pages: int
@@ -101,6 +101,14 @@ def known_genre(board: Board, genre: str, snapshot: Snapshot | None = None) -> b
 def ranking_listing(board: Board, period: str, genre: str, page: int, per_page: int) -> Listing:
     catalogue, ranking = board.snapshot.mangas, board.ranking(period, genre)
     return _listing(len(ranking), page, per_page, ranking.places, lambda ranked: (catalogue.item(ranked.key), ranked))
+
+
+def ranking_names(board: Board, period: str, genre: str, page: int, per_page: int) -> Listing:
+    """ranking_listing with each series as its (title, slug) only: what the
+    page's head lists, without building whole catalogue items."""
+    catalogue, ranking = board.snapshot.mangas, board.ranking(period, genre)
+    return _listing(len(ranking), page, per_page, ranking.places,
+                    lambda ranked: ((catalogue.titles[ranked.key], catalogue.slugs[ranked.key]), ranked))
 
 
 def calendar_listing(board: Board, day: str, page: int, per_page: int) -> Listing:
