@@ -106,9 +106,12 @@ system-packages:
 test-system-packages: system-packages
 	@./scripts/ensure_system_packages.sh --test
 
+# A venv without ensurepip's pip and setuptools (they took 13-58 s of a fresh setup), uv put into it by
+# $(PYTHON)'s own pip, and pip then by uv (for `python -m pip` in the venv).
 $(VENV)/.uv-$(UV_VERSION):
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(UV) pip install --quiet --python $(PY) pip
 	touch $@
 
 $(VENV)/.installed: requirements.txt requirements.lock | $(VENV)/.uv-$(UV_VERSION)

@@ -122,7 +122,7 @@ def _make_run(clone: Path, env: dict[str, str], shell: Path, port: int, output: 
                     raise RuntimeError(f"make run exited with {process.returncode}: {output.read_text(errors='replace')[-3000:]}")
                 if time.monotonic() - started > timeout:
                     raise RuntimeError(f"no answer from {url} within {timeout:.0f} s")
-                time.sleep(0.25)
+                time.sleep(0.5)
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)  # the server stops its job consumer and emulator first
