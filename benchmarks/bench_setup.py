@@ -58,7 +58,7 @@ SERVE = r"-m manga_app\.serve"
 STEPS = [
     ("Python venv", r"-m venv|uv venv"),
     ("Python packages", r"pip install"),
-    ("npm: tools/firebase (Auth emulator)", r"cd tools/firebase && npm"),
+    ("tools/firebase (Auth emulator)", r"cd tools/firebase && (npm|bun)"),
     ("npm: tools/observatory", r"cd tools/observatory && npm"),
     ("npm: tools/testing", r"cd tools/testing && npm"),
     ("npm: tools (Node, bun, antd)", r"cd tools && npm"),

@@ -30,7 +30,7 @@ def test_make_run_installs_the_site_and_not_the_test_tools() -> None:
     site = _planned("setup")
     assert "-r requirements.txt -c requirements.lock" in site
     assert "cd tools && npm ci" in site
-    assert "cd tools/firebase && npm ci" in site  # the Auth emulator: the sign-in of make run
+    assert "cd tools/firebase && bun install" in site  # the Auth emulator: the sign-in of make run
     for test_only in ("requirements-test.txt", "tools/testing", "tools/observatory", "--test"):
         assert test_only not in site
 
@@ -38,7 +38,7 @@ def test_make_run_installs_the_site_and_not_the_test_tools() -> None:
 def test_make_test_installs_the_test_tools_too() -> None:
     tests = _planned("setup-test")
     for needed in ("-r requirements.txt -r requirements-test.txt", "cd tools/testing && npm ci",
-                   "cd tools/observatory && npm ci", "cd tools/firebase && npm ci", "ensure_system_packages.sh --test"):
+                   "cd tools/observatory && npm ci", "cd tools/firebase && bun install", "ensure_system_packages.sh --test"):
         assert needed in tests
 
 
