@@ -3,7 +3,7 @@
 # from PyPI, npm and Debian; nothing else is downloaded. `make run` installs
 # only what the site needs (setup); `make test` and `make bench` add what the
 # tests and benchmarks need (setup-test). Independent installs run in parallel
-# (a sub-make with -j), and the build and the demo import beside each other.
+# (a sub-make with -j), the frontend build as soon as its tools are there.
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
@@ -43,9 +43,12 @@ DEMO_STAMP := data/.demo-imported
 run: ready
 	$(PY) -m manga_app.serve --port $(PORT)
 
-# What `make run` serves: installs, build and demo, each as soon as what it needs is there.
+# What `make run` serves: the installs in parallel, the build as soon as what it needs is there; then
+# the demo. Not beside the build: with the import's workers on both cores, React Router's prerender
+# of the build timed out (a fresh make run at load 9).
 ready:
-	@$(PARALLEL) setup build demo
+	@$(PARALLEL) setup build
+	@$(MAKE) --no-print-directory demo
 
 ## dev: the site with hot reload (Reflex's dev mode: Vite on $(PORT), the backend on $(PORT)+1). A saved
 ## edit under manga_app/ or assets/ shows in the open page; pages are drawn in the browser, not on the
