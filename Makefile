@@ -11,6 +11,9 @@ PORT ?= 3000
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# $(PYTHON) as found without the venv's bin/ on PATH (below): it makes the venv and puts uv in it with its
+# own pip; the venv's python3, first on PATH once it exists, has none.
+BASE_PYTHON := $(shell PATH='$(subst $(CURDIR)/$(VENV)/bin:,,$(PATH))' command -v $(PYTHON))
 # Node >= 22.22 and bun, project-local from the npm registry (Reflex wants both).
 export PATH := $(CURDIR)/tools/node_modules/.bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 export REFLEX_USE_SYSTEM_BUN := 1
@@ -112,8 +115,8 @@ test-system-packages: system-packages
 # A venv without ensurepip's pip and setuptools (they took 13-58 s of a fresh setup), uv put into it by
 # $(PYTHON)'s own pip, and pip then by uv (for `python -m pip` in the venv).
 $(VENV)/.uv-$(UV_VERSION):
-	test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
-	$(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	test -x $(PY) || $(BASE_PYTHON) -m venv --without-pip $(VENV)
+	$(BASE_PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(UV) pip install --quiet --python $(PY) pip
 	touch $@
 
