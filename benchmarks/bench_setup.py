@@ -12,8 +12,8 @@ say where the first run's time goes.
 Targets: first run <= 180 s, second <= 15 s. These are absolute times on the
 machine the benchmark runs on, not ratios: a newcomer waits in seconds, and
 most of the first run is downloading and unpacking packages, which has no
-in-run baseline to compare with. They hold on the project's 2-core machine
-at a moderate load; a busier or slower machine or registry shows more.
+in-run baseline to compare with. A busier or slower machine or registry
+shows more: the results carry the load average before and after.
 The Debian packages `make run` needs are installed by apt only when missing:
 the figures say whether this run installed any (on a machine that already
 has them, apt costs nothing). The Firebase Auth emulator's port is fixed
