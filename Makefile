@@ -1,6 +1,9 @@
 # Two commands for a newcomer: `make run` and `make test`. Everything they
 # need is installed inside the checkout (.venv/, tools/node_modules/, .web/)
-# from PyPI, npm and Debian; nothing else is downloaded.
+# from PyPI, npm and Debian; nothing else is downloaded. `make run` installs
+# only what the site needs (setup); `make test` and `make bench` add what the
+# tests and benchmarks need (setup-test). Independent installs run in parallel
+# (a sub-make with -j), the frontend build as soon as its tools are there.
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
@@ -8,10 +11,25 @@ PORT ?= 3000
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# $(PYTHON) as found without the venv's bin/ on PATH (below): it makes the venv and puts uv in it with its
+# own pip; the venv's python3, first on PATH once it exists, has none.
+BASE_PYTHON := $(shell PATH='$(subst $(CURDIR)/$(VENV)/bin:,,$(PATH))' command -v $(PYTHON))
 # Node >= 22.22 and bun, project-local from the npm registry (Reflex wants both).
 export PATH := $(CURDIR)/tools/node_modules/.bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 export REFLEX_USE_SYSTEM_BUN := 1
 export PYTHONDONTWRITEBYTECODE := 1
+# uv (from PyPI) installs the Python packages, its cache inside the checkout; never a Python of its own.
+UV_VERSION := 0.13.8
+UV := $(VENV)/bin/uv
+export UV_CACHE_DIR := $(CURDIR)/.cache/uv
+export UV_PYTHON_DOWNLOADS := never
+# Byte-compiled at install (as pip did): with PYTHONDONTWRITEBYTECODE every start would compile again.
+# jamdict-data and unidic-lite come as source archives holding 325 and 250 MB dictionaries: their wheels
+# are built without compression (a fresh setup spent about 25 s of CPU deflating jamdict-data's).
+UV_INSTALL := $(UV) pip install --quiet --python $(PY) --compile-bytecode \
+	--config-settings-package jamdict-data:--build-option=--compression=stored \
+	--config-settings-package unidic-lite:--build-option=--compression=stored
+PARALLEL := $(MAKE) --no-print-directory -j4
 
 APP_SOURCES := rxconfig.py $(shell find manga_app assets -type f -not -name '*.pyc' -not -path 'assets/external/*' -not -name antd.css -not -name antd_map_token.json 2>/dev/null) reflex.lock/package.json
 # Separate build folders let several builds (e.g. parallel e2e runs) coexist.
@@ -21,11 +39,19 @@ BUILD_STAMP := $(WEB_DIR)/.built-for-port-$(PORT)
 DEMO_DIR := data/demo
 DEMO_STAMP := data/.demo-imported
 
-.PHONY: run dev dev-serve test bench import setup build demo clean clean-data system-packages operator
+.PHONY: run ready dev dev-serve test bench import setup setup-test build demo clean clean-data system-packages \
+	test-system-packages operator
 
 ## run: set everything up and serve the production build with the demo catalogue on $(PORT)
-run: setup build demo
+run: ready
 	$(PY) -m manga_app.serve --port $(PORT)
+
+# What `make run` serves: the installs in parallel, the build as soon as what it needs is there; then
+# the demo. Not beside the build: with the import's workers on both cores, React Router's prerender
+# of the build timed out (a fresh make run at load 9).
+ready:
+	@$(PARALLEL) setup build
+	@$(MAKE) --no-print-directory demo
 
 ## dev: the site with hot reload (Reflex's dev mode: Vite on $(PORT), the backend on $(PORT)+1). A saved
 ## edit under manga_app/ or assets/ shows in the open page; pages are drawn in the browser, not on the
@@ -47,14 +73,14 @@ dev-serve:
 	$(DEV_ENV) $(PY) -m reflex run --env dev --frontend-port $(PORT) --backend-port $(DEV_BACKEND_PORT)
 
 ## test: set everything up and run every test (unit, then end-to-end in Chromium)
-test: setup
-	@./scripts/ensure_system_packages.sh --test
+test:
+	@$(PARALLEL) setup-test
 	$(PY) -m pytest tests/unit -n 2 --dist loadfile --durations=15
 	$(PY) -m pytest tests/e2e --durations=40
 
 ## bench: run the benchmarks; results go to benchmarks/results/
-bench: setup
-	@./scripts/ensure_system_packages.sh --test
+bench:
+	@$(PARALLEL) setup-test
 	$(PY) -m benchmarks
 
 ## import: import comic archives, e.g. make import SRC=~/comics
@@ -65,32 +91,62 @@ import: setup
 ## demo: generate the demo library and import it through the real importer (once)
 demo: $(DEMO_STAMP)
 
-$(DEMO_STAMP): | $(VENV)/.installed
+# Its pictures need fonts-noto-cjk (system-packages).
+$(DEMO_STAMP): | $(VENV)/.installed system-packages
 	$(PY) -m manga_app.demo $(DEMO_DIR)
 	$(PY) -m manga_app.catalogue import $(DEMO_DIR)
 	$(PY) -m manga_app.demo.view_counts
 	touch $@
 
-setup: $(VENV)/.installed tools/node_modules/.installed tools/firebase/node_modules/.installed \
-	tools/observatory/node_modules/.installed system-packages
+## setup: install what `make run` needs (the site's Python packages, Node and bun, the Auth emulator)
+setup: $(VENV)/.installed tools/node_modules/.installed tools/firebase/node_modules/.installed system-packages
+
+## setup-test: that and what only the tests and benchmarks need (make test, make bench)
+setup-test: setup $(VENV)/.installed-test tools/testing/node_modules/.installed \
+	tools/observatory/node_modules/.installed test-system-packages
 
 system-packages:
 	@./scripts/ensure_system_packages.sh
 
-$(VENV)/.installed: requirements.txt requirements.lock
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c requirements.lock
+# After system-packages: two apt-get at once would wait on each other's lock.
+test-system-packages: system-packages
+	@./scripts/ensure_system_packages.sh --test
+
+# A venv without ensurepip's pip and setuptools (they took 13-58 s of a fresh setup), uv put into it by
+# $(PYTHON)'s own pip, and pip then by uv (for `python -m pip` in the venv).
+$(VENV)/.uv-$(UV_VERSION):
+	test -x $(PY) || $(BASE_PYTHON) -m venv --without-pip $(VENV)
+	$(BASE_PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(UV) pip install --quiet --python $(PY) pip
+	touch $@
+
+$(VENV)/.installed: requirements.txt requirements.lock | $(VENV)/.uv-$(UV_VERSION)
+	$(UV_INSTALL) -r requirements.txt -c requirements.lock
+	touch $@
+
+$(VENV)/.installed-test: requirements-test.txt requirements.txt requirements.lock | $(VENV)/.installed
+	$(UV_INSTALL) -r requirements.txt -r requirements-test.txt -c requirements.lock
 	touch $@
 
 tools/node_modules/.installed: tools/package.json tools/package-lock.json
 	cd tools && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The tests' and benchmarks' npm tools: vnu-jar, axe-core, Lighthouse.
+tools/testing/node_modules/.installed: tools/testing/package.json tools/testing/package-lock.json
+	cd tools/testing && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # The Firebase Auth emulator (firebase-tools) for local runs and tests. Without its optional
 # dependencies: they are the hosting emulator's re2, a native module compiled from source (about
 # two minutes of a fresh setup), and node-gyp to build it; the Auth emulator uses neither.
-tools/firebase/node_modules/.installed: tools/firebase/package.json tools/firebase/package-lock.json
-	cd tools/firebase && npm ci --omit=optional --no-audit --no-fund --loglevel=error
+# Installed by bun (tools/, the npm registry) at the versions package-lock.json pins, which bun
+# reads: about 10 s against npm ci's 55-160 s of CPU on a fresh 2-core machine. Dependencies'
+# install scripts stay off (bun's default; the one there is protobufjs's version notice).
+tools/firebase/node_modules/.installed: tools/firebase/package.json tools/firebase/package-lock.json \
+		tools/node_modules/.installed
+	cd tools/firebase && bun install --no-save --omit=optional --linker=hoisted --cache-dir=$(CURDIR)/.cache/bun \
+		--no-progress --silent
 	touch $@
 
 # MDN's HTTP Observatory for the production front's test. Without install scripts: they download from

@@ -97,7 +97,7 @@ def median_run(url: str, out: Path) -> dict:
 
 
 def lighthouse(url: str, out: Path) -> dict:
-    binary = ROOT / "tools/node_modules/.bin/lighthouse"
+    binary = ROOT / "tools/testing/node_modules/.bin/lighthouse"
     subprocess.run(
         [str(binary), url, "--output=json", f"--output-path={out}", "--quiet", f"--chrome-flags={CHROME_FLAGS}",
          f"--only-categories={','.join(CATEGORIES)}", "--form-factor=mobile"],

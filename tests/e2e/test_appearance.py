@@ -18,7 +18,7 @@ from manga_app.core.phrases import boundaries
 from tests.e2e.conftest import ROOT, guarded_context, wait_for_hydration
 from tests.e2e.reader_helpers import HISTORY_KEY
 
-AXE = (ROOT / "tools/node_modules/axe-core/axe.min.js").read_text()
+AXE = (ROOT / "tools/testing/node_modules/axe-core/axe.min.js").read_text()
 
 
 def _items(base_url: str) -> list[dict]:

@@ -12,7 +12,7 @@ from tests.e2e.conftest import ROOT
 from tests.e2e.reader_helpers import counter, open_chapter, series_with_chapters
 from tests.e2e.touch import Fingers
 
-AXE = ROOT / "tools/node_modules/axe-core/axe.min.js"
+AXE = ROOT / "tools/testing/node_modules/axe-core/axe.min.js"
 
 
 def _box(page: Page, selector: str) -> dict:

@@ -43,11 +43,11 @@ AXE_ALLOWED: list[tuple[str, str]] = []
 
 
 def _node_module(path: str) -> str:
-    """A file of an npm package of tools/ (NODE_PATH is honoured, as node does)."""
+    """A file of an npm package of tools/testing/ (NODE_PATH is honoured, as node does)."""
     found = subprocess.run(
-        ["node", "-p", f"require.resolve({json.dumps(path)})"], cwd=ROOT / "tools", capture_output=True, text=True
+        ["node", "-p", f"require.resolve({json.dumps(path)})"], cwd=ROOT / "tools/testing", capture_output=True, text=True
     )
-    assert found.returncode == 0, f"{path} is not installed: run make setup ({found.stderr.strip()[-300:]})"
+    assert found.returncode == 0, f"{path} is not installed: run make setup-test ({found.stderr.strip()[-300:]})"
     return found.stdout.strip()
 
 
