@@ -54,6 +54,9 @@ WEBP_METHOD = 2
 #   bytes at the same quality for 0.1-1.6 points less (colour 70.2 at q70,
 #   painted 70.5 at q68, grey 74.1 at q68; 720 px: 70.3, 70.4, 73.1) and about
 #   a fifth less CPU: with it each class sits nearer 70 than at one setting.
+#   bench_bytes' full run (grey at 68): 0.566 | 0.655, worst 70.2 | 70.3;
+#   painted fail at 67 (69.5 | 69.0), colour at 69 (69.4 | 69.5); grey passed
+#   at 67 on all 8 pages and fail at 66 (68.4 | 67.0), hence 67.
 # - no change in bytes at speed 9 (tune=iq sets them): enable-qm, qm-min/max,
 #   enable-chroma-deltaq, aq-mode, cdef; sharpness 2: 8 % fewer bytes for 1.6
 #   points; tune=ssim: 13 % more bytes. Speed 10 = speed 9 (all-intra).
@@ -69,8 +72,8 @@ WEBP_METHOD = 2
 # screens: at about 180 ms more per page it alone would halve the import's
 # throughput again (see the README).
 AVIF_QUALITY = {
-    READER_WIDTH: {"grey": 68, "painted": 68, "colour": 70},
-    SAVER_WIDTH: {"grey": 68, "painted": 68, "colour": 70},
+    READER_WIDTH: {"grey": 67, "painted": 68, "colour": 70},
+    SAVER_WIDTH: {"grey": 67, "painted": 68, "colour": 70},
 }
 AVIF_ADVANCED = {"deltaq-mode": "0"}
 AVIF_SPEED = 9
