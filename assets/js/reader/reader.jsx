@@ -9,7 +9,6 @@
 // no localStorage. What only the browser knows (its own position in the
 // chapter, "open at the end") is applied right after hydration.
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import * as ReactDOM from "react-dom";
 import { useLocation } from "react-router";
 import { buildUnits, lastShown, loadOrder, pairingOffset, unitLabel, unitOfPage } from "./layout.js";
 import { useReaderKeys } from "./controls.js";
@@ -221,20 +220,13 @@ function Reader(props) {
   const wanted = loadOrder(Math.min(page, total - 1), total, preload).map((index) => fileOf(pages[index]));
   const warm = nextWarm.map((image) => shownFile(image.src, image.avif, avifOk));
   makeRoom.current = useLoadQueue([...wanted, ...warm], firstLoaded && avifOk !== null, warm);
-  // The first page is named at the very top of the server's HTML: React
-  // writes a high-priority image preload before the head's stylesheet, so
-  // the browser asks for it before parsing the reader's 20 KB of inline
-  // rules. In the paged mode the page after it (wanted within seconds) is
-  // named once the app has started: named in the server's HTML too, it
-  // shared a phone's link with the first page, whose download took 520 ms
-  // against 340 ms on a static page showing it (slow 4G, benchmarks/
-  // reader_lcp.py), and the reader's first page came 1.28x later. A page
-  // with an AVIF preloads that, typed: a browser without AVIF skips the
-  // link (its <img> still loads the fallback), one with it fetches the very
-  // file its <picture> takes.
-  const typed = (index) => ({ href: avifOf(pages[index]) || srcOf(pages[index]), type: avifOf(pages[index]) ? "image/avif" : undefined });
-  if (start.page < total) ReactDOM.preload(typed(start.page).href, { as: "image", fetchPriority: "high", type: typed(start.page).type });
-  const laterPages = inBrowser && mode === "paged" ? loadOrder(start.page, total, 1).slice(1).filter((index) => index < total) : [];
+  // The first page, and in the paged mode the page after it (wanted within
+  // seconds), are named in the server's HTML (React hoists the links into
+  // the head), so a slow link fetches them while the app's scripts arrive.
+  // A page with an AVIF preloads that, typed: a browser without AVIF skips
+  // the link (its <img> still loads the fallback), one with it fetches the
+  // very file its <picture> takes.
+  const firstPages = [start.page, ...(mode === "paged" ? loadOrder(start.page, total, 1).slice(1) : [])].filter((index) => index < total);
 
   useNearEnd({ page, total, nextUrl, onNearEnd });
 
@@ -263,8 +255,15 @@ function Reader(props) {
       // Keys, taps and swipes work from here on (the server's HTML has no handlers).
       data-interactive={inBrowser ? "true" : undefined}
     >
-      {laterPages.map((index) => (
-        <link key={index} rel="preload" as="image" href={typed(index).href} type={typed(index).type} fetchPriority="low" />
+      {firstPages.map((index, position) => (
+        <link
+          key={index}
+          rel="preload"
+          as="image"
+          href={avifOf(pages[index]) || srcOf(pages[index])}
+          type={avifOf(pages[index]) ? "image/avif" : undefined}
+          fetchPriority={position === 0 ? "high" : "low"}
+        />
       ))}
       <div className="reader-content" ref={contentRef} onClick={onClick}>
         {mode === "vertical" ? (
