@@ -43,9 +43,6 @@ def is_ready(host: str = DEFAULT_EMULATOR_HOST) -> bool:
         return False
 
 
-SETPRIV = "/usr/bin/setpriv"
-
-
 def start(project_id: str = DEFAULT_PROJECT_ID, *, log_path: Path | None = None) -> subprocess.Popen:
     """Start `firebase emulators:start --only auth` (ports from firebase.json)."""
     if not FIREBASE_BIN.exists():
@@ -60,12 +57,8 @@ def start(project_id: str = DEFAULT_PROJECT_ID, *, log_path: Path | None = None)
     }
     env.pop("FIREBASE_AUTH_EMULATOR_HOST", None)
     out = open(log_path, "w") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed with the process
-    # The emulator stops when the process that started it dies, however it dies (a server or test
-    # run killed with SIGKILL left it running, in a session of its own): util-linux's setpriv sets the
-    # parent-death signal and execs the CLI (preexec_fn is not safe in a process with threads).
-    guard = [SETPRIV, "--pdeathsig", "TERM", "--"] if Path(SETPRIV).exists() else []
     return subprocess.Popen(
-        [*guard, str(FIREBASE_BIN), "emulators:start", "--only", "auth", "--project", project_id],
+        [str(FIREBASE_BIN), "emulators:start", "--only", "auth", "--project", project_id],
         cwd=PROJECT_ROOT,
         env=env,
         stdout=out,
