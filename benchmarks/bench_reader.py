@@ -190,13 +190,7 @@ def run(results_dir: Path, lcp_only: bool = False) -> dict:
                 browser.close()
                 (results_dir / "reader_lcp_details.json").write_text(json.dumps(phone_detail, indent=1) + "\n")
                 return {"figures": phone_figures}
-            # Warm the server (first requests compile caches) before measuring.
-            _lcp(browser, chapter_url)
-            _lcp(browser, floor_url)
-            reader, floor = [], []
-            for _ in range(SAMPLES):
-                floor.append(_lcp(browser, floor_url))
-                reader.append(_lcp(browser, chapter_url))
+            floor, reader = reader_lcp.alternated(_lcp, browser, floor_url, chapter_url, SAMPLES)
             paged_cls, paged_all = _cls_paging(browser, chapter_url, len(pages))
             turn_figures, turn_detail = reader_turn.measure(browser, chapter_url, [page["url"] for page in pages])
             cls = {

@@ -103,15 +103,22 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
+def alternated(load_one, browser, floor_url: str, reader_url: str, pairs: int) -> tuple[list, list]:
+    """`load_one(browser, url)` once for each page (warming the server), then
+    `pairs` times the floor and then the reader: the floor's and the reader's results."""
+    load_one(browser, reader_url)
+    load_one(browser, floor_url)
+    floor, reader = [], []
+    for _ in range(pairs):
+        floor.append(load_one(browser, floor_url))
+        reader.append(load_one(browser, reader_url))
+    return floor, reader
+
+
 def measure(browser, floor_url: str, reader_url: str, pairs: int = PAIRS) -> tuple[list[dict], dict]:
     """`pairs` pairs (floor, then reader) after one warm-up load of each:
     the figures and the loads."""
-    load(browser, reader_url)
-    load(browser, floor_url)
-    floor, reader = [], []
-    for _ in range(pairs):
-        floor.append(load(browser, floor_url))
-        reader.append(load(browser, reader_url))
+    floor, reader = alternated(load, browser, floor_url, reader_url, pairs)
     ratios = [r["lcp"] / f["lcp"] for r, f in zip(reader, floor, strict=True)]
     median = statistics.median(ratios)
     reader_ms = statistics.median(r["lcp"] for r in reader)
