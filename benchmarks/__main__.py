@@ -126,5 +126,15 @@ def _cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    """SIGTERM or SIGHUP (a `kill`, a closed terminal) ends the run as Ctrl-C does: by an exception, so
+    every benchmark's `finally` stops the servers it started (the default action left them serving)."""
+    raise SystemExit(128 + signum)
+
+
 if __name__ == "__main__":
+    import signal
+
+    for _signal in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(_signal, _exit_on_signal)
     sys.exit(main())
