@@ -44,7 +44,17 @@ DEMO_STAMP := data/.demo-imported
 
 ## run: set everything up and serve the production build with the demo catalogue on $(PORT)
 run: ready
+	@$(AVIF_IN_BACKGROUND)
 	$(PY) -m manga_app.serve --port $(PORT)
+
+# The demo is imported with its JPEG and WebP copies only (--defer-avif: the AVIF encodes were two thirds
+# of the import, so the first `make run` serves sooner); `reencode` makes the AVIF copies in the background,
+# niced below the server, and publishes them when all are made (the site picks them up within 30 s). Until
+# the store has them (its marker), each `make run` or `make dev` starts it again: it goes on where it
+# stopped, and a second one leaves the work to the first. Its progress is in data/reencode.log.
+AVIF_MARKER := data/media/.avif-v1
+AVIF_IN_BACKGROUND = test -e $(AVIF_MARKER) || { echo "The demo's AVIF copies are being made in the background (data/reencode.log)"; \
+	nice -n 10 $(PY) -m manga_app.catalogue reencode > data/reencode.log 2>&1 & }
 
 # What `make run` serves: the installs in parallel, the build as soon as what it needs is there; then
 # the demo. Not beside the build: with the import's workers on both cores, React Router's prerender
@@ -68,6 +78,7 @@ DEV_DATA_DIR = $(or $(DATA_DIR),data)/dev-$(PORT)
 DEV_ENV = DATA_DIR=$(DEV_DATA_DIR) MEDIA_BASE_URL=http://localhost:$(DEV_BACKEND_PORT)/media \
 	REFLEX_WEB_WORKDIR=$(DEV_WEB_DIR) REFLEX_HOT_RELOAD_OVERRIDE_PATHS=$(CURDIR)/manga_app:$(CURDIR)/assets:$(CURDIR)/rxconfig.py
 dev-serve:
+	@$(AVIF_IN_BACKGROUND)
 	mkdir -p $(DEV_DATA_DIR) && ln -sfn ../media $(DEV_DATA_DIR)/media && ln -sfn ../content_key $(DEV_DATA_DIR)/content_key
 	$(DEV_ENV) $(PY) -m manga_app.catalogue publish
 	$(DEV_ENV) $(PY) -m reflex run --env dev --frontend-port $(PORT) --backend-port $(DEV_BACKEND_PORT)
@@ -94,7 +105,7 @@ demo: $(DEMO_STAMP)
 # Its pictures need fonts-noto-cjk (system-packages).
 $(DEMO_STAMP): | $(VENV)/.installed system-packages
 	$(PY) -m manga_app.demo $(DEMO_DIR)
-	$(PY) -m manga_app.catalogue import $(DEMO_DIR)
+	$(PY) -m manga_app.catalogue import --defer-avif $(DEMO_DIR)
 	$(PY) -m manga_app.demo.view_counts
 	touch $@
 

@@ -70,6 +70,10 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--out", type=Path, help=out_help)
     imp.add_argument("--media-base-url", help=base_help)
     imp.add_argument("--no-publish", action="store_true", help="do not publish after importing")
+    imp.add_argument("--defer-avif", action="store_true",
+                     help="in a store without AVIF copies yet (a new one), write only the JPEG and WebP copies so "
+                          "the site can serve sooner; `reencode` adds the AVIF copies (a store that has them still "
+                          "gets them at import, so its manifests never name a missing file)")
 
     pub = commands.add_parser("publish", help="write genres.json, mangas_N.json and manifests")
     pub.add_argument("--db", help=db_help)
@@ -149,7 +153,8 @@ def _import(args: argparse.Namespace, settings: Settings, url: str) -> int:
     _migrate(url)
     engine = make_engine(url)
     try:
-        report = _run_import(source, engine, MediaStore(media_dir), skip=[out_dir])
+        avif = not args.defer_avif or MediaStore(media_dir).has_avif()
+        report = _run_import(source, engine, MediaStore(media_dir, avif=avif), skip=[out_dir])
     except SourceError as exc:
         raise _Failure(f"{exc}; choose the folder your comics are in", EXIT_USAGE) from None
     except KeyboardInterrupt:
@@ -279,6 +284,8 @@ def _reencode(args: argparse.Namespace, settings: Settings, url: str) -> int:
                             args.workers or os.cpu_count() or 1)
     finally:
         engine.dispose()
+    if code is None:  # another reencode is at work on the store; it publishes
+        return EXIT_OK
     return _publish(args, settings, url) if code == EXIT_OK and not args.no_publish else code
 
 

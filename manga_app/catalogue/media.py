@@ -114,17 +114,17 @@ def avif_path(key: str, width: int, height: int, max_width: int) -> str | None:
     return _rel(key, f"-w{max_width}.avif")
 
 
-def page_targets(key: str, width: int, height: int) -> list[tuple[str, int]]:
+def page_targets(key: str, width: int, height: int, *, avif: bool = True) -> list[tuple[str, int]]:
     """(relative path, max width) of the reader derivatives of a page: the
-    fallbacks (JPEG at the reader width, WebP at the data saver's) and the
-    AVIF at both widths."""
+    fallbacks (JPEG at the reader width, WebP at the data saver's) and,
+    with `avif`, the AVIF at both widths."""
     fallbacks = [(reader_path(key, width, height), READER_WIDTH), (saver_path(key, width, height), SAVER_WIDTH)]
-    avifs = [(avif_path(key, width, height, w), w) for w in (READER_WIDTH, SAVER_WIDTH)]
+    avifs = [(avif_path(key, width, height, w), w) for w in (READER_WIDTH, SAVER_WIDTH) if avif]
     return fallbacks + [(rel, w) for rel, w in avifs if rel is not None]
 
 
-def cover_targets(key: str) -> list[tuple[str, int]]:
-    return [(cover_path(key, width, ext), width) for width in COVER_WIDTHS for ext in ("webp", "avif")]
+def cover_targets(key: str, *, avif: bool = True) -> list[tuple[str, int]]:
+    return [(cover_path(key, width, ext), width) for width in COVER_WIDTHS for ext in ("webp", "avif")[:1 + avif]]
 
 
 @dataclass(frozen=True)
@@ -162,8 +162,13 @@ AVIF_MARKER = ".avif-v1"
 
 
 class MediaStore:
-    def __init__(self, root: Path) -> None:
+    """The media store at `root`. Without `avif` (an import that defers them, as `make run`'s demo
+    does to serve sooner) pages and covers get only their JPEG and WebP copies, and a new store is
+    not marked: `reencode` adds the AVIF copies later."""
+
+    def __init__(self, root: Path, *, avif: bool = True) -> None:
         self.root = Path(root)
+        self.avif = avif
 
     def has_avif(self) -> bool:
         return (self.root / AVIF_MARKER).exists()
@@ -202,7 +207,7 @@ class MediaStore:
         return key
 
     def has_cover(self, key: str) -> bool:
-        return all(self.path(rel).exists() for rel, _ in cover_targets(key))
+        return all(self.path(rel).exists() for rel, _ in cover_targets(key, avif=self.avif))
 
     def remove_created(self, log: WriteLog) -> None:
         for path in reversed(log.created):
@@ -234,11 +239,11 @@ class MediaStore:
             # rel -> (size, whether it shows only the top of the page)
             wanted: dict[str, tuple[tuple[int, int], bool]] = {}
             if page:
-                for rel, max_width in page_targets(key, width, height):
+                for rel, max_width in page_targets(key, width, height, avif=self.avif):
                     wanted[rel] = (derivative_size(width, height, max_width), False)
             if cover:
                 top = cover_crop(width, height)
-                for rel, max_width in cover_targets(key):
+                for rel, max_width in cover_targets(key, avif=self.avif):
                     wanted[rel] = (derivative_size(*top, max_width), top != (width, height))
             original = original_path(key, ext)
             missing = {rel: job for rel, job in wanted.items() if not self.path(rel).exists()}
@@ -269,7 +274,7 @@ class MediaStore:
 
 
 def store_page_detached(
-    root: str, data: bytes, cover: bool = False, log: WriteLog | None = None
+    root: str, data: bytes, cover: bool = False, log: WriteLog | None = None, avif: bool = True
 ) -> PageWrite:
     """`MediaStore(root).store_page` for a worker process.
 
@@ -282,7 +287,7 @@ def store_page_detached(
     log = log if log is not None else WriteLog()
     note, error, full = None, None, False
     try:
-        stored = MediaStore(Path(root)).store_page(data, log, cover=cover)
+        stored = MediaStore(Path(root), avif=avif).store_page(data, log, cover=cover)
         note = MediaStore.page_note(data)
     except MediaError as exc:
         stored, error = None, str(exc)

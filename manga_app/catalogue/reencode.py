@@ -13,13 +13,15 @@ issue 37), from their stored originals, in the import's worker processes.
 - **Progress**: a line every few seconds with the share done and the time
   left (from the pace so far).
 
-Exit status: 0 done, 1 some originals could not be re-encoded (named; the
+Exit status: 0 done (or another reencode is at work on the store: this one
+leaves it to that one), 1 some originals could not be re-encoded (named; the
 store is not marked, run again once fixed), 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -45,6 +47,7 @@ from manga_app.catalogue.sweep import import_lock
 __all__ = ["Job", "ReencodeResult", "add_parser", "pending_jobs", "reencode"]
 
 PLAIN_EVERY_SECONDS = 5.0
+REENCODE_LOCK = ".reencode.lock"
 
 
 @dataclass(frozen=True)
@@ -151,8 +154,22 @@ def add_parser(commands, db_help: str, out_help: str, base_help: str) -> None:
     cmd.add_argument("--no-publish", action="store_true", help="do not publish at the end")
 
 
-def run(args: argparse.Namespace, engine: sa.Engine, media: MediaStore, workers: int) -> int:
-    """Re-encode; returns 0, 1 or 130 (see the module docstring). The caller publishes on 0."""
+def run(args: argparse.Namespace, engine: sa.Engine, media: MediaStore, workers: int) -> int | None:
+    """Re-encode; returns 0, 1 or 130 (see the module docstring). The caller publishes on 0.
+    None: another reencode is at work on this store (a second `make run` while the first one's is
+    still going); this one does nothing, and that one publishes when it is done."""
+    media.root.mkdir(parents=True, exist_ok=True)
+    with (media.root / REENCODE_LOCK).open("a") as alone:
+        try:
+            fcntl.flock(alone, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("another reencode is running on this media store; it publishes the AVIF copies when done",
+                  file=sys.stderr)
+            return None
+        return _run_alone(engine, media, workers)
+
+
+def _run_alone(engine: sa.Engine, media: MediaStore, workers: int) -> int:
     with import_lock(engine, media):
         jobs = pending_jobs(engine, media)
         print(f"{len(jobs)} of the store's images lack derivatives; {workers} worker processes", file=sys.stderr)

@@ -121,11 +121,11 @@ def upgrade_derivatives(engine: sa.Engine, media: MediaStore) -> int:
         return 0
     with Session(engine) as session:
         rows = set(session.exec(select(Page.media_key, Page.ext, Page.width, Page.height)))
-    if not rows:
+    if not rows and media.avif:
         media.mark_avif()  # a new store: every page it gets is written with its AVIF copies
     upgraded = failed = 0
     for key, ext, width, height in sorted(rows):
-        if all(media.path(rel).exists() for rel, _ in page_targets(key, width, height)):
+        if all(media.path(rel).exists() for rel, _ in page_targets(key, width, height, avif=media.avif)):
             continue
         original = media.path(original_path(key, ext))
         try:

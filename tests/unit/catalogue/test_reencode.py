@@ -98,3 +98,38 @@ def test_reencode_killed_halfway_goes_on_where_it_stopped(tmp_path: Path):
     # And a third run has nothing to do
     code, output = _run(tmp_path, "reencode", "--no-publish")
     assert code == 0 and "0 of the store's images lack derivatives" in output
+
+
+def test_an_import_that_defers_avif_serves_fallbacks_until_reencode_adds_them(tmp_path: Path):
+    # Given a new store imported with --defer-avif (make run's demo: the site serves sooner)
+    write_cbz(tmp_path / "src" / "S" / "S 1.cbz", {f"{i:02d}.jpg": _noisy_page(i) for i in range(3)})
+    code, output = _run(tmp_path, "import", "--defer-avif", str(tmp_path / "src"))
+    assert code == 0, output
+    media = tmp_path / "data" / "media"
+    # Then it has every JPEG and WebP copy and cover, and no AVIF: readers get the fallbacks
+    assert not list(media.rglob("*.avif")) and not (media / AVIF_MARKER).exists()
+    pages = _manifest(tmp_path)
+    assert len(pages) == 3 and all("avif" not in page for page in pages)
+    for page in pages:
+        for field in ("url", "saver_url"):
+            with Image.open(media / page[field].removeprefix("/media/")) as image:
+                image.load()
+    assert len(list(media.rglob("*-cover*.webp"))) == 2
+
+    # When a reencode runs while another holds the store's reencode lock
+    import fcntl
+
+    media.mkdir(exist_ok=True)
+    with (media / ".reencode.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        code, output = _run(tmp_path, "reencode")
+    # Then it leaves the work to that one
+    assert code == 0 and "another reencode is running" in output, output
+    assert not list(media.rglob("*.avif"))
+
+    # When reencode runs alone, it writes the AVIF copies (pages and covers) and publishes them
+    code, output = _run(tmp_path, "reencode")
+    assert code == 0, output
+    assert (media / AVIF_MARKER).exists()
+    assert all(page["avif"].endswith(".avif") for page in _manifest(tmp_path))
+    assert len(list(media.rglob("*-cover*.avif"))) == 2
