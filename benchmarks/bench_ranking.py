@@ -171,17 +171,21 @@ def run(results_dir: Path) -> dict:
         {"figure": "board computed at start (every ranking and the calendar, 100,000 series)", "value": round(board_seconds, 2),
          "unit": "s"},
     ]
-    for name, times in (("ranking", ranking_times), ("calendar", calendar_times)):
+    slowest = {}
+    for name, times, paths in (("ranking", ranking_times, ranking), ("calendar", calendar_times, calendar)):
         p95 = _p(times, 0.95)
         figures += [
             {"figure": f"{name} page first render p95 ({len(times)} distinct pages)", "value": round(p95, 1),
              "unit": "ms", "target": f"<= {TARGET_P95_MS:.0f} ms", "pass": p95 <= TARGET_P95_MS},
             {"figure": f"{name} page first render p50", "value": round(statistics.median(times), 1), "unit": "ms"},
         ]
+        # Which pages make the tail, in the order they were asked for, to act on without rerunning.
+        slowest[name] = [{"path": path, "ms": round(ms, 1), "nth": paths.index(path)}
+                         for ms, path in sorted(zip(times, paths), reverse=True)[:6]]
     figures += [
         {"figure": "counting a view, with the daily count", "value": round(per_view["with"] * 1000, 3), "unit": "ms"},
         {"figure": "counting a view, without it (before)", "value": round(per_view["without"] * 1000, 3), "unit": "ms"},
         {"figure": "counting a view: with / without", "value": round(ratio, 2), "target": f"<= {TARGET_WRITE_RATIO}",
          "pass": ratio <= TARGET_WRITE_RATIO},
     ]
-    return {"figures": figures}
+    return {"figures": figures, "slowest_first_renders": slowest}
