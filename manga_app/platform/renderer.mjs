@@ -105,7 +105,9 @@ async function render({ url, seed }) {
   try {
     // Appended, not resolved: a path such as "//" is a path here, never a scheme-relative URL.
     const response = await handle(new Request(new URL("http://localhost" + url)));
-    return { status: response.status, html: await response.text() };
+    // The page's UTF-8 bytes as React wrote them: decoding them to a string only to encode it again
+    // for the socket was 5 % of this process's time (TextDecoder, then Buffer.from).
+    return { status: response.status, html: Buffer.from(await response.arrayBuffer()) };
   } finally {
     seedPageState("");
   }
@@ -122,7 +124,7 @@ async function answer(job) {
 }
 
 function frame(status, text) {
-  const body = Buffer.from(text, "utf8");
+  const body = Buffer.isBuffer(text) ? text : Buffer.from(text, "utf8");
   const head = Buffer.allocUnsafe(8);
   head.writeUInt32BE(status, 0);
   head.writeUInt32BE(body.length, 4);
