@@ -176,6 +176,7 @@ def run(results_dir: Path, lcp_only: bool = False) -> dict:
 
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"no Chromium at {CHROMIUM}")
+    results_dir.mkdir(parents=True, exist_ok=True)  # a folder named on the command line may be new
     with served_demo() as (url, data):
         manifests = _manifests(data)
         # A manga chapter (paged), the one the LCP comparison opens.
