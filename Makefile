@@ -51,10 +51,10 @@ run: ready
 # of the import, so the first `make run` serves sooner); `reencode` makes the AVIF copies in the background,
 # niced below the server, and publishes them when all are made (the site picks them up within 30 s). Until
 # the store has them (its marker), each `make run` or `make dev` starts it again: it goes on where it
-# stopped, and a second one leaves the work to the first. Its progress is in data/reencode.log.
-AVIF_MARKER := data/media/.avif-v1
-AVIF_IN_BACKGROUND = test -e $(AVIF_MARKER) || { echo "The demo's AVIF copies are being made in the background (data/reencode.log)"; \
-	nice -n 10 $(PY) -m manga_app.catalogue reencode > data/reencode.log 2>&1 & }
+# stopped, and a second one leaves the work to the first. Its progress is in DATA_DIR/reencode.log.
+AVIF_DATA = $(or $(DATA_DIR),data)
+AVIF_IN_BACKGROUND = test -e $(AVIF_DATA)/media/.avif-v1 || { echo "The demo's AVIF copies are being made in the background \
+	($(AVIF_DATA)/reencode.log)"; nice -n 10 $(PY) -m manga_app.catalogue reencode > $(AVIF_DATA)/reencode.log 2>&1 & }
 
 # What `make run` serves: the installs in parallel, the build as soon as what it needs is there; then
 # the demo. Not beside the build: with the import's workers on both cores, React Router's prerender

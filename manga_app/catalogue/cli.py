@@ -70,10 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--out", type=Path, help=out_help)
     imp.add_argument("--media-base-url", help=base_help)
     imp.add_argument("--no-publish", action="store_true", help="do not publish after importing")
-    imp.add_argument("--defer-avif", action="store_true",
-                     help="in a store without AVIF copies yet (a new one), write only the JPEG and WebP copies so "
-                          "the site can serve sooner; `reencode` adds the AVIF copies (a store that has them still "
-                          "gets them at import, so its manifests never name a missing file)")
+    imp.add_argument("--defer-avif", action="store_true", help="in a store without AVIF copies yet, "
+                     "write only the JPEG and WebP ones (serve sooner); `reencode` adds them")
 
     pub = commands.add_parser("publish", help="write genres.json, mangas_N.json and manifests")
     pub.add_argument("--db", help=db_help)
@@ -138,11 +136,8 @@ def _migrate(url: str) -> None:
 
 def _import(args: argparse.Namespace, settings: Settings, url: str) -> int:
     if not args.source.strip():
-        raise _Failure(
-            "no source given: name a folder of series or one archive "
-            "(make import SRC=~/comics, or python -m manga_app.catalogue import ~/comics)",
-            EXIT_USAGE,
-        )
+        raise _Failure("no source given: name a folder of series or one archive (make import SRC=~/comics, "
+                       "or python -m manga_app.catalogue import ~/comics)", EXIT_USAGE)
     source = Path(args.source).expanduser()
     if not source.exists():
         raise _Failure(f"{source} does not exist", EXIT_USAGE)
@@ -158,11 +153,8 @@ def _import(args: argparse.Namespace, settings: Settings, url: str) -> int:
     except SourceError as exc:
         raise _Failure(f"{exc}; choose the folder your comics are in", EXIT_USAGE) from None
     except KeyboardInterrupt:
-        print(
-            "Interrupted: the chapters imported so far are complete and kept; nothing was "
-            "published. Run the same import again to go on (finished chapters are skipped).",
-            file=sys.stderr,
-        )
+        print("Interrupted: the chapters imported so far are complete and kept; nothing was published. "
+              "Run the same import again to go on (finished chapters are skipped).", file=sys.stderr)
         return EXIT_INTERRUPTED
     finally:
         engine.dispose()

@@ -115,16 +115,14 @@ def avif_path(key: str, width: int, height: int, max_width: int) -> str | None:
 
 
 def page_targets(key: str, width: int, height: int, *, avif: bool = True) -> list[tuple[str, int]]:
-    """(relative path, max width) of the reader derivatives of a page: the
-    fallbacks (JPEG at the reader width, WebP at the data saver's) and,
-    with `avif`, the AVIF at both widths."""
+    """(relative path, max width) of a page's fallbacks (JPEG reader, WebP saver) and, with `avif`, AVIFs."""
     fallbacks = [(reader_path(key, width, height), READER_WIDTH), (saver_path(key, width, height), SAVER_WIDTH)]
     avifs = [(avif_path(key, width, height, w), w) for w in (READER_WIDTH, SAVER_WIDTH) if avif]
     return fallbacks + [(rel, w) for rel, w in avifs if rel is not None]
 
 
 def cover_targets(key: str, *, avif: bool = True) -> list[tuple[str, int]]:
-    return [(cover_path(key, width, ext), width) for width in COVER_WIDTHS for ext in ("webp", "avif")[:1 + avif]]
+    return [(cover_path(key, w, ext), w) for w in COVER_WIDTHS for ext in ("webp", "avif")[: 1 + avif]]
 
 
 @dataclass(frozen=True)
@@ -162,9 +160,7 @@ AVIF_MARKER = ".avif-v1"
 
 
 class MediaStore:
-    """The media store at `root`. Without `avif` (an import that defers them, as `make run`'s demo
-    does to serve sooner) pages and covers get only their JPEG and WebP copies, and a new store is
-    not marked: `reencode` adds the AVIF copies later."""
+    """`avif` False (import --defer-avif): JPEG and WebP copies only; reencode adds the AVIF ones."""
 
     def __init__(self, root: Path, *, avif: bool = True) -> None:
         self.root = Path(root)
@@ -273,9 +269,8 @@ class MediaStore:
         log.created.append(target)
 
 
-def store_page_detached(
-    root: str, data: bytes, cover: bool = False, log: WriteLog | None = None, avif: bool = True
-) -> PageWrite:
+def store_page_detached(root: str, data: bytes, cover: bool = False, log: WriteLog | None = None,
+                        avif: bool = True) -> PageWrite:
     """`MediaStore(root).store_page` for a worker process.
 
     Never raises for a bad image or a failed write: the error is returned with

@@ -20,7 +20,10 @@ def _dev_commands(tmp_path: Path) -> list[str]:
 
 
 def test_images_come_from_the_backend_port_through_a_dev_catalogue(tmp_path: Path) -> None:
-    setup, publish, serve = _dev_commands(tmp_path)
+    avif, setup, publish, serve = _dev_commands(tmp_path)
+    # The demo's AVIF copies, made in the background while the store (DATA_DIR's) lacks them
+    assert avif.startswith(f"test -e {tmp_path}/media/.avif-v1 || ")
+    assert f"-m manga_app.catalogue reencode > {tmp_path}/reencode.log 2>&1 &" in avif
     dev_data = f"{tmp_path}/dev-4100"
     assert f"ln -sfn ../media {dev_data}/media" in setup
     assert f"ln -sfn ../content_key {dev_data}/content_key" in setup
