@@ -96,6 +96,11 @@ def test_the_first_html_names_the_avif_and_keeps_the_fallback_for_other_browsers
     preloads = [tag.lower() for tag in re.findall(r"<link[^>]*>", html) if 'rel="preload"' in tag and 'as="image"' in tag]
     high = [tag for tag in preloads if 'fetchpriority="high"' in tag]
     assert len(high) == 1 and f'href="{first["avif"]}"' in high[0] and 'type="image/avif"' in high[0], preloads
+    # On a phone's slow link the first page comes first: named before the
+    # reader's inline stylesheet, and no other page shares the link with it
+    # (the app asks for the next pages once it has started).
+    assert html.lower().index(high[0]) < html.lower().index("<style"), "the first page's preload comes after the stylesheet"
+    assert preloads == high, preloads
     # The files: one URL, one format, cached for good (no negotiation, no Vary).
     for url, kind in ((first["avif"], "image/avif"), (first["url"], "image/jpeg"), (first["saver_url"], "image/webp")):
         response = httpx.get(url if url.startswith("http") else f"{base_url}{url}", headers={"Accept": "image/webp,*/*"}, timeout=10)

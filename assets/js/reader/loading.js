@@ -35,6 +35,14 @@ export function pagesPending() {
   return order.current.filter((url) => url && !loaded.current.has(url) && !kept.current.has(url)).length;
 }
 
+// Chromium stops an image's download a task after the image lets go of it
+// (a zero-delay timer, posted when the image's update runs in a microtask):
+// a request started in the same task would be a fourth on the wire for a
+// moment. What comes after a cancellation runs once it has landed.
+function afterCancel(run) {
+  queueMicrotask(() => setTimeout(run, 0));
+}
+
 // Loads `urls` (most wanted first; a new order re-plans), at most
 // MAX_IN_FLIGHT at once. Starts once `ready` (the app took over the page
 // the server drew). When the reader goes away (another chapter), unfinished
@@ -62,7 +70,12 @@ export function useLoadQueue(urls, ready, keep = []) {
   const pump = useRef(() => {});
   pump.current = () => {
     const plan = planLoads(order.current, loading.current, loaded.current);
-    cancel(plan.cancel);
+    // The requests it starts come once those it cancels have stopped.
+    if (plan.cancel.length > 0) {
+      cancel(plan.cancel);
+      afterCancel(() => pump.current());
+      return;
+    }
     for (const url of plan.start) {
       const image = new Image();
       const urgent = order.current.indexOf(url) < URGENT;
@@ -88,12 +101,18 @@ export function useLoadQueue(urls, ready, keep = []) {
   };
   // A page about to be shown that is neither loaded nor loading (a jump
   // ahead): the requests wanted least make room for it before its image
-  // asks for it, so no more than MAX_IN_FLIGHT are ever in flight.
-  const makeRoom = useCallback((wantedNow) => {
+  // asks for it, so no more than MAX_IN_FLIGHT are ever in flight. `show`
+  // draws it: at once, or once the cancelled requests have stopped.
+  const makeRoom = useCallback((wantedNow, show) => {
     const fresh = wantedNow.filter((url) => url && !loaded.current.has(url) && !loading.current.has(url));
-    if (fresh.length === 0) return;
     const rest = order.current.filter((url) => !wantedNow.includes(url));
-    cancel(planLoads([...wantedNow, ...rest], loading.current, loaded.current).cancel);
+    const dropped = fresh.length > 0 ? planLoads([...wantedNow, ...rest], loading.current, loaded.current).cancel : [];
+    if (dropped.length === 0) {
+      show();
+      return;
+    }
+    cancel(dropped);
+    afterCancel(show);
   }, []);
   const key = urls.join("\n");
   useEffect(() => {

@@ -23,7 +23,9 @@ function endCardShown(mode, unitIndex, units) {
 }
 
 // `makeRoom` is the load queue's (set by the reader each render): a page
-// turned to is loaded before the pages queued for later.
+// turned to is loaded before the pages queued for later. It draws the page
+// through its callback: at once, or a moment later when requests had to be
+// cancelled for it (so its own request never makes a fourth).
 export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, setPage, setOverlay, zoomer, imageRefs, stageRef, prevUrl, nextUrl }) {
   const navigate = useNavigate();
   // The window scroll that puts `offset` of page `index` on the reading line:
@@ -43,7 +45,7 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
     [stripTop],
   );
 
-  const makeRoom = useRef(() => {});
+  const makeRoom = useRef((wantedNow, show) => show());
   const showPage = useCallback(
     (index) => {
       const target = Math.max(0, Math.min(index, total));
@@ -52,9 +54,12 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
         else scrollStripTo(target);
       } else {
         const unit = units[unitOfPage(units, target)];
-        if (unit) makeRoom.current(unit.map((shown) => srcOf(pages[shown])));
-        setPage(target);
-        track(Math.min(target, total - 1), target >= total ? 1 : 0);
+        const show = () => {
+          setPage(target);
+          track(Math.min(target, total - 1), target >= total ? 1 : 0);
+        };
+        if (unit) makeRoom.current(unit.map((shown) => srcOf(pages[shown])), show);
+        else show();
       }
     },
     [mode, total, units, pages, srcOf, scrollStripTo, track],

@@ -9,6 +9,7 @@
 // no localStorage. What only the browser knows (its own position in the
 // chapter, "open at the end") is applied right after hydration.
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import * as ReactDOM from "react-dom";
 import { useLocation } from "react-router";
 import { buildUnits, lastShown, loadOrder, pairingOffset, unitLabel, unitOfPage } from "./layout.js";
 import { useReaderKeys } from "./controls.js";
@@ -216,17 +217,27 @@ function Reader(props) {
     rememberFirstPage(storeKey, position.current.page, !!settings.saver);
   }, [storeKey, settings.saver]);
 
+  // The first page is named at the very top of the server's HTML: React
+  // writes a high-priority image preload before the head's stylesheet, so
+  // the browser asks for it before parsing the reader's 20 KB of inline
+  // rules. Only the server's render (and the hydration of it) names it: a
+  // preload made later would be a request the load queue below does not
+  // know of and cannot cancel. No other page is preloaded by a link: named
+  // in the server's HTML too, the next page shared a phone's link with the
+  // first one, whose download took 520 ms against 340 ms on a static page
+  // showing it (slow 4G, benchmarks/reader_lcp.py); the queue asks for it
+  // once the first page is in. A page with an AVIF preloads that, typed: a
+  // browser without AVIF skips the link (its <img> still loads the
+  // fallback), one with it fetches the very file its <picture> takes.
+  const [opened] = useState(start.page);
+  if (!inBrowser && opened < total) {
+    const first = pages[opened];
+    ReactDOM.preload(avifOf(first) || srcOf(first), { as: "image", fetchPriority: "high", type: avifOf(first) ? "image/avif" : undefined });
+  }
   // In reading order from the page on screen, then the next chapter's first pages.
   const wanted = loadOrder(Math.min(page, total - 1), total, preload).map((index) => fileOf(pages[index]));
   const warm = nextWarm.map((image) => shownFile(image.src, image.avif, avifOk));
   makeRoom.current = useLoadQueue([...wanted, ...warm], firstLoaded && avifOk !== null, warm);
-  // The first page, and in the paged mode the page after it (wanted within
-  // seconds), are named in the server's HTML (React hoists the links into
-  // the head), so a slow link fetches them while the app's scripts arrive.
-  // A page with an AVIF preloads that, typed: a browser without AVIF skips
-  // the link (its <img> still loads the fallback), one with it fetches the
-  // very file its <picture> takes.
-  const firstPages = [start.page, ...(mode === "paged" ? loadOrder(start.page, total, 1).slice(1) : [])].filter((index) => index < total);
 
   useNearEnd({ page, total, nextUrl, onNearEnd });
 
@@ -255,16 +266,6 @@ function Reader(props) {
       // Keys, taps and swipes work from here on (the server's HTML has no handlers).
       data-interactive={inBrowser ? "true" : undefined}
     >
-      {firstPages.map((index, position) => (
-        <link
-          key={index}
-          rel="preload"
-          as="image"
-          href={avifOf(pages[index]) || srcOf(pages[index])}
-          type={avifOf(pages[index]) ? "image/avif" : undefined}
-          fetchPriority={position === 0 ? "high" : "low"}
-        />
-      ))}
       <div className="reader-content" ref={contentRef} onClick={onClick}>
         {mode === "vertical" ? (
           <VerticalStrip
