@@ -1,7 +1,7 @@
 // How the reader moves: to a page (paged) or a place in the strip
 // (vertical), and what each action of keys, taps, swipes and the overlay
 // does, up to leaving for the neighbour chapters.
-import { useCallback, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
 import { unitOfPage } from "./layout.js";
 import { STRIP_LINE } from "./strip.js";
@@ -46,6 +46,13 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
   );
 
   const makeRoom = useRef((wantedNow, show) => show());
+  // A move drawn a task later (makeRoom had to cancel requests) must neither
+  // leave the next key computing from the page still on screen (End, then →,
+  // went to page 2) nor land after a later move: `asked` is the page the
+  // last move asked for until the screen shows it, and only the last move
+  // asked for is drawn.
+  const asked = useRef(null);
+  const moves = useRef(0);
   const showPage = useCallback(
     (index) => {
       const target = Math.max(0, Math.min(index, total));
@@ -54,7 +61,10 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
         else scrollStripTo(target);
       } else {
         const unit = units[unitOfPage(units, target)];
+        const move = ++moves.current;
+        asked.current = target;
         const show = () => {
+          if (move !== moves.current) return;
           setPage(target);
           track(Math.min(target, total - 1), target >= total ? 1 : 0);
         };
@@ -65,8 +75,19 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
     [mode, total, units, pages, srcOf, scrollStripTo, track],
   );
 
+  useEffect(() => {
+    if (asked.current !== null && (asked.current >= total ? units.length : unitOfPage(units, asked.current)) === unitIndex) {
+      asked.current = null;
+    }
+  }, [unitIndex, units, total]);
+  useEffect(() => {
+    asked.current = null; // a mode switch starts from the page on screen
+  }, [mode]);
+
   const act = useCallback(
     (action) => {
+      // The screen the last move asked for, drawn or about to be.
+      const at = asked.current === null ? unitIndex : asked.current >= total ? units.length : unitOfPage(units, asked.current);
       if (action === "menu") {
         setOverlay((shown) => !shown);
         return;
@@ -78,7 +99,7 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
       setOverlay(false);
       if (action === "continue") {
         // Only from the end card: Enter mid-chapter turns no page.
-        if (nextUrl && endCardShown(mode, unitIndex, units)) navigate(nextUrl);
+        if (nextUrl && endCardShown(mode, at, units)) navigate(nextUrl);
         return;
       }
       const stage = stageRef.current;
@@ -101,12 +122,12 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
         return;
       }
       if (action === "next") {
-        if (unitIndex >= units.length) {
+        if (at >= units.length) {
           if (nextUrl) navigate(nextUrl);
-        } else showPage(unitIndex + 1 < units.length ? units[unitIndex + 1][0] : total);
+        } else showPage(at + 1 < units.length ? units[at + 1][0] : total);
       }
       if (action === "prev") {
-        if (unitIndex > 0) showPage(units[unitIndex - 1][0]);
+        if (at > 0) showPage(units[at - 1][0]);
         else backToPrevious();
       }
       if (action === "first") showPage(0);
