@@ -266,11 +266,15 @@ def test_a_chapter_left_before_its_pages_arrived_is_neither_shown_nor_counted(ba
 # ---- views ------------------------------------------------------------------
 
 
-def _wait_views(server_env, slug: str, number: str, expected: int) -> None:
-    """Polls the database (the count is written just after the pages are shown)."""
+def _wait_views(server_env, slug: str, number: str, expected: int, page: Page | None = None) -> None:
+    """Polls the database (the count is written just after the pages are shown).
+
+    With a `page` whose socket the test routes, it waits in Playwright: the
+    sync API runs a route's handlers only inside its own calls, so a
+    `time.sleep` would hold back the server's answers it forwards."""
     deadline = time.monotonic() + 20
     while chapter_views(server_env, slug, number) < expected and time.monotonic() < deadline:
-        time.sleep(0.05)
+        page.wait_for_timeout(50) if page is not None else time.sleep(0.05)
     assert chapter_views(server_env, slug, number) == expected
 
 
@@ -349,7 +353,7 @@ def test_a_reload_before_the_servers_answers_arrive_counts_once(base_url: str, s
 
         page.route_web_socket(re.compile(r"/_event/"), held_back)
         open_chapter(page, url)
-        _wait_views(server_env, slug, number, before + 1)
+        _wait_views(server_env, slug, number, before + 1, page)
         _reload_reader(page)
         _another_visitor_makes_it(browser, server_env, slug, number, url, before + 2)
     finally:
