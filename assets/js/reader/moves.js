@@ -76,10 +76,10 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
   );
 
   useEffect(() => {
-    if (asked.current !== null && (asked.current >= total ? units.length : unitOfPage(units, asked.current)) === unitIndex) {
+    if (asked.current !== null && unitOfPage(units, asked.current) === unitIndex) {
       asked.current = null;
     }
-  }, [unitIndex, units, total]);
+  }, [unitIndex, units]);
   useEffect(() => {
     asked.current = null; // a mode switch starts from the page on screen
   }, [mode]);
@@ -87,7 +87,7 @@ export function useMoves({ mode, total, units, unitIndex, pages, srcOf, track, s
   const act = useCallback(
     (action) => {
       // The screen the last move asked for, drawn or about to be.
-      const at = asked.current === null ? unitIndex : asked.current >= total ? units.length : unitOfPage(units, asked.current);
+      const at = asked.current === null ? unitIndex : unitOfPage(units, asked.current);
       if (action === "menu") {
         setOverlay((shown) => !shown);
         return;

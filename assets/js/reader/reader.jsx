@@ -113,7 +113,7 @@ function Reader(props) {
     },
     [report, mode, units],
   );
-  const unitIndex = page >= total ? units.length : unitOfPage(units, page);
+  const unitIndex = unitOfPage(units, page);
   const srcOf = useCallback((item) => (settings.saver ? item.saver_url : item.url), [settings.saver]);
   const avifOf = useCallback((item) => (settings.saver ? item.saver_avif : item.avif), [settings.saver]);
   // Whether the <picture>s show AVIF (null until asked): the files this
