@@ -21,6 +21,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from manga_app.accounts import emulator
+
 ROOT = Path(__file__).resolve().parents[2]
 PORT = int(os.environ.get("E2E_PORT", "3123"))
 WEB_DIR = os.environ.get("E2E_WEB_DIR", ".web")
@@ -52,8 +54,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def auth_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One Firebase Auth emulator for the whole run (the machine's own when
+    one answers), stopped at its end. Every server the tests start finds it
+    running and so never owns one: a server a test kills (the scan resumed
+    after a restart) used to leave the emulator it had started running after
+    the suite."""
+    with emulator.running_emulator(log_path=tmp_path_factory.mktemp("emulator") / "emulator.log") as host:
+        yield host
+
+
 @pytest.fixture(scope="session")
-def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def server_env(tmp_path_factory: pytest.TempPathFactory, auth_emulator: str) -> dict[str, str]:
     """The server's environment, with a demo catalogue imported through the real CLI."""
     data = tmp_path_factory.mktemp("e2e-data")
     env = {

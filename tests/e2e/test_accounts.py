@@ -11,14 +11,12 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from manga_app.accounts import emulator
 from manga_app.core.routes import HISTORY, LIBRARY, manga_url
 from tests.unit.accounts.emulator_accounts import google_token
 
@@ -30,13 +28,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # loader; the test machine has no internet, so an offline stand-in is served.
 GAPI_SHIM = (ROOT / "tools/firebase/offline_gapi.js").read_text()
 HISTORY_KEY = "manga_reading_history"
-
-
-@pytest.fixture(scope="module")
-def auth_emulator(tmp_path_factory) -> Iterator[str]:
-    """The running emulator (reused), or one started for these tests."""
-    with emulator.running_emulator(log_path=tmp_path_factory.mktemp("emulator") / "emulator.log") as host:
-        yield host
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from tests.unit.catalogue.builders import comicinfo_xml, distinct_pages, write_c
 
 from .conftest import OPERATOR_EMAIL, wait_for_hydration
 from .test_validators import _node_module
-from .test_accounts import another_device, auth_emulator, device, header_menu, sign_in_with_google, visible  # noqa: F401
+from .test_accounts import another_device, device, header_menu, sign_in_with_google, visible  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / ".cache" / "screenshots" / "console"  # ignored by git: for looking at, not for keeping

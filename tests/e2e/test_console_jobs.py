@@ -29,7 +29,7 @@ from tests.unit.catalogue.test_cli import _noise_jpeg
 
 from .conftest import RUNNING
 from .test_console import _axe_violations, _open, _shoot, _sign_in_as_operator, _wait_for
-from .test_accounts import auth_emulator, device  # noqa: F401
+from .test_accounts import device  # noqa: F401
 
 CBZ_SERIES, FOLDER_SERIES = "潮騒の図書館", "風見鶏の坂道"
 

@@ -17,7 +17,7 @@ from manga_app.core.routes import ADMIN_JOBS, ADMIN_UPLOAD
 from tests.unit.catalogue.builders import distinct_pages, write_cbz, write_folder
 
 from .test_console import _axe_violations, _open, _shoot, _sign_in_as_operator, _wait_for
-from .test_accounts import auth_emulator, device  # noqa: F401
+from .test_accounts import device  # noqa: F401
 
 SERIES = "夜明けの灯台"
 

@@ -25,7 +25,6 @@ import socketio
 from PIL import Image
 from firebase_admin import auth as admin_auth
 
-from manga_app.accounts import emulator
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import admin_app
 from manga_app.core.config import Settings
@@ -45,12 +44,6 @@ ROOT = Path(__file__).resolve().parents[2]
 WAIT = "読み込み中です"
 REFUSED = "ログインできませんでした"
 TOO_MANY = "操作が多すぎます"
-
-
-@pytest.fixture(scope="module")
-def auth_emulator(base_url, tmp_path_factory) -> Iterator[str]:
-    with emulator.running_emulator(log_path=tmp_path_factory.mktemp("emulator") / "emulator.log") as host:
-        yield host
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from tests.unit.opds.schema import NS, valid_atom
 
 from .conftest import wait_for_hydration, with_head_tags
 from .reader_helpers import _cbz, imported_item
-from .test_accounts import auth_emulator, device, header_menu, open_page, sign_in_with_google, visible  # noqa: F401
+from .test_accounts import device, header_menu, open_page, sign_in_with_google, visible  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 # A chapter the operator publishes reaches an open tab without a reload. How

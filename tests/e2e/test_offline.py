@@ -27,7 +27,7 @@ from tests.e2e.reader_helpers import (
     series_with_chapters,
     show_menu,
 )
-from tests.e2e.test_accounts import _db, auth_emulator, device, header_menu, open_page, paged_series, sign_in_with_google  # noqa: F401
+from tests.e2e.test_accounts import _db, device, header_menu, open_page, paged_series, sign_in_with_google  # noqa: F401
 
 OFFLINE_NOTICE = "オフラインです。保存した話だけ読めます"
 OUTBOX_KEY = "manga_offline_progress"

@@ -17,7 +17,7 @@ from manga_app.core.routes import LIBRARY, manga_url
 from tests.unit.opds.schema import NS, valid_feed
 
 from .conftest import SITE_ORIGIN
-from .test_accounts import auth_emulator, device, open_page, paged_series, sign_in_with_google, signed_out  # noqa: F401
+from .test_accounts import device, open_page, paged_series, sign_in_with_google, signed_out  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("auth_emulator")
 

@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 
 from manga_app.core.routes import LIBRARY, manga_url
 from tests.e2e.reader_helpers import ROOT, open_chapter
-from tests.e2e.test_accounts import device, auth_emulator, header_menu, open_page, sign_in_with_google, visible  # noqa: F401
+from tests.e2e.test_accounts import device, header_menu, open_page, sign_in_with_google, visible  # noqa: F401
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1366, "height": 900}
 
