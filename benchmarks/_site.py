@@ -82,17 +82,23 @@ def served_site(
     **settings: str,
 ) -> Iterator[tuple[str, Path]]:
     """The site on `port` (its own build folder) with a demo library: `series`
-    generated series, or the archives in `library`; in a SQLite file unless
-    `db_url` is given. Yields its URL and data folder."""
+    generated series (None: the whole demo, as `make run` serves it) with the
+    demo's view counts and history (the rankings, 人気 and 今日のランキング
+    show them, as on `make run` and the e2e server), or the archives in
+    `library`; in a SQLite file unless `db_url` is given. Yields its URL and
+    data folder."""
     with tempfile.TemporaryDirectory(prefix=f"bench-{port}-") as temp:
         data = Path(temp)
         env = tool_env(PORT=str(port), DATA_DIR=str(data), REFLEX_DB_URL=db_url or f"sqlite:///{data / 'bench.db'}",
                        REFLEX_WEB_WORKDIR=web_dir, SITE_ORIGIN=f"http://localhost:{port}", **settings)
-        if library is None:
+        generated = library is None
+        if generated:
             library = data / "demo"
-            subprocess.run([PYTHON, "-m", "manga_app.demo", str(library), "--series", str(series)],
-                           cwd=ROOT, env=env, check=True, capture_output=True)
+            count = [] if series is None else ["--series", str(series)]
+            subprocess.run([PYTHON, "-m", "manga_app.demo", str(library), *count], cwd=ROOT, env=env, check=True, capture_output=True)
         subprocess.run([PYTHON, "-m", "manga_app.catalogue", "import", str(library)], cwd=ROOT, env=env, check=True, capture_output=True)
+        if generated:
+            subprocess.run([PYTHON, "-m", "manga_app.demo.view_counts"], cwd=ROOT, env=env, check=True, capture_output=True)
         with built_and_served(port, web_dir, env) as url:
             yield url, data
 
