@@ -272,8 +272,7 @@ def _reencode(args: argparse.Namespace, settings: Settings, url: str) -> int:
     _migrate(url)
     engine = make_engine(url)
     try:
-        code = reencode.run(args, engine, MediaStore(args.media or settings.media_dir),
-                            args.workers or os.cpu_count() or 1)
+        code = reencode.run(engine, MediaStore(args.media or settings.media_dir), args.workers or os.cpu_count() or 1)
     finally:
         engine.dispose()
     if code is None:  # another reencode is at work on the store; it publishes

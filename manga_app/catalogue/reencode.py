@@ -20,7 +20,6 @@ store is not marked, run again once fixed), 130 interrupted.
 
 from __future__ import annotations
 
-import argparse
 import fcntl
 import sys
 import time
@@ -154,7 +153,7 @@ def add_parser(commands, db_help: str, out_help: str, base_help: str) -> None:
     cmd.add_argument("--no-publish", action="store_true", help="do not publish at the end")
 
 
-def run(args: argparse.Namespace, engine: sa.Engine, media: MediaStore, workers: int) -> int | None:
+def run(engine: sa.Engine, media: MediaStore, workers: int) -> int | None:
     """Re-encode; returns 0, 1 or 130 (see the module docstring). The caller publishes on 0.
     None: another reencode is at work on this store (a second `make run` while the first one's is
     still going); this one does nothing, and that one publishes when it is done."""
