@@ -15,7 +15,7 @@ from manga_app.accounts.settings import DEFAULT_EMULATOR_HOST, DEFAULT_PROJECT_I
 from manga_app.core.routes import ACCOUNT, manga_url
 
 from .test_accounts import (  # noqa: F401
-    _db, auth_emulator, continue_as_guest_following, device, header_menu, open_page, series, sign_in_with_google, signed_out,
+    _db, continue_as_guest_following, device, header_menu, open_page, series, sign_in_with_google, signed_out,
 )
 
 
