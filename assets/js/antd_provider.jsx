@@ -9,19 +9,17 @@
 // variables when it mounts, which cost every page load a long task while
 // it hydrated. Content pages draw no antd component (the header's search
 // box is plain elements), so only the pages that do (the 404 result, the
-// reader's error panel) and the first notice pay for it.
+// reader's error panel) and the first notice pay for it: the notices' app
+// wrap (notices.jsx) imports this module, and antd with it, only then.
 //
 // zeroRuntime: the antd components the pages draw are styled by that
 // stylesheet (tools/extract_antd_css.cjs), so antd generates none of their
 // styles in the browser. Notifications are the exception: they never show
 // at first paint and are left out of the stylesheet, so their holder keeps
 // antd's runtime styles, generated when the first one shows.
-import React, { useEffect, useRef, useState } from "react";
+import React, { useEffect, useRef } from "react";
 import { ConfigProvider, notification as antdNotification } from "antd";
 import jaJP from "antd/locale/ja_JP";
-import { showNoticesWith } from "./notify.js";
-// Python's notices (rx.call_script strings) reach notify.js through this module.
-import "./actions.js";
 import themeConfig from "../antd_theme.json";
 // The theme's algorithm ("compact" over antd's default seed and our tokens),
 // already run at build time by tools/extract_antd_css.cjs: deriving its
@@ -51,22 +49,9 @@ export function AntdTheme({ children }) {
   );
 }
 
-// Shows what notify.js is given (the site's scripts, buttons and Python event
-// handlers through client_commands.js) with antd's notification API.
-// The holder, with its theme (a token computation and runtime styles),
-// mounts with the first notice: most page loads show none.
-function NotificationBridge({ maxCount }) {
-  const [notices, setNotices] = useState([]);
-  useEffect(() => {
-    return showNoticesWith((kind, message, description) => {
-      setNotices((shown) => [...shown, { kind, message, description }]);
-    });
-  }, []);
-  return notices.length ? <Notifications maxCount={maxCount} notices={notices} /> : null;
-}
-
-// Shows each notice once, in order, as it is added to `notices`.
-function Notifications({ maxCount, notices }) {
+// Shows each notice once, in order, as it is added to `notices` (notices.jsx
+// loads this module with the first one).
+export function Notifications({ maxCount, notices }) {
   const [notification, holder] = antdNotification.useNotification({
     duration: NOTIFICATION_DURATION_SECONDS,
     maxCount,
@@ -83,15 +68,5 @@ function Notifications({ maxCount, notices }) {
     <ConfigProvider theme={NOTIFICATION_THEME} locale={jaJP}>
       {holder}
     </ConfigProvider>
-  );
-}
-
-// An app wrap: the notifications, for every page.
-export function AntdProvider({ children, notificationMaxCount = 3 }) {
-  return (
-    <>
-      <NotificationBridge maxCount={notificationMaxCount} />
-      {children}
-    </>
   );
 }

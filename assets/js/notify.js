@@ -1,5 +1,5 @@
 // Notices on the page (antd's notification API, bottom of the screen): any
-// of the site's scripts imports `notify`; antd_provider.jsx shows them while
+// of the site's scripts imports `notify`; notices.jsx shows them while
 // it is mounted (a notice before that, or after, goes nowhere).
 let show = null;
 

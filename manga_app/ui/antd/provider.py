@@ -6,9 +6,9 @@ from manga_app.ui.antd.base import ANTD_PACKAGE
 
 
 class AntdProvider(rx.Component):
-    """An app wrap; the JS lives in assets/js/antd_provider.jsx."""
+    """An app wrap: the notices of every page (assets/js/notices.jsx; antd loads with the first)."""
 
-    library = rx.asset("js/antd_provider.jsx").importable_path
+    library = rx.asset("js/notices.jsx").importable_path
     tag = "AntdProvider"
     lib_dependencies: list[str] = [ANTD_PACKAGE]
 
