@@ -274,6 +274,10 @@ def test_keys_in_the_vertical_strip(base_url: str, server_env, page: Page) -> No
         before = page.evaluate("window.scrollY")
         page.keyboard.press(key)
         page.wait_for_function("y => window.scrollY > y", arg=before)
+    # At rest first: a smooth scroll of the keys above still under way would
+    # carry the strip on down past where ArrowLeft started (CI: scrollY never
+    # went below it in 30 s).
+    page.evaluate(AT_REST)
     before = page.evaluate("window.scrollY")
     page.keyboard.press("ArrowLeft")  # left-to-right strip: back up
     page.wait_for_function("y => window.scrollY < y", arg=before)
