@@ -239,16 +239,16 @@ class ImportPipeline:
     def _submit(self, owner: Path, root: str, data: bytes, make_cover: bool) -> Future:
         if isinstance(self.pool, InlineExecutor):
             self.inline_owner = owner
-            future = self.pool.submit(store_page_detached, root, data, make_cover, self.inline_log, self.media.avif)
+            future = self.pool.submit(store_page_detached, root, data, make_cover, self.inline_log, avif=self.media.avif)
             self.unsettled[future] = owner
             self.inline_log.created.clear()  # in the future's result now
             return future
         try:
-            future = self.pool.submit(store_page_detached, root, data, make_cover, None, self.media.avif)
+            future = self.pool.submit(store_page_detached, root, data, make_cover, avif=self.media.avif)
         except BrokenProcessPool:  # a worker died (killed, or crashed in a decoder): start over
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = process_pool(self.workers)
-            future = self.pool.submit(store_page_detached, root, data, make_cover, None, self.media.avif)
+            future = self.pool.submit(store_page_detached, root, data, make_cover, avif=self.media.avif)
         self.unsettled[future] = owner
         return future
 
