@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import io
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from PIL import Image
 THRESHOLD = 70.0
 STEP = 1  # one quality lower is tried (libavif maps some neighbours to one quantizer: pick the lowest of them)
 READER_BAR, SAVER_BAR, THROUGHPUT_BAR = 0.5, 0.6, 0.5
+IMPORT_ROUNDS, IMPORT_CHAPTER = 3, 10  # the import's comparison: rounds, pages a chapter
 THROUGHPUT_EVERY = 2  # the encoding cost is measured on every second page (20 of 40)
 
 
@@ -73,6 +75,7 @@ def run(results_dir: Path) -> dict:
                         break
     finally:
         pool.shutdown(wait=True)
+    imports = _import_throughput([data for _, data, _ in pages])
     by_width = {}
     figures = []
     for width, today_fmt, bar in ((pi.READER_WIDTH, "jpeg_today", READER_BAR), (pi.SAVER_WIDTH, "webp_today", SAVER_BAR)):
@@ -109,17 +112,47 @@ def run(results_dir: Path) -> dict:
                            f"some page below the threshold (q{row['quality']} is the lowest)",
                  "value": "yes" if row["one_step_lower"] else "no", "target": "yes",
                  "pass": row["one_step_lower"] is not None or not row["pages"]})
-    throughput = legacy_s / new_s
-    figures.append({"figure": "page encoding throughput, new / today (CPU seconds, same workers, same run)",
-                    "value": round(throughput, 3), "unit": "x", "target": f">= {THROUGHPUT_BAR}",
-                    "pass": throughput >= THROUGHPUT_BAR})
+    figures += [
+        {"figure": f"import throughput, AVIF too / JPEG and WebP only as before (best of {IMPORT_ROUNDS}, alternated)",
+         "value": imports["ratio"], "unit": "x", "target": f">= {THROUGHPUT_BAR}", "pass": imports["ratio"] >= THROUGHPUT_BAR},
+        {"figure": "import CPU seconds, JPEG and WebP only / AVIF too", "value": imports["cpu_ratio"], "unit": "x",
+         "target": None, "pass": None},
+        {"figure": "page encoding alone, today / new (CPU seconds, same workers)", "value": round(legacy_s / new_s, 3),
+         "unit": "x", "target": None, "pass": None},
+    ]
     grey = [name for name, _, is_grey in pages if is_grey]
     figures.append({"figure": "pages told grey (grey-* drawn black and white)", "value": f"{len(grey)}/{len(pages)}",
                     "target": "every grey-* page, no colour-* page",
                     "pass": sorted(grey) == sorted(n for n, _, _ in pages if n.startswith("grey"))})
     return {"figures": figures, "threshold": THRESHOLD, "widths": by_width,
             "pages": len(pages), "encoding_cpu_s": {"today": round(legacy_s, 2), "new": round(new_s, 2), "pages": len(timed)},
+            "import": imports,
             "avif": {"speed": pi.AVIF_SPEED, "quality": pi.AVIF_QUALITY, "advanced": pi.AVIF_ADVANCED}}
+
+
+def _import_throughput(sources: list[bytes]) -> dict:
+    """The real import (archives, hashing, files, database, covers) of the pages as CBZ chapters,
+    with AVIF copies and without (`import --defer-avif`: today's JPEG and WebP), alternated."""
+    from benchmarks.bench_import import _CpuMeter, _cpus, _import
+    from benchmarks.import_formats import _cbz
+
+    walls: dict[bool, list[float]] = {False: [], True: []}
+    cpus: dict[bool, list[float]] = {False: [], True: []}
+    with tempfile.TemporaryDirectory(prefix="bench-bytes-import-") as temp:
+        library = Path(temp) / "library"
+        for start in range(0, len(sources), IMPORT_CHAPTER):
+            _cbz(library / "作品", f"作品 第{start // IMPORT_CHAPTER + 1}話", sources[start:start + IMPORT_CHAPTER])
+        for attempt in range(IMPORT_ROUNDS):
+            for avif in (False, True):
+                with _CpuMeter() as meter:
+                    walls[avif].append(_import(Path(temp) / f"run{attempt}-{avif}", library, _cpus(), avif=avif))
+                cpus[avif].append(meter.seconds)
+            print(f"   import round {attempt + 1}: without AVIF {walls[False][-1]:.2f} s ({cpus[False][-1]:.1f} s CPU), "
+                  f"with {walls[True][-1]:.2f} s ({cpus[True][-1]:.1f} s CPU)", flush=True)
+    return {"pages": len(sources), "ratio": round(min(walls[False]) / min(walls[True]), 3),
+            "cpu_ratio": round(min(cpus[False]) / min(cpus[True]), 3),
+            "without_avif_s": [round(t, 2) for t in walls[False]], "with_avif_s": [round(t, 2) for t in walls[True]],
+            "without_avif_cpu_s": [round(t, 1) for t in cpus[False]], "with_avif_cpu_s": [round(t, 1) for t in cpus[True]]}
 
 
 def _page(index: int) -> tuple[str, bytes, bool]:

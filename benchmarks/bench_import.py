@@ -215,7 +215,9 @@ def _decode_and_encode(data: bytes, cover: bool) -> int:
     return sum(len(content) for content in page_images.encode_all(upright, jobs).values())
 
 
-def _import(root: Path, library: Path, workers: int) -> float:
+def _import(root: Path, library: Path, workers: int, *, avif: bool = True) -> float:
+    """Seconds to import `library` into a new store under `root` (removed after); `avif`
+    False imports as `import --defer-avif` does (JPEG and WebP copies only, as before issue 37)."""
     from manga_app.core.db import make_engine, migrate
     from manga_app.catalogue.importer import import_source
     from manga_app.catalogue.media import MediaStore
@@ -226,7 +228,7 @@ def _import(root: Path, library: Path, workers: int) -> float:
     engine = make_engine(url)
     try:
         started = time.perf_counter()
-        report = import_source(library, engine=engine, media=MediaStore(root / "media"),
+        report = import_source(library, engine=engine, media=MediaStore(root / "media", avif=avif),
                                workers=workers)
         elapsed = time.perf_counter() - started
     finally:
