@@ -86,6 +86,7 @@ def _stream_rates() -> tuple[float, float]:
             path.write_bytes(os.urandom(PAGE_BYTES))
             pages.append(cbz.ArchivePage(path, "jpg"))
         total = PAGES * PAGE_BYTES / 1e6
+        comicinfo = cbz.comicinfo_file(b"<ComicInfo/>", Path(folder))  # a file, as the site streams it
         plain, streamed = [], []
         for _ in range(STREAM_ROUNDS):
             started = time.perf_counter()
@@ -95,7 +96,7 @@ def _stream_rates() -> tuple[float, float]:
                         pass
             plain.append(total / (time.perf_counter() - started))
             started = time.perf_counter()
-            for _chunk in cbz.cbz_stream(pages, b"<ComicInfo/>"):
+            for _chunk in cbz.cbz_stream(pages, comicinfo):
                 pass
             streamed.append(total / (time.perf_counter() - started))
     return max(plain), max(streamed)

@@ -193,7 +193,7 @@ def run(results_dir: Path, lcp_only: bool = False) -> dict:
                 return {"figures": phone_figures}
             floor, reader = reader_lcp.alternated(_lcp, browser, floor_url, chapter_url, SAMPLES)
             paged_cls, paged_all = _cls_paging(browser, chapter_url, len(pages))
-            turn_figures, turn_detail = reader_turn.measure(browser, chapter_url, [page["url"] for page in pages])
+            turn_figures, turn_detail = reader_turn.measure(browser, chapter_url, pages)
             cls = {
                 "webtoon chapter (vertical)": _cls_scrolling(browser, f"{url}/{webtoon[0]}-ch-{webtoon[1]}", None),
                 "manga chapter in vertical mode": _cls_scrolling(browser, chapter_url, json.dumps({"manga_mode": "vertical"})),

@@ -40,13 +40,17 @@ def _throttle(page) -> None:
     )
 
 
-def _one_turn(browser, chapter_url: str, urls: list[str]) -> dict:
+# A manifest page's image fields: the reader asks for one of them (AVIF or the fallback, by width).
+IMAGE_FIELDS = ("url", "avif", "saver_url", "saver_avif")
+
+
+def _one_turn(browser, chapter_url: str, pages: list[dict]) -> dict:
     context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
         _throttle(page)
         requests: list[tuple[str, int]] = []
-        index_of = {url: index for index, url in enumerate(urls)}
+        index_of = {page[field]: index for index, page in enumerate(pages) for field in IMAGE_FIELDS if page.get(field)}
 
         def seen(kind: str):
             def record(request) -> None:
@@ -78,9 +82,9 @@ def _concurrency(requests: list[tuple[str, int]]) -> int:
     return most
 
 
-def measure(browser, chapter_url: str, urls: list[str], samples: int = 5) -> tuple[list[dict], dict]:
-    """(figures, details) of `samples` fresh openings of the chapter."""
-    runs = [_one_turn(browser, chapter_url, urls) for _ in range(samples)]
+def measure(browser, chapter_url: str, pages: list[dict], samples: int = 5) -> tuple[list[dict], dict]:
+    """(figures, details) of `samples` fresh openings of the chapter (`pages`: its manifest's)."""
+    runs = [_one_turn(browser, chapter_url, pages) for _ in range(samples)]
     drawn = statistics.median(run["turn_to_drawn_ms"] for run in runs)
     most = max(_concurrency(run["requests"]) for run in runs)
     first_order = [index for kind, index in runs[0]["requests"] if kind == "start"]
@@ -109,6 +113,6 @@ if __name__ == "__main__":
     with served_site(port, web_dir) as (url, data), sync_playwright() as playwright:
         (slug, number), pages = next((key, value) for key, value in _manifests(data).items() if value[0]["height"] < 2 * value[0]["width"])
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
-        figures, details = measure(browser, f"{url}/{slug}-ch-{number}", [page["url"] for page in pages])
+        figures, details = measure(browser, f"{url}/{slug}-ch-{number}", pages)
         browser.close()
     print(json.dumps({"figures": figures, "details": details}, ensure_ascii=False, indent=2))
