@@ -2,7 +2,6 @@
 
 import reflex as rx
 
-from manga_app.ui import antd
 from manga_app.ui.link import link
 
 LOAD_ERROR = "ページを読み込めませんでした"
@@ -24,7 +23,9 @@ def error_panel(on_retry: rx.EventHandler, back_url: rx.Var | str) -> rx.Compone
         rx.el.p(LOAD_ERROR, class_name="reader-error-title"),
         rx.el.p("通信状況を確認して、もう一度お試しください。", class_name="reader-status-text"),
         rx.el.div(
-            antd.button("再読み込み", type="primary", on_click=on_retry, class_name="reader-retry"),
+            # A plain button, not antd's: the reader would otherwise load antd (59 KB of
+            # gzipped script) with its first page for a panel most readers never see.
+            rx.el.button("再読み込み", type="button", on_click=on_retry, class_name="reader-retry"),
             link("作品ページへ", href=back_url, class_name="reader-error-link"),
             class_name="reader-error-actions",
         ),

@@ -148,8 +148,9 @@ export function ChapterOfflineSave({ url = "", label = "" }) {
 // The chapter being read is kept as its pages load (the worker notes each
 // image it fetches), so a page seen opens offline even after a reload or
 // with the tab closed, and once more when the reader leaves it or hides the
-// tab. The first keep asks the server for the chapter's HTML; the later ones
-// use the network for nothing. While the reader still has pages to load
+// tab. The first keep asks the server for the chapter's HTML, once the
+// reader has no pages to load (or on leaving or hiding); the later ones use
+// the network for nothing. While the reader still has pages to load
 // (`pending()`), only the images the worker noted are kept; the HTTP cache
 // is asked once it has none. Offline, reading it only moves it last in the
 // least-recently-read order. Returns the cleanup.
@@ -191,7 +192,9 @@ function keepWhileReading(path, saver, pending) {
     if (!list.getEntries().some((entry) => entry.initiatorType === "img" || entry.initiatorType === "link")) return;
     if (!pending()) keep(true);
     else {
-      keep(false);
+      // The first keep asks the server for the chapter's HTML: not while
+      // the reader's own pages still share the link.
+      if (!fresh) keep(false);
       if (!timer) timer = setTimeout(whenIdle, IDLE_CHECK_MS);
     }
   };

@@ -77,19 +77,23 @@ PAGES = [f"p{index}" for index in range(8)]
 @pytest.mark.parametrize(
     ("order", "loading", "loaded", "start", "cancel"),
     [
-        # Opening: the page on screen, then the next two; nothing more at once.
-        (PAGES, [], [], ["p0", "p1", "p2"], []),
+        # Opening: the page on screen alone, then the next two one at a time.
+        (PAGES, [], [], ["p0"], []),
+        (PAGES, [], ["p0"], ["p1"], []),
+        (PAGES, [], ["p0", "p1"], ["p2"], []),
+        # Those in: the later ones three at once.
+        (PAGES, [], ["p0", "p1", "p2"], ["p3", "p4", "p5"], []),
         # One done: the next in reading order takes its place.
-        (PAGES, ["p1", "p2"], ["p0"], ["p3"], []),
+        (PAGES, ["p4", "p5"], ["p0", "p1", "p2", "p3"], ["p6"], []),
         (PAGES, ["p3", "p4", "p5"], ["p0", "p1", "p2"], [], []),
-        # Turned to page 6, not loaded: the page furthest ahead gives way.
-        (PAGES[6:], ["p3", "p4", "p5"], ["p0", "p1", "p2"], ["p6", "p7"], ["p3", "p4"]),
-        # A page on screen already loading keeps its request.
-        (PAGES[4:], ["p3", "p4", "p5"], ["p0", "p1", "p2"], ["p6"], ["p3"]),
-        (["p1", "p1", "", "p2"], [], [], ["p1", "p2"], []),
+        # Turned to page 6, not loaded: every request ahead gives way, and it loads alone.
+        (PAGES[6:], ["p3", "p4", "p5"], ["p0", "p1", "p2"], ["p6"], ["p3", "p4", "p5"]),
+        # A page on screen already loading keeps its request, and nothing starts beside it.
+        (PAGES[4:], ["p3", "p4", "p5"], ["p0", "p1", "p2"], [], ["p3"]),
+        (["p1", "p1", "", "p2"], [], [], ["p1"], []),
     ],
 )
-def test_pages_load_in_reading_order_three_at_a_time(order, loading, loaded, start, cancel) -> None:
+def test_pages_load_in_reading_order_the_next_ones_alone_then_three_at_a_time(order, loading, loaded, start, cancel) -> None:
     assert _plan(order, loading, loaded) == {"start": start, "cancel": cancel}
 
 
