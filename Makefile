@@ -39,7 +39,7 @@ BUILD_STAMP := $(WEB_DIR)/.built-for-port-$(PORT)
 DEMO_DIR := data/demo
 DEMO_STAMP := data/.demo-imported
 
-.PHONY: run ready dev dev-serve test bench import setup setup-test build demo clean clean-data system-packages \
+.PHONY: run ready dev dev-assets dev-serve test bench import setup setup-test build demo clean clean-data system-packages \
 	test-system-packages operator
 
 ## run: set everything up and serve the production build with the demo catalogue on $(PORT)
@@ -67,8 +67,12 @@ ready:
 ## edit under manga_app/ or assets/ shows in the open page; pages are drawn in the browser, not on the
 ## server (`make run` serves the server's first HTML). Its own build folder, so `make run` keeps its build.
 DEV_WEB_DIR ?= .web-dev
-dev: setup assets/css/antd.css assets/antd_map_token.json demo
+dev: setup dev-assets demo
 	@$(MAKE) --no-print-directory dev-serve
+
+# What the dev server needs besides the venv and the demo: the antd stylesheet the app links
+# (the benchmark of the edit loop makes it too, before its own dev-serve).
+dev-assets: assets/css/antd.css assets/antd_map_token.json
 
 # The page is on Vite's port but /media is the backend's: make dev reads the catalogue from its own data
 # folder (DATA_DIR/dev-PORT: the media and content key linked, the lists published again at each start)
