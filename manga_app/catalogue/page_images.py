@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from PIL import Image, UnidentifiedImageError
 
+from manga_app.catalogue import avif
 from manga_app.catalogue.grey_pages import greyed, is_near_grey, painted  # noqa: F401 (is_near_grey: the benchmarks')
 
 
@@ -41,43 +42,15 @@ COVER_MAX_ASPECT = 2.0  # height / width of a cover thumbnail, at most (the top 
 # 42 ms per 720x1024 page, 45.7 KiB against 43.4 KiB, PSNR 44.6 against 45.2 dB).
 WEBP_QUALITY = 80
 WEBP_METHOD = 2
-# AVIF (libaom 3.14 through Pillow 13's libavif 1.4, the one AV1 encoder it
-# bundles) for every page width, quality chosen per width and page class
-# (page_class) by SSIMULACRA 2 on benchmarks/manga_pages.py's 40 pages: the
-# lowest whose worst page of the class scores >= 70 (bench_bytes.THRESHOLD).
-# Measured (worst page / AVIF bytes over today's JPEG 1200 | WebP 720):
-# - one quality for all (70, libavif's default tune=iq): 71.8 / 0.626 | 72.6 /
-#   0.741; at 65 painted pages fall to 66.4 and grey to ~70 (bytes 0.488 |
-#   0.588). libavif maps 68 and 69 to one quantizer; 66 costs 16 % fewer bytes
-#   than 68 but grey pages score 69.3 (1200 px).
-# - deltaq-mode 0 (no variance boost, which tune=iq turns on): 9 % fewer
-#   bytes at the same quality for 0.1-1.6 points less (colour 70.2 at q70,
-#   painted 70.5 at q68, grey 74.1 at q68; 720 px: 70.3, 70.4, 73.1) and about
-#   a fifth less CPU: with it each class sits nearer 70 than at one setting.
-#   bench_bytes' full run (grey at 68): 0.566 | 0.655, worst 70.2 | 70.3;
-#   painted fail at 67 (69.5 | 69.0), colour at 69 (69.4 | 69.5); grey passed
-#   at 67 on all 8 pages and fail at 66 (68.4 | 67.0), hence 67.
-# - no change in bytes at speed 9 (tune=iq sets them): enable-qm, qm-min/max,
-#   enable-chroma-deltaq, aq-mode, cdef; sharpness 2: 8 % fewer bytes for 1.6
-#   points; tune=ssim: 13 % more bytes. Speed 10 = speed 9 (all-intra).
-# Covers take the reader width's settings. Grey pages on white paper are encoded as
-# one channel (4:0:0), colour pages 4:2:0; grey pages on tinted paper as their
-# one channel times the paper's colour (painted; 4:2:0, +3 % bytes): dropping a
-# warm paper's tint alone put those pages at SSIMULACRA 2 80 before any
-# encoding loss, and they were the worst pages at every setting. Speed 9: a fifth to a half of speed 8's CPU
-# (101 against 187 ms for a grey 1200 x 1800 page, 129 against 522 ms in
-# colour) for 5-20 % more bytes at the same score; speed 8 cost the import
-# 9x today's encoding time (results/bytes.json). One thread: the import's
-# worker processes already use every core. No 1,600 px copy for high-DPI
-# screens: at about 180 ms more per page it alone would halve the import's
-# throughput again (see the README).
-AVIF_QUALITY = {
-    READER_WIDTH: {"grey": 67, "painted": 68, "colour": 70},
-    SAVER_WIDTH: {"grey": 67, "painted": 68, "colour": 70},
+# AVIF for every page width and covers: catalogue/avif.py (SVT-AV1 and why). Its
+# CRF per width and page class (page_class): the highest whose worst page of the
+# class scores SSIMULACRA 2 >= 70 (benchmarks/bench_bytes.py, README). No 1,600 px copy for high-DPI screens: at
+# about 180 ms more per page it alone would halve the import's throughput (README).
+AVIF_CRF = {
+    READER_WIDTH: {"grey": 24, "painted": 23, "colour": 22},
+    SAVER_WIDTH: {"grey": 26, "painted": 25, "colour": 23},
 }
-AVIF_ADVANCED = {"deltaq-mode": "0"}
-AVIF_SPEED = 9
-AVIF_MAX_SIDE = WEBP_MAX_SIDE  # taller strips stay JPEG only
+AVIF_MAX_SIDE = WEBP_MAX_SIDE  # taller strips stay JPEG only (libaom's limit; SVT-AV1's is lower)
 FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "AVIF": "avif"}
 _RESIZABLE_MODES = ("L", "RGB")  # resized as they are; others are converted first
 _WIDE_GRAY_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")  # 16-bit greyscale PNGs
@@ -251,7 +224,7 @@ def displayable(image: Image.Image) -> Image.Image:
 def encode_derivative(frame: Image.Image, ext: str, max_width: int = SAVER_WIDTH) -> bytes:
     """AVIF, WebP, or JPEG (for what WebP cannot hold, and the reader's fallback)."""
     if ext == "avif":
-        return encode_avif(frame, avif_quality(frame, max_width))
+        return encode_avif(frame, avif_crf(frame, max_width))
     frame = painted(frame)
     if ext == "webp":
         return encode_webp(frame)
@@ -262,21 +235,19 @@ def encode_derivative(frame: Image.Image, ext: str, max_width: int = SAVER_WIDTH
 
 def page_class(frame: Image.Image) -> str:
     """'grey' (one channel on white paper), 'painted' (one channel on tinted
-    paper, see greyed) or 'colour': each has its AVIF quality."""
+    paper, see greyed) or 'colour': each has its AVIF CRF."""
     if frame.mode != "L":
         return "colour"
     return "painted" if frame.info.get("paper") else "grey"
 
 
-def avif_quality(frame: Image.Image, max_width: int) -> int:
-    """The AVIF quality of a frame (covers take the reader width's)."""
-    return AVIF_QUALITY.get(max_width, AVIF_QUALITY[READER_WIDTH])[page_class(frame)]
+def avif_crf(frame: Image.Image, max_width: int) -> int:
+    """The AVIF CRF of a frame (covers take the reader width's)."""
+    return AVIF_CRF.get(max_width, AVIF_CRF[READER_WIDTH])[page_class(frame)]
 
 
-def encode_avif(frame: Image.Image, quality: int) -> bytes:
-    out = io.BytesIO()
-    painted(frame).save(out, format="AVIF", quality=quality, speed=AVIF_SPEED, max_threads=1, advanced=AVIF_ADVANCED)
-    return out.getvalue()
+def encode_avif(frame: Image.Image, crf: int) -> bytes:
+    return avif.encode(painted(frame), crf)
 
 
 def encode_webp(frame: Image.Image) -> bytes:

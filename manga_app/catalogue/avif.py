@@ -1,0 +1,81 @@
+"""AVIF encoding of page and cover derivatives (issue 37): SVT-AV1 through
+PyAV's FFmpeg for what it can encode, libaom through Pillow for the rest.
+
+SVT-AV1 (PyAV 18.1's bundled libsvtav1, preset 8, tune=3, the still-image
+tune): at the same SSIMULACRA 2 it writes 10-20 % fewer bytes than libaom
+(Pillow's libavif, speed 9, the fastest) and spends less CPU on colour pages
+(about 0.18 against 0.33 s for a 1,200 x 1,800 page; grey pages about even,
+0.2 s). Its CRF is per width and page class (page_images.AVIF_CRF), chosen
+by benchmarks/bench_bytes.py on benchmarks/manga_pages.py's 40 pages: for each,
+the highest CRF (fewest bytes) whose worst page of the class still scores
+SSIMULACRA 2 >= 70 (bench_bytes.THRESHOLD); its figures are in the README.
+- 4:2:0 in limited-range BT.601 (swscale's conversion), tagged as such with
+  sRGB transfer, for every class: SVT-AV1 has no 4:0:0, but a grey page's
+  flat chroma costs it little (a grey page: 187 against libaom 4:0:0's 189 KB
+  at a higher score). Full range was a wash (more bytes at one CRF, the
+  same at one score).
+- One thread (lp=1): the import's worker processes already use every core.
+  It also matters for small frames: with its own threads SVT-AV1 hung (no
+  CPU, never returning) on 24 x 200, 8 x 200 and 200 x 16, which lp=1
+  encodes. Frames under SVT_MIN_SIDE take libaom all the same, as do frames
+  SVT-AV1 refuses (16,385 wide, 720 x 8,706: SVT_MAX_WIDTH and
+  SVT_MAX_HEIGHT are the largest that passed, so webtoon strips take it) and
+  any it refuses otherwise. libaom's AOM_QUALITY kept every class of the 40
+  pages >= 70 when it was the site's encoder (colour pages were its worst).
+Pure Pillow and PyAV.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+# SVT-AV1 writes a dozen lines of configuration to stderr for every encode at its default level;
+# errors only (it reads this when an encoder is made).
+os.environ.setdefault("SVT_LOG", "1")
+
+import av  # noqa: E402
+from PIL import Image  # noqa: E402
+
+SVT_PRESET = 8
+SVT_PARAMS = "avif=1:tune=3:lp=1"
+SVT_MIN_SIDE = 64
+SVT_MAX_WIDTH, SVT_MAX_HEIGHT = 16_384, 8_704
+AOM_QUALITY, AOM_SPEED = 70, 9
+# Tags written into the file (FFmpeg's AVCOL_* numbers): what swscale's RGB -> yuv420p produces.
+_LIMITED_RANGE, _BT601, _BT709_PRIMARIES, _SRGB_TRANSFER = 1, 6, 1, 13
+
+
+def svt_fits(size: tuple[int, int]) -> bool:
+    width, height = size
+    return min(size) >= SVT_MIN_SIDE and width <= SVT_MAX_WIDTH and height <= SVT_MAX_HEIGHT
+
+
+def encode(frame: Image.Image, crf: int) -> bytes:
+    """An L or RGB frame as AVIF: SVT-AV1 at `crf` where it fits, else libaom."""
+    if svt_fits(frame.size):
+        try:
+            return _svt(frame, crf)
+        except av.FFmpegError:
+            pass
+    out = io.BytesIO()
+    frame.save(out, format="AVIF", quality=AOM_QUALITY, speed=AOM_SPEED, max_threads=1)
+    return out.getvalue()
+
+
+def _svt(frame: Image.Image, crf: int) -> bytes:
+    picture = av.VideoFrame.from_image(frame).reformat(format="yuv420p")
+    out = io.BytesIO()
+    with av.open(out, "w", format="avif") as container:
+        stream = container.add_stream("libsvtav1", rate=1)
+        stream.width, stream.height = frame.size
+        stream.pix_fmt = "yuv420p"
+        context = stream.codec_context
+        context.color_range, context.colorspace = _LIMITED_RANGE, _BT601
+        context.color_primaries, context.color_trc = _BT709_PRIMARIES, _SRGB_TRANSFER
+        stream.options = {"crf": str(crf), "preset": str(SVT_PRESET), "svtav1-params": SVT_PARAMS}
+        for packet in stream.encode(picture):
+            container.mux(packet)
+        for packet in stream.encode(None):
+            container.mux(packet)
+    return out.getvalue()

@@ -1,0 +1,55 @@
+"""avif.py: SVT-AV1 where it can encode a frame, libaom where it refuses or hangs; either way an AVIF
+a browser shows at the frame's size and colours."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+
+import pytest
+from PIL import Image
+
+from manga_app.catalogue import avif
+
+RED = (200, 30, 40)
+
+
+def _encode_in_a_child(size: tuple[int, int], queue) -> None:
+    queue.put(avif.encode(Image.new("RGB", size, RED), 23))
+
+
+def _encoded_within(size: tuple[int, int], seconds: float = 60) -> bytes:
+    """The encode in a child process: an encoder that hangs fails the test instead of the run."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    child = context.Process(target=_encode_in_a_child, args=(size, queue))
+    child.start()
+    try:
+        return queue.get(timeout=seconds)
+    finally:
+        child.kill()
+        child.join()
+
+
+@pytest.mark.parametrize("size", [
+    (1, 1), (3, 5),  # refused by SVT-AV1
+    (24, 200), (200, 16),  # SVT-AV1 never returns on these
+    (720, 9000),  # a webtoon strip taller than SVT-AV1 takes
+    (64, 64), (1200, 1800),  # SVT-AV1's own
+])
+def test_every_size_a_page_or_cover_can_have_becomes_an_avif_of_that_size_and_colour(size):
+    with Image.open(io.BytesIO(_encoded_within(size))) as image:
+        assert (image.format, image.size) == ("AVIF", size)
+        red, green, blue = image.convert("RGB").getpixel((size[0] // 2, size[1] // 2))
+        assert abs(red - RED[0]) <= 6 and abs(green - RED[1]) <= 6 and abs(blue - RED[2]) <= 6
+
+
+def test_a_grey_frame_decodes_without_a_colour_cast_at_every_tone():
+    ramp = Image.linear_gradient("L").resize((256, 256))
+    for frame in (ramp, Image.linear_gradient("L").resize((16, 256))):  # SVT-AV1's and libaom's
+        with Image.open(io.BytesIO(avif.encode(frame, 10))) as image:
+            rgb = image.convert("RGB")
+            for y in range(0, 256, 8):
+                red, green, blue = rgb.getpixel((frame.width // 2, y))
+                assert max(red, green, blue) - min(red, green, blue) <= 2, (y, (red, green, blue))
+                assert abs(red - y) <= 4, (y, red)  # black stays black, paper stays white
