@@ -30,12 +30,11 @@ from __future__ import annotations
 import io
 import os
 
+from PIL import Image
+
 # SVT-AV1 writes a dozen lines of configuration to stderr for every encode at its default level;
 # errors only (it reads this when an encoder is made).
 os.environ.setdefault("SVT_LOG", "1")
-
-import av  # noqa: E402
-from PIL import Image  # noqa: E402
 
 SVT_PRESET = 8
 SVT_PARAMS = "avif=1:tune=3:lp=1"
@@ -54,6 +53,10 @@ def svt_fits(size: tuple[int, int]) -> bool:
 def encode(frame: Image.Image, crf: int) -> bytes:
     """An L or RGB frame as AVIF: SVT-AV1 at `crf` where it fits, else libaom."""
     if svt_fits(frame.size):
+        # Imported here: FFmpeg's libraries cost a process 26 MB and 0.2 s to load, and only the
+        # import's workers encode (the web server imports this module through page_images).
+        import av
+
         try:
             return _svt(frame, crf)
         except av.FFmpegError:
@@ -64,6 +67,8 @@ def encode(frame: Image.Image, crf: int) -> bytes:
 
 
 def _svt(frame: Image.Image, crf: int) -> bytes:
+    import av
+
     picture = av.VideoFrame.from_image(frame).reformat(format="yuv420p")
     out = io.BytesIO()
     with av.open(out, "w", format="avif") as container:
