@@ -27,8 +27,10 @@ Pure Pillow and PyAV.
 
 from __future__ import annotations
 
+import ctypes
 import io
 import os
+import sys
 
 from PIL import Image
 
@@ -69,6 +71,7 @@ def encode(frame: Image.Image, crf: int) -> bytes:
 def _svt(frame: Image.Image, crf: int) -> bytes:
     import av
 
+    _without_realtime_threads()
     picture = av.VideoFrame.from_image(frame).reformat(format="yuv420p")
     out = io.BytesIO()
     with av.open(out, "w", format="avif") as container:
@@ -84,3 +87,33 @@ def _svt(frame: Image.Image, crf: int) -> bytes:
         for packet in stream.encode(None):
             container.mux(packet)
     return out.getvalue()
+
+
+# Linux capabilities (linux/capability.h): version 3 headers, CAP_SYS_NICE's bit.
+_CAPABILITY_VERSION_3, _CAP_SYS_NICE = 0x20080522, 23
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def _without_realtime_threads() -> None:
+    """Drop CAP_SYS_NICE from the calling thread's effective capabilities (its encoder's threads inherit them).
+
+    Run as root, SVT-AV1 creates its threads at real-time priority (SCHED_FIFO 99), and an import's
+    encodes then starve every other process: a fresh `make run`'s server waited about 75 s for the
+    background re-encode to finish. Without the capability its thread creation is refused that
+    priority and it makes ordinary threads (checked: same bytes, threads SCHED_OTHER). Not root, the
+    thread has no such capability and nothing changes."""
+    if sys.platform != "linux":
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    header, data = _CapHeader(_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
+    bit = 1 << _CAP_SYS_NICE
+    if libc.capget(ctypes.byref(header), data) == 0 and data[0].effective & bit:
+        data[0].effective &= ~bit
+        libc.capset(ctypes.byref(header), data)

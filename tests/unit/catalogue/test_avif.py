@@ -53,3 +53,44 @@ def test_a_grey_frame_decodes_without_a_colour_cast_at_every_tone():
                 red, green, blue = rgb.getpixel((frame.width // 2, y))
                 assert max(red, green, blue) - min(red, green, blue) <= 2, (y, (red, green, blue))
                 assert abs(red - y) <= 4, (y, red)  # black stays black, paper stays white
+
+
+def _policies_while_encoding(queue) -> None:
+    import os
+    import threading
+    import time
+
+    seen, done = set(), threading.Event()
+
+    def watch():
+        while not done.is_set():
+            for tid in os.listdir("/proc/self/task"):
+                try:
+                    seen.add(os.sched_getscheduler(int(tid)))
+                except OSError:  # the thread ended meanwhile
+                    pass
+            time.sleep(0.002)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    for _ in range(4):
+        avif.encode(Image.effect_noise((1200, 1800), 40), 23)
+    done.set()
+    watcher.join()
+    queue.put(seen)
+
+
+def test_encoding_leaves_the_cpu_to_the_other_processes_even_as_root():
+    # SVT-AV1 gives its threads real-time priority when it runs as root: a fresh `make run`'s
+    # server then waited for the background re-encode. Every thread must stay an ordinary one.
+    import os
+
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    child = context.Process(target=_policies_while_encoding, args=(queue,))
+    child.start()
+    try:
+        policies = queue.get(timeout=120)
+    finally:
+        child.join()
+    assert policies <= {os.SCHED_OTHER, os.SCHED_BATCH, os.SCHED_IDLE}, policies
