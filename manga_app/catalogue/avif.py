@@ -22,7 +22,7 @@ SSIMULACRA 2 >= 70 (bench_bytes.THRESHOLD); its figures are in the README.
   SVT_MAX_HEIGHT are the largest that passed, so webtoon strips take it) and
   any it refuses otherwise. libaom's AOM_QUALITY kept every class of the 40
   pages >= 70 when it was the site's encoder (colour pages were its worst).
-Pure Pillow and PyAV.
+Pillow, PyAV, and ctypes for one Linux capability (_without_realtime_threads).
 """
 
 from __future__ import annotations

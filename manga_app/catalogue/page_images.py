@@ -44,8 +44,9 @@ WEBP_QUALITY = 80
 WEBP_METHOD = 2
 # AVIF for every page width and covers: catalogue/avif.py (SVT-AV1 and why). Its
 # CRF per width and page class (page_class): the highest whose worst page of the
-# class scores SSIMULACRA 2 >= 70 (benchmarks/bench_bytes.py, README). No 1,600 px copy for high-DPI screens: at
-# about 180 ms more per page it alone would halve the import's throughput (README).
+# class scores SSIMULACRA 2 >= 70 (benchmarks/bench_bytes.py, README). No 1,600 px
+# copy for high-DPI screens: at about 0.2 s more per page it alone would cut the
+# import's throughput further (README).
 AVIF_CRF = {
     READER_WIDTH: {"grey": 24, "painted": 23, "colour": 22},
     SAVER_WIDTH: {"grey": 26, "painted": 25, "colour": 23},
