@@ -54,38 +54,38 @@ def svt_fits(size: tuple[int, int]) -> bool:
 
 def encode(frame: Image.Image, crf: int) -> bytes:
     """An L or RGB frame as AVIF: SVT-AV1 at `crf` where it fits, else libaom."""
-    if svt_fits(frame.size):
-        # Imported here: FFmpeg's libraries cost a process 26 MB and 0.2 s to load, and only the
-        # import's workers encode (the web server imports this module through page_images).
-        import av
-
-        try:
-            return _svt(frame, crf)
-        except av.FFmpegError:
-            pass
+    encoded = _svt(frame, crf) if svt_fits(frame.size) else None
+    if encoded is not None:
+        return encoded
     out = io.BytesIO()
     frame.save(out, format="AVIF", quality=AOM_QUALITY, speed=AOM_SPEED, max_threads=1)
     return out.getvalue()
 
 
-def _svt(frame: Image.Image, crf: int) -> bytes:
+def _svt(frame: Image.Image, crf: int) -> bytes | None:
+    """The frame by SVT-AV1, or None where it refuses it."""
+    # Imported here: FFmpeg's libraries cost a process 26 MB and 0.2 s to load, and only the
+    # import's workers encode (the web server imports this module through page_images).
     import av
 
     _without_realtime_threads()
     picture = av.VideoFrame.from_image(frame).reformat(format="yuv420p")
     out = io.BytesIO()
-    with av.open(out, "w", format="avif") as container:
-        stream = container.add_stream("libsvtav1", rate=1)
-        stream.width, stream.height = frame.size
-        stream.pix_fmt = "yuv420p"
-        context = stream.codec_context
-        context.color_range, context.colorspace = _LIMITED_RANGE, _BT601
-        context.color_primaries, context.color_trc = _BT709_PRIMARIES, _SRGB_TRANSFER
-        stream.options = {"crf": str(crf), "preset": str(SVT_PRESET), "svtav1-params": SVT_PARAMS}
-        for packet in stream.encode(picture):
-            container.mux(packet)
-        for packet in stream.encode(None):
-            container.mux(packet)
+    try:
+        with av.open(out, "w", format="avif") as container:
+            stream = container.add_stream("libsvtav1", rate=1)
+            stream.width, stream.height = frame.size
+            stream.pix_fmt = "yuv420p"
+            context = stream.codec_context
+            context.color_range, context.colorspace = _LIMITED_RANGE, _BT601
+            context.color_primaries, context.color_trc = _BT709_PRIMARIES, _SRGB_TRANSFER
+            stream.options = {"crf": str(crf), "preset": str(SVT_PRESET), "svtav1-params": SVT_PARAMS}
+            for packet in stream.encode(picture):
+                container.mux(packet)
+            for packet in stream.encode(None):
+                container.mux(packet)
+    except av.FFmpegError:
+        return None
     return out.getvalue()
 
 

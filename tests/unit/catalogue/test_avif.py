@@ -18,11 +18,12 @@ def _encode_in_a_child(size: tuple[int, int], queue) -> None:
     queue.put(avif.encode(Image.new("RGB", size, RED), 23))
 
 
-def _encoded_within(size: tuple[int, int], seconds: float = 60) -> bytes:
-    """The encode in a child process: an encoder that hangs fails the test instead of the run."""
+def _in_a_child(target, *args, seconds: float = 60):
+    """What `target(*args, queue)` puts on its queue, run in a new process: an encoder that hangs
+    fails the test instead of the run, and the process starts with no capability dropped yet."""
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    child = context.Process(target=_encode_in_a_child, args=(size, queue))
+    child = context.Process(target=target, args=(*args, queue))
     child.start()
     try:
         return queue.get(timeout=seconds)
@@ -38,7 +39,7 @@ def _encoded_within(size: tuple[int, int], seconds: float = 60) -> bytes:
     (64, 64), (1200, 1800),  # SVT-AV1's own
 ])
 def test_every_size_a_page_or_cover_can_have_becomes_an_avif_of_that_size_and_colour(size):
-    with Image.open(io.BytesIO(_encoded_within(size))) as image:
+    with Image.open(io.BytesIO(_in_a_child(_encode_in_a_child, size))) as image:
         assert (image.format, image.size) == ("AVIF", size)
         red, green, blue = image.convert("RGB").getpixel((size[0] // 2, size[1] // 2))
         assert abs(red - RED[0]) <= 6 and abs(green - RED[1]) <= 6 and abs(blue - RED[2]) <= 6
@@ -85,12 +86,5 @@ def test_encoding_leaves_the_cpu_to_the_other_processes_even_as_root():
     # server then waited for the background re-encode. Every thread must stay an ordinary one.
     import os
 
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
-    child = context.Process(target=_policies_while_encoding, args=(queue,))
-    child.start()
-    try:
-        policies = queue.get(timeout=120)
-    finally:
-        child.join()
+    policies = _in_a_child(_policies_while_encoding, seconds=120)
     assert policies <= {os.SCHED_OTHER, os.SCHED_BATCH, os.SCHED_IDLE}, policies
