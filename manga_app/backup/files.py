@@ -13,6 +13,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from manga_app.catalogue.publish_files import TEMPORARY_PREFIX
+
 
 @dataclass
 class Copied:
@@ -22,7 +24,10 @@ class Copied:
 
 
 def copy_tree(source: Path, target: Path) -> Copied:
-    """Every file under `source` into `target` (same relative paths)."""
+    """Every file under `source` into `target` (same relative paths), but
+    temporary ones: a file being written (media and publishes name them
+    TEMPORARY_PREFIX...) is never whole, and a publish sweeps none it did not
+    see its writer killed for (publish_files.publishing)."""
     done = Copied()
     if not source.is_dir():
         return done
@@ -30,6 +35,8 @@ def copy_tree(source: Path, target: Path) -> Copied:
         relative = Path(folder).relative_to(source)
         (target / relative).mkdir(parents=True, exist_ok=True)
         for name in names:
+            if name.startswith(TEMPORARY_PREFIX):
+                continue
             src, dst = Path(folder) / name, target / relative / name
             try:
                 size = src.stat().st_size

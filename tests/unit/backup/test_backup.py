@@ -164,3 +164,16 @@ def test_a_backup_taken_while_readers_write_is_one_consistent_snapshot(tmp_path:
         slug = copy.execute("SELECT series_slug FROM follow").fetchone()[0]
     # Both rows come from the same transaction: never one write without the other.
     assert slug in ("hozontesuto", f"s{page}") and (slug == "hozontesuto") == (page == 2)
+
+
+def test_files_being_written_are_not_backed_up(tmp_path: Path) -> None:
+    """A page or a published file half-written when the backup passes (an
+    import or a publish under way) stays out of it: it is never whole."""
+    url = f"sqlite:///{tmp_path / 'live.db'}"
+    live = site_with_readers(tmp_path, url)
+    (tmp_path / "live" / "media" / ".tmp-page-being-written").write_bytes(b"\x89PNG half")
+    next((tmp_path / "live" / "published" / "manifests").iterdir()).joinpath(".tmp-abc.json").write_text("{")
+    done = run(live, "-m", "manga_app", "backup", str(tmp_path / "backup"))
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in (tmp_path / "backup").rglob(".tmp-*")) == []
+    assert list((tmp_path / "backup" / "published").rglob("*.json"))
