@@ -24,10 +24,10 @@ class Copied:
 
 
 def copy_tree(source: Path, target: Path) -> Copied:
-    """Every file under `source` into `target` (same relative paths), but
-    temporary ones: a file being written (media and publishes name them
-    TEMPORARY_PREFIX...) is never whole, and a publish sweeps none it did not
-    see its writer killed for (publish_files.publishing)."""
+    """Every file under `source` into `target` (same relative paths) but the
+    temporary ones (TEMPORARY_PREFIX..., as media and publishes name a file
+    being written): they are never whole, and one restored beside a copied
+    `.publish.clean` would never be swept (publish_files.publishing)."""
     done = Copied()
     if not source.is_dir():
         return done

@@ -46,7 +46,7 @@ def write_json(
 
 TEMPORARY_PREFIX = ".tmp-"
 LOCK_FILE = ".publish.lock"
-# Present while no publish is under way or unfinished: the last one ended normally.
+# Present when the last publish ended normally; absent while one is under way.
 CLEAN_FILE = ".publish.clean"
 
 
