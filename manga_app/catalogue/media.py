@@ -40,7 +40,6 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 from manga_app.catalogue.page_images import (
     COVER_WIDTHS,
     FORMATS,
@@ -58,6 +57,7 @@ from manga_app.catalogue.page_images import (
     encode_all,
     orientation_of,
 )
+from manga_app.catalogue.publish_files import TEMPORARY_PREFIX
 
 __all__ = [
     "AVIF_MARKER",
@@ -258,7 +258,7 @@ class MediaStore:
         if target.exists():
             return
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
+        fd, temp = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, dir=target.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(content)

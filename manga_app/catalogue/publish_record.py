@@ -21,6 +21,8 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from manga_app.catalogue.publish_files import TEMPORARY_PREFIX
+
 RECORD = ".publish.json"
 _VERSION = 2
 
@@ -45,7 +47,7 @@ def remember(out_dir: Path, *, settings: str, token: str, bounds: Sequence[tuple
         entries[path.name] = [info.st_size, info.st_mtime_ns]
     record = {"version": _VERSION, "settings": settings, "token": token, "bounds": [list(b) for b in bounds],
               "files": entries, "result": result}
-    temp = out_dir / f".tmp-{RECORD}"
+    temp = out_dir / f"{TEMPORARY_PREFIX}{RECORD}"
     temp.write_text(json.dumps(record), encoding="utf-8")
     os.replace(temp, out_dir / RECORD)
 

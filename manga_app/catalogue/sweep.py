@@ -28,6 +28,7 @@ from manga_app.catalogue.media import (
     page_targets,
 )
 from manga_app.catalogue.models import Page, Series
+from manga_app.catalogue.publish_files import TEMPORARY_PREFIX
 
 __all__ = ["LOCK_NAME", "import_lock", "sweep_orphans", "upgrade_derivatives"]
 
@@ -83,7 +84,7 @@ def sweep_orphans(engine: sa.Engine, media: MediaStore) -> int:
     temporary: list[Path] = []
     for folder in _hashed_folders(media.root):
         for entry in os.scandir(folder):
-            if entry.name.startswith(".tmp-"):
+            if entry.name.startswith(TEMPORARY_PREFIX):
                 temporary.append(Path(entry.path))
             elif entry.is_file() and _HEX.issuperset(entry.name[:64]) and len(entry.name) > 64:
                 on_disk.setdefault(entry.name[:64], []).append(Path(entry.path))
