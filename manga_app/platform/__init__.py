@@ -16,7 +16,9 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   (platform/event_answers.py).
 - Every state's sets of changes held only while not empty (`dirty_sets`).
 - State in memory: kept while its tab is connected, dropped one TTL after
-  (`kept_while_open`, platform/state_lifetime.py).
+  (`kept_while_open`, platform/state_lifetime.py); a visitor's tree holds
+  only the states their events use, each made when first looked up
+  (platform/lazy_substates.py).
 - State in Redis: an event cancelled while its visitor's lock is being
   granted gives the lock back (`lock_given_back_if_cancelled`); the states
   every event reads come in the event's one read (`with_every_event_states`);
@@ -42,7 +44,8 @@ generated `initialState` ($/utils/context), which states.py and
 renderer.mjs rely on.
 
 Overrides: App._preprocess; EventNamespace.on_connect, on_event,
-on_disconnect; EventProcessor.enqueue; StateManagerMemory._purge_token; StateManagerRedis.
+on_disconnect; EventProcessor.enqueue; StateManagerMemory._purge_token and
+_get_or_create_state; StateManagerRedis.
 _try_get_lock, _get_required_state_classes, _enable_keyspace_notifications,
 _lock_waiter; prerequisites.get_redis (the wrappers are in the modules named above).
 Why: Reflex 0.10 has no public hook at a socket.io connect, event or
@@ -66,7 +69,7 @@ from reflex.state import FrontendEventExceptionState
 from reflex.utils import prerequisites
 from reflex_base.event.processor.event_processor import EventProcessor
 
-from manga_app.platform import dirty_sets
+from manga_app.platform import dirty_sets, lazy_substates
 from manga_app.platform.built_page import PAINT_GATE, start_after_first_paint
 from manga_app.platform.document_head import leave_out_color_mode_script, own_stylesheet_link
 from manga_app.platform.marks import MARK
@@ -91,6 +94,7 @@ def install() -> None:
     App._preprocess (run by the event processor under the state lock, before
     every event), EventNamespace.on_connect, on_event and on_disconnect (socket.io)."""
     dirty_sets.install()
+    lazy_substates.install()
     FrontendEventExceptionState.auto_reload_on_errors = []  # a public class setting, no wrapper
     if getattr(App._preprocess, MARK, False):
         return

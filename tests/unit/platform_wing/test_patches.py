@@ -119,6 +119,14 @@ def test_the_patches_sit_where_reflex_calls_them():
     assert StateManagerMemory._purge_token.__wrapped__ is not None
     assert "self._purge_token(token)" in inspect.getsource(StateManagerMemory._purge_expired_tokens)
     assert "def token_to_socket" not in namespace_source and "self._token_manager.token_to_socket" in namespace_source
+    # A visitor's tree in memory is made where the manager reads and changes a state (lazy_substates), and a
+    # state is looked up by name in its parent's `substates` (get_substate, which get_state goes through).
+    import reflex.istate.manager.memory as memory
+    from reflex.state import BaseState
+
+    assert StateManagerMemory._get_or_create_state.__module__ == "manga_app.platform.lazy_substates"
+    assert inspect.getsource(memory).count("._get_or_create_state(token)") == 2
+    assert "if path[index] not in state.substates:" in inspect.getsource(BaseState.get_substate)
 
 
 def test_a_set_up_connection_keeps_only_what_reflex_reads_again():
@@ -292,6 +300,50 @@ def test_a_visitors_states_hold_no_empty_sets_between_events_and_changes_still_r
     per_visitor = (tracemalloc.get_traced_memory()[0] - before) / len(roots)
     tracemalloc.stop()
     assert per_visitor / states < 6_000 / 19, f"{per_visitor:.0f} bytes per visitor's state tree of {states} states"
+
+
+def test_a_visitors_tree_in_memory_holds_the_states_they_used_and_sends_what_the_whole_tree_would():
+    """Reflex's memory manager made all 35 states for every visitor; here only those their events use."""
+    import uuid
+
+    from reflex.istate.manager.token import BaseStateToken
+    from reflex.state import State, _resolve_delta
+
+    from manga_app.pages.home.state import HomeState
+    from manga_app.pages.title.state import TitleState
+
+    def open_title(title) -> None:
+        title.slug, title.title = "shingeki", "進撃の巨人"
+
+    async def scenario() -> None:
+        platform.install()
+        manager = StateManagerMemory()
+        token = BaseStateToken(ident=str(uuid.uuid4()), cls=TitleState)
+        async with manager.modify_state(token) as root:
+            open_title(await root.get_state(TitleState))
+            delta = await root._get_resolved_delta()
+            snapshot = await _resolve_delta(root.dict())
+        whole = State(_reflex_internal_init=True)  # every state made, as Reflex's manager made them
+        open_title(await whole.get_state(TitleState))
+        assert delta == await whole._get_resolved_delta()
+        whole_snapshot = await _resolve_delta(whole.dict())
+        fresh = await _resolve_delta(State(_reflex_internal_init=True).dict())
+        # The states this visit never used are left out of its tree, and the whole tree holds their defaults.
+        left_out = set(whole_snapshot) - set(snapshot)
+        assert len(whole_snapshot) >= 30 and len(left_out) >= len(whole_snapshot) - 5, sorted(snapshot)
+        assert all(whole_snapshot[name] == fresh[name] for name in left_out)
+        assert all(snapshot[name] == whole_snapshot[name] for name in snapshot)
+        # A state first used by a later event is made with its defaults, and kept.
+        async with manager.modify_state(token) as root:
+            home = await root.get_state(HomeState)
+            assert not home.loaded and home.latest == []
+            home.loaded = True
+        async with manager.modify_state(token) as root:
+            assert (await root.get_state(HomeState)).loaded
+            assert (await root.get_state(TitleState)).title == "進撃の巨人"
+        await manager.close()
+
+    asyncio.run(scenario())
 
 
 def test_a_frontend_null_error_is_logged_without_a_reload_script(monkeypatch):
