@@ -8,9 +8,10 @@ Per-visitor parts (who is signed in, follows, read marks) arrive with the
 app. Browser storage itself is never part of the result: the browser
 sends its own when the app connects.
 
-Overrides: nothing is replaced; it builds a state tree outside an event with
-State(_reflex_internal_init=True), _update_router_vars, _resolve_delta,
-_is_client_storage and Var._js_expr/_decode.
+Overrides: nothing is replaced; it builds a state tree outside an event
+(lazy_substates.made: the states the handlers use, made as a visitor's
+are), with _update_router_vars, _resolve_delta, _is_client_storage and
+Var._js_expr/_decode.
 Why: every page's first HTML rendered on the server with the states its
 on_load leaves (content before JavaScript).
 Waits for: Reflex renders pages at build time only, for static routes
@@ -32,6 +33,8 @@ from reflex.state import State, _resolve_delta
 from reflex_base import constants
 from reflex_base.constants.state import FIELD_MARKER
 from reflex_base.utils import format, serializers
+
+from manga_app.platform import lazy_substates
 
 # Connection data the browser's own hydrate fills in; never part of a page.
 _ROUTER_VARS = frozenset(
@@ -71,7 +74,7 @@ async def page_states(
     name, as the request sent them) in their rx.Cookie vars, as the
     browser's hydrate would; the states that differ from the compiled
     defaults, in the frontend's format ({state: {var_rx_state_: value}})."""
-    root = State(_reflex_internal_init=True)
+    root = lazy_substates.made(State)  # only the states the page's handlers use, as a visitor's tree
     root.router_data = root._update_router_vars(data, {})
     for name, value in (cookies or {}).items():
         for state_cls, var in _cookie_vars().get(name, ()):
