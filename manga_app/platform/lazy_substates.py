@@ -56,6 +56,20 @@ class LazySubstates(dict):
             raise KeyError(name)
         return made
 
+    # Snapshots: a state may be made while Reflex walks the tree (a computed var's get_state during the
+    # hydrate's dict()), which a live view of the dict would refuse ("changed size during iteration").
+    def __iter__(self):
+        return iter(list(dict.keys(self)))
+
+    def keys(self):  # type: ignore[override]
+        return list(dict.keys(self))
+
+    def values(self):  # type: ignore[override]
+        return list(dict.values(self))
+
+    def items(self):  # type: ignore[override]
+        return list(dict.items(self))
+
     def _made(self, name: object) -> BaseState | None:
         parent_cls = type(self._parent)
         classes = _by_name.get(parent_cls)
@@ -66,6 +80,13 @@ class LazySubstates(dict):
             return None
         state = made(cls, self._parent)
         dict.__setitem__(self, name, state)
+        # Its computed vars go out with the next delta: the whole tree's hydrate snapshot would have carried
+        # them, and the browser holds only their compiled values. Its fields are at their defaults, which is
+        # what the browser's initial state holds (or the server's seed for its page, which its on_load makes).
+        computed = [var for var, cvar in cls.computed_vars.items() if not cvar._backend]
+        if computed:
+            state.dirty_vars.update(computed)
+            state._mark_ancestors_dirty()
         return state
 
 

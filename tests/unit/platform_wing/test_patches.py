@@ -325,9 +325,18 @@ def test_a_visitors_tree_in_memory_holds_the_states_they_used_and_sends_what_the
             snapshot = await _resolve_delta(root.dict())
         whole = State(_reflex_internal_init=True)  # every state made, as Reflex's manager made them
         open_title(await whole.get_state(TitleState))
-        assert delta == await whole._get_resolved_delta()
+        whole_delta = await whole._get_resolved_delta()
         whole_snapshot = await _resolve_delta(whole.dict())
         fresh = await _resolve_delta(State(_reflex_internal_init=True).dict())
+        # The browser gets every change the whole tree sends, and the computed vars of the states this visit
+        # made (the whole tree's hydrate snapshot carried them; the browser held only their compiled values).
+        title_name = TitleState.get_full_name()
+        assert {name: {var: delta[name][var] for var in vars_} for name, vars_ in whole_delta.items()} == whole_delta
+        extra = {(name, var) for name, vars_ in delta.items() for var in vars_ if var not in whole_delta.get(name, {})}
+        assert (title_name, "alias_parts_rx_state_") in extra
+        computed = {(state.get_full_name(), var + "_rx_state_") for state in (State, TitleState)
+                    for var, cvar in state.computed_vars.items() if not cvar._backend}
+        assert extra <= computed and all(delta[name][var] == whole_snapshot[name][var] for name, var in extra)
         # The states this visit never used are left out of its tree, and the whole tree holds their defaults.
         left_out = set(whole_snapshot) - set(snapshot)
         assert len(whole_snapshot) >= 30 and len(left_out) >= len(whole_snapshot) - 5, sorted(snapshot)
