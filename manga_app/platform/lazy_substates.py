@@ -56,8 +56,8 @@ class LazySubstates(dict):
             raise KeyError(name)
         return made
 
-    # Snapshots: a state may be made while Reflex walks the tree (a computed var's get_state during the
-    # hydrate's dict()), which a live view of the dict would refuse ("changed size during iteration").
+    # Snapshots: a lookup may make a state while Reflex walks the tree, which a live view of the dict would
+    # refuse ("changed size during iteration"); with live views, pages' hydrations failed in the e2e tests.
     def __iter__(self):
         return iter(list(dict.keys(self)))
 
