@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import html
 import os
+import re
 import signal
 import subprocess
 import time
@@ -22,6 +23,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from manga_app.accounts import emulator
+from manga_app.core.browser import EVENT_ANSWER_REF, EVENT_NUMBER_FIELD
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = int(os.environ.get("E2E_PORT", "3123"))
@@ -272,6 +274,36 @@ def wait_for_hydration(page: Page) -> None:
     page.wait_for_function(
         "() => window.__reflex !== undefined && document.querySelector('link[rel=canonical]') !== null"
     )
+
+
+class Answers:
+    """The events a tab sent and the server's answers to them, read off its
+    socket's frames (assets/js/delivery.js numbers each event; the server
+    answers the number once its handler has finished). Watch before `goto`."""
+
+    _SENT = re.compile(rf'"{EVENT_NUMBER_FIELD}":(\d+)')
+    _ANSWER = re.compile(rf'"ref":"ref_{EVENT_ANSWER_REF}","value":(\d+)')
+
+    def __init__(self, page: Page) -> None:
+        self.sent: set[int] = set()
+        self.answered: set[int] = set()
+        page.on("websocket", self._watch)
+
+    def _watch(self, socket) -> None:
+        socket.on("framesent", lambda payload: self._note(payload, self._SENT, self.sent))
+        socket.on("framereceived", lambda payload: self._note(payload, self._ANSWER, self.answered))
+
+    @staticmethod
+    def _note(payload: str | bytes, pattern: re.Pattern, into: set[int]) -> None:
+        if isinstance(payload, str):
+            into.update(int(number) for number in pattern.findall(payload))
+
+    def wait_all(self, page: Page, *, at_least: int = 1, timeout: float = 20) -> None:
+        """Until at least `at_least` events were sent and every one was answered."""
+        deadline = time.monotonic() + timeout
+        while len(self.sent) < at_least or not self.sent <= self.answered:
+            assert time.monotonic() < deadline, f"events not answered: sent {sorted(self.sent)}, answered {sorted(self.answered)}"
+            page.wait_for_timeout(50)
 
 
 _ATTRIBUTE_ORDER = ("name", "property", "rel", "content", "href")

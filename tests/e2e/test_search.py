@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from manga_app.core import routes
 from manga_app.catalogue.readings import readings_for
-from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import SITE_ORIGIN, Answers, wait_for_hydration, with_head_tags
 
 SERIES_TITLE = "星降る街の配達人"  # a demo series; its readings come from the published list
 
@@ -109,6 +109,21 @@ def test_sort_links_keep_the_query(base_url: str, page: Page) -> None:
     page.wait_for_url(re.compile(r"sort=popular"))
     assert query_of(page)["q"] == ["の"]
     expect(current).to_have_text("人気順")
+
+
+def test_a_sorted_search_opened_from_a_link_keeps_its_sort_in_the_url(base_url: str, page: Page) -> None:
+    """The box holds the URL's words in the first HTML; the app must not take
+    them for words the visitor typed before it started and replace the URL
+    with a search that has lost its sort (a reload or a shared link would).
+    Whether it did depended on which of the box's event and the page's load
+    the server took first, so the link is opened three times."""
+    for tab in (page, page.context.new_page(), page.context.new_page()):
+        answers = Answers(tab)
+        tab.goto(base_url + routes.search_url(q="の", sort="popular"))
+        wait_for_hydration(tab)
+        answers.wait_all(tab, at_least=2)  # the box's words, sent as the page mounts, among them
+        expect(tab.locator(".result-bar .tab.is-current")).to_have_text("人気順")
+        assert query_of(tab) == {"q": ["の"], "sort": ["popular"]}
 
 
 def test_an_empty_result_suggests_near_titles(base_url: str, page: Page) -> None:

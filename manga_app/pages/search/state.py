@@ -71,11 +71,15 @@ class SearchState(rx.State):
         if not self.is_hydrated:
             self._typed_on = self.router.url.path
 
-    @rx.event
-    async def load(self):
+    async def _url_params(self) -> Query:
+        """The search the URL asks for (the one the event was sent from)."""
         snapshot, _ = await current_index()
         known = frozenset(genre.name for genre in snapshot.genres)
-        params = parse_search_params(self.router.url.query or "", known_genres=known)
+        return parse_search_params(self.router.url.query or "", known_genres=known)
+
+    @rx.event
+    async def load(self):
+        params = await self._url_params()
         typed_here = self._typed_on == self.router.url.path and params.q != self.query
         self._typed_on = ""
         if typed_here:
@@ -107,10 +111,21 @@ class SearchState(rx.State):
         had started (no change event reached the app for it). An empty box
         is not a search: after a client-side navigation the box mounts empty
         while the page's on_load may already have run with the URL's words
-        (arriving from the not-found page's box), and they must stay."""
-        if isinstance(value, str) and clean_query(value) and clean_query(value) != self.query:
-            return await self.type_query(value)
-        return None
+        (arriving from the not-found page's box), and they must stay.
+
+        The first HTML's box holds the URL's words, and this event can reach
+        the backend before the page's on_load: words equal to the URL's are
+        not typed. Were they taken for typing, the search would replace the
+        URL with one that has lost its sort and filters. Words typed before
+        that load search within the URL's sort and filters."""
+        typed = clean_query(value) if isinstance(value, str) else ""
+        if not typed or typed == self.query:
+            return None
+        if not self.is_hydrated:
+            self._params = await self._url_params()
+            if typed == self._params.q:
+                return None
+        return await self.type_query(value)
 
     @rx.event
     async def flush(self, _result=None):
