@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from manga_app.accounts import emulator
 from manga_app.core.browser import EVENT_ANSWER_REF, EVENT_NUMBER_FIELD
@@ -245,10 +246,18 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 def _only_loopback(route) -> None:
     host = route.request.url.split("/")[2].split(":")[0]
-    if host in ("localhost", "127.0.0.1", PRODUCTION_HOST):
-        route.continue_()
-    else:
-        route.fulfill(status=204, body="")
+    try:
+        if host in ("localhost", "127.0.0.1", PRODUCTION_HOST):
+            route.continue_()
+        else:
+            route.fulfill(status=204, body="")
+    except PlaywrightError as error:
+        # A test that holds requests in its own route and answers them itself
+        # (test_reader_progress's preloads) can answer one between Playwright
+        # handing it here and this answer; it is answered, which is all this
+        # guard is for. Seen once in CI as a teardown error.
+        if "already handled" not in error.message:
+            raise
 
 
 @pytest.fixture
