@@ -12,7 +12,13 @@ from manga_app.offline.parts import offline_app_wrap
 from manga_app.visitor.client_commands import client_commands_wrap
 from manga_app.pages import register_pages
 from manga_app.read_models import discovery
-from manga_app.platform import leave_out_color_mode_script, own_stylesheet_link, redis_waits_out_outages, versions
+from manga_app.platform import (
+    client_storage_in_a_stable_order,
+    leave_out_color_mode_script,
+    own_stylesheet_link,
+    redis_waits_out_outages,
+    versions,
+)
 from manga_app.ssr.pages import warm_up
 from manga_app.web import bounded_logs
 from manga_app.web.publish_push import watch_publishes
@@ -26,6 +32,7 @@ content_key(get_settings())
 check_firebase_at_startup()
 leave_out_color_mode_script()
 own_stylesheet_link()
+client_storage_in_a_stable_order()
 redis_waits_out_outages()
 
 app = rx.App(

@@ -10,6 +10,9 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   the HTML, and React Router's scroll restoration by the site's own
   component, whose script on the reader runs once the page is parsed
   (`own_stylesheet_link`).
+- The same app compiles to the same files: the browser-storage fields of
+  utils/context.jsx in a stable order, so a save under `make dev` does not
+  rewrite that module (`client_storage_in_a_stable_order`, platform/stable_compile.py).
 - Event handling: a hook before every event and on every socket.io
   connect, event and disconnect (`install`; the policy itself is platform/socket_guard.py);
   every event the browser numbers is answered with its number once handled
@@ -47,7 +50,8 @@ Overrides: App._preprocess; EventNamespace.on_connect, on_event,
 on_disconnect; EventProcessor.enqueue; StateManagerMemory._purge_token and
 _get_or_create_state; StateManagerRedis.
 _try_get_lock, _get_required_state_classes, _enable_keyspace_notifications,
-_lock_waiter; prerequisites.get_redis (the wrappers are in the modules named above).
+_lock_waiter; prerequisites.get_redis; compiler.utils.compile_client_storage
+(the wrappers are in the modules named above).
 Why: Reflex 0.10 has no public hook at a socket.io connect, event or
 disconnect, nor settings for what the state-manager wraps change.
 Waits for: for App._preprocess, nothing: Reflex 0.10.1 already has
@@ -81,9 +85,10 @@ from manga_app.platform.redis_lock import (
 )
 from manga_app.platform import event_answers, socket_guard, state_lifetime  # noqa: I001
 from manga_app.platform.redis_outage import waits_for_redis
+from manga_app.platform.stable_compile import client_storage_in_a_stable_order
 
-__all__ = ["PAINT_GATE", "install", "leave_out_color_mode_script", "own_stylesheet_link", "redis_waits_out_outages",
-           "start_after_first_paint"]
+__all__ = ["PAINT_GATE", "client_storage_in_a_stable_order", "install", "leave_out_color_mode_script",
+           "own_stylesheet_link", "redis_waits_out_outages", "start_after_first_paint"]
 
 
 # ---- event handling ------------------------------------------------------

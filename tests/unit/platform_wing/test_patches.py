@@ -80,6 +80,36 @@ def test_scroll_restoration_is_the_sites_component(monkeypatch):
 # ---- event handling ---------------------------------------------------------
 
 
+def test_the_same_app_compiles_to_the_same_context_module(monkeypatch):
+    """utils/context.jsx does not depend on the order Reflex finds the states
+    in: a set of classes, whose order changes from one process to the next,
+    and `make dev` compiles the app in a fresh process at every save."""
+    from reflex.compiler import compiler
+    from reflex.state import BaseState, State
+
+    import manga_app.reader.state  # noqa: F401  (states with browser storage: the reader's settings,
+    import manga_app.visitor.library_state  # noqa: F401  a visitor's follows)
+
+    built_in = BaseState.__dict__["get_substates"].__func__
+
+    def compiled(reverse: bool) -> str:
+        def get_substates(cls):
+            return sorted(built_in(cls), key=lambda state: state.get_full_name(), reverse=reverse)
+
+        monkeypatch.setattr(BaseState, "get_substates", classmethod(get_substates))
+        return compiler.compile_contexts(State, None)[1]
+
+    patched = reflex.compiler.utils.compile_client_storage
+    monkeypatch.setattr(reflex.compiler.utils, "compile_client_storage", getattr(patched, "__wrapped__", patched))
+    # Reflex's own: the storage fields in the states' order.
+    assert compiled(reverse=False) != compiled(reverse=True)
+    platform.client_storage_in_a_stable_order()
+    platform.client_storage_in_a_stable_order()  # idempotent
+    assert compiled(reverse=False) == compiled(reverse=True)
+    code = compiled(reverse=False)
+    assert '"name": "manga_follows", "sync": true' in code and '"name": "manga_reader_layout"' in code
+
+
 def test_the_patches_sit_where_reflex_calls_them():
     platform.install()
     platform.install()  # idempotent: one wrapper, not two
