@@ -9,7 +9,11 @@ manga_app/pages/home/view.py (and puts it back afterwards, whatever happens)
 and times until the open page shows the new text, without reloading it
 itself. Figures: the median and the worst of EDITS saves; target: median
 <= 5 s for a text change in a view. Also the start-up, from the command to
-the home page showing its text (the first compile of a fresh build folder).
+the home page showing its text (the first compile of a fresh build folder),
+and the errors the open page logged from its first visit to the last edit
+(target: none). A save that re-rendered the page from its root (a
+context.jsx that changed at every compile, platform/stable_compile.py) went
+through React's removeChild error, and at times never showed the edit.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ def _require_covers(page) -> None:
     page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=cover.element_handle(), timeout=30_000)
 
 
-def _edits(url: str) -> tuple[float, list[float], int]:
+def _edits(url: str) -> tuple[float, list[float], int, list[str]]:
     from playwright.sync_api import sync_playwright
 
     original = VIEW.read_text(encoding="utf-8")
@@ -71,6 +75,9 @@ def _edits(url: str) -> tuple[float, list[float], int]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
+            errors: list[str] = []
+            page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error: errors.append(str(error)))
             started = time.monotonic()
             page.goto(url + "/", timeout=WAIT_MS)
             page.get_by_text(LEAD).wait_for(timeout=WAIT_MS)
@@ -91,7 +98,7 @@ def _edits(url: str) -> tuple[float, list[float], int]:
                 VIEW.write_text(original, encoding="utf-8")
         finally:
             browser.close()
-    return first, seconds, kept
+    return first, seconds, kept, errors
 
 
 def run(results_dir: Path) -> dict:
@@ -110,13 +117,17 @@ def run(results_dir: Path) -> dict:
             backend = time.monotonic() - started
             with contextlib.suppress(httpx.HTTPError):
                 httpx.get(f"http://localhost:{PORT}/", timeout=WAIT_MS / 1000)
-            first, seconds, kept = _edits(f"http://localhost:{PORT}")
+            first, seconds, kept, errors = _edits(f"http://localhost:{PORT}")
     median = statistics.median(seconds)
+    for error in errors:
+        print(f"  devloop: the page logged: {error.splitlines()[0][:200]}")
     return {"figures": [
         {"figure": "save to browser, a text change in a page's view (median)", "value": round(median, 2), "unit": "s",
          "target": f"<= {TARGET_SECONDS:.0f} s", "pass": median <= TARGET_SECONDS},
         {"figure": "save to browser, the slowest of the edits", "value": round(max(seconds), 2), "unit": "s"},
         {"figure": f"edits shown without reloading the page (of {EDITS})", "value": kept, "unit": ""},
+        {"figure": "errors the open page logged, first visit to last edit", "value": len(errors), "unit": "",
+         "target": "0", "pass": not errors},
         {"figure": "start-up, the command to the backend answering", "value": round(backend, 1), "unit": "s"},
         {"figure": "then the first visit to the home page's text", "value": round(first, 1), "unit": "s"},
     ]}
