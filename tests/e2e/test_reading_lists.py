@@ -154,8 +154,21 @@ def test_statuses_unread_and_updates_for_a_guest_linked_to_google(base_url, serv
     expect(_tab(page, "読了 1")).to_have_attribute("aria-current", "true")
     _shoot(page, shots, "library-finished")
     page.go_back()
-    page.get_by_test_id("finished-undo").click()
-    expect(page.locator(".ant-notification-notice").filter(has_text="「読んでる」に戻しました")).to_be_visible()
+    # Back on the reader, the page loads again: tapped before its sign-in state has
+    # arrived, 元に戻す says 読み込み中です and asks to try again, as a visitor would.
+    done = page.locator(".ant-notification-notice").filter(has_text="「読んでる」に戻しました")
+    wait = page.locator(".ant-notification-notice").filter(has_text="読み込み中です")
+    undo = page.get_by_test_id("finished-undo")
+    for _ in range(10):
+        undo.click()
+        try:
+            expect(done).to_be_visible(timeout=3000)
+            break
+        except AssertionError:
+            expect(wait.first).to_be_visible()  # the only other answer; the banner stays for another tap
+            if undo.count() == 0:
+                break
+    expect(done).to_be_visible()
     expect(page.get_by_test_id("finished-banner")).to_have_count(0)
     open_page(page, base_url + LIBRARY)
     expect(_tab(page, "読了 0")).to_be_visible()
