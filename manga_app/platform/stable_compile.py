@@ -24,6 +24,7 @@ the initial state but not the storage fields).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import reflex.compiler.utils
@@ -32,11 +33,11 @@ from manga_app.platform.marks import MARK
 
 
 def _sorted(original):
+    @functools.wraps(original)
     def compile_client_storage(state: Any) -> dict[str, dict[str, dict[str, Any]]]:
         return {kind: dict(sorted(fields.items())) for kind, fields in original(state).items()}
 
     setattr(compile_client_storage, MARK, True)
-    compile_client_storage.__wrapped__ = original
     return compile_client_storage
 
 
