@@ -55,7 +55,8 @@ def test_all_time_ranking_follows_the_published_view_totals(base_url: str, page:
     for _ in range(40):
         page.goto(base_url + routes.ranking_url("all"))
         expect(page.locator("main .rank-row").first).to_be_visible()
-        shown = page.locator("main .rank-title").all_inner_texts()
+        # Text, not innerText: rows far down the list are not drawn until scrolled near (content-visibility).
+        shown = page.locator("main .rank-title").all_text_contents()
         if shown == expected:
             break
         page.wait_for_timeout(500)
