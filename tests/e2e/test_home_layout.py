@@ -108,6 +108,19 @@ def test_the_latest_covers_in_a_phones_first_screen_load_at_once(browser: Browse
         assert all(loading != "lazy" and priority == "high" for loading, priority in first_screen), first_screen
 
 
+def _whole_arrows(page: Page, label: str) -> None:
+    """Both arrows of a row can be seen and hit edge to edge (a section drawn only near the screen clips
+    what it paints to its own box; the arrows stand 12 px outside the row)."""
+    for name in (f"{label}の前へ", f"{label}の次へ"):
+        arrow = page.get_by_role("button", name=name)
+        arrow.scroll_into_view_if_needed()
+        box = arrow.bounding_box()
+        hits = arrow.evaluate(
+            "(el, b) => [b.x + 2, b.x + b.width - 2].map(x => el.contains(document.elementFromPoint(x, b.y + b.height / 2)))",
+            box)
+        assert hits == [True, True], (name, hits)
+
+
 def test_carousels_show_whole_cards_and_arrows_move_them_on_a_mouse(browser: Browser, base_url: str, filled) -> None:
     with guarded_context(browser, **DESKTOP) as context:
         page = context.new_page()
@@ -118,6 +131,7 @@ def test_carousels_show_whole_cards_and_arrows_move_them_on_a_mouse(browser: Bro
         _whole_cards_only(page, row)
         next_arrow = page.get_by_role("button", name="人気の次へ")
         expect(next_arrow).to_be_visible()
+        _whole_arrows(page, "人気")
         next_arrow.click()
         page.wait_for_function("s => document.querySelector(s).scrollLeft > 0", arg=row)
         page.wait_for_timeout(800)  # the smooth scroll comes to rest
