@@ -1,5 +1,6 @@
 """A page's first HTML: its states (states.py) rendered by the renderer,
-cached per catalogue version, since the server renders what every visitor
+cached per catalogue version and minute (its relative times are that
+minute's: core/clock.py), since the server renders what every visitor
 first sees (and, for a page drawn with some of the visitor's cookies,
 what every visitor with those cookies sees)."""
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
 from manga_app.core import routes
+from manga_app.core.clock import page_minute
 from manga_app.pages import load_events, server_cookies
 from manga_app.platform import states
 from manga_app.ssr.renderer import RenderError, RendererClient
@@ -30,6 +32,8 @@ _NOT_FOUND_ROUTE = "/404"
 class _Key:
     # The host changes only what the production host shows (robots, analytics).
     version: str
+    # The relative times it shows are this minute's (core/clock.py), as the app's own load then computes them.
+    minute: int
     production: bool
     path: str
     query: str
@@ -99,7 +103,7 @@ async def render_page(
     query = own_query(found.kind if found else None, query)
     named = server_cookies(found.kind if found else None)
     used = tuple((name, cookies[name]) for name in named if cookies and cookies.get(name))
-    key = _Key(version, production, path, query, used)
+    key = _Key(version, page_minute(), production, path, query, used)
     cached = _cache.get(key)
     if cached is not None:
         _cache.move_to_end(key)

@@ -5,12 +5,12 @@ this from its own query (ui/listing.py draws it)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 
 import reflex as rx
 
 from manga_app.cards.records import Card, PageLink, TabLink, card_for
 from manga_app.core import routes
+from manga_app.core.clock import page_now
 from manga_app.core.routes import PageKind
 from manga_app.search.query import Result
 
@@ -35,7 +35,7 @@ class ListingState(rx.State, mixin=True):
         self.cards, self.pager, self.total, self.loaded = [], [], 0, True
 
     def _show(self, result: Result, pager: list[PageLink]) -> None:
-        now = datetime.now(UTC)
+        now = page_now()
         self.total, self.page, self.pages = result.total, result.page, result.pages
         self.cards = [card_for(item, now=now) for item in result.items]
         self.pager = pager

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.core import discovery as rules
+from manga_app.core.clock import page_now
 from manga_app.pages.calendar import logic
 from manga_app.read_models import discovery
 from manga_app.cards.records import Card, PageLink, TabLink, calendar_card_for
@@ -32,7 +33,8 @@ class CalendarState(rx.State):
         listing = discovery.calendar_listing(board, query.day, query.page, rules.CALENDAR_PER_PAGE)
         self.day, self.counting = query.day, board.pending
         self.day_label = "不定期" if query.day == rules.IRREGULAR else rules.DAY_LABELS[query.day] + "曜日"
-        self.cards = [calendar_card_for(item, updated_today=today, now=now) for item, today in listing.items]
+        shown = page_now()  # the texts of this minute's cached first HTML (core/clock.py)
+        self.cards = [calendar_card_for(item, updated_today=today, now=shown) for item, today in listing.items]
         self.day_tabs = logic.day_tabs(query, now=now)
         self.pager = logic.pager(query, listing.page, listing.pages)
         self.total, self.page, self.pages = listing.total, listing.page, listing.pages

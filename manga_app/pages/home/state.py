@@ -11,6 +11,7 @@ import reflex as rx
 
 from manga_app.core import discovery as rules
 from manga_app.core import routes
+from manga_app.core.clock import page_now
 from manga_app.pages.home.logic import ContinueCard, continue_cards
 from manga_app.read_models import discovery
 from manga_app.read_models.compact import STATUSES
@@ -46,11 +47,11 @@ class HomeState(rx.State):
     async def load(self):
         snapshot = await held_catalogue().snapshot()
         board = await discovery.held_board().board()
-        now = datetime.now(UTC)
+        now = page_now()  # the texts of this minute's cached first HTML (core/clock.py)
         self.latest = [card_for(item, now=now) for item in snapshot.latest[:LATEST_COUNT]]
         ranked = discovery.ranking_listing(board, rules.DAY, "", 1, RANKING_COUNT)
         self.ranking = [rank_card_for(item, place, now=now) for item, place in ranked.items]
-        today = rules.parse_day(None, now=now)
+        today = rules.parse_day(None, now=datetime.now(UTC))
         self.weekday_tabs = [
             TabLink(label=label + ("(今日)" if day == today else ""), href=routes.calendar_url(day), current=day == today)
             for day, label in rules.WEEKDAY_LABELS.items()

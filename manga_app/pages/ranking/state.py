@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 
 import reflex as rx
 
 from manga_app.core import discovery as rules
+from manga_app.core.clock import page_now
 from manga_app.pages.ranking import logic
 from manga_app.read_models import discovery
 from manga_app.read_models.held import held_catalogue
@@ -38,7 +38,7 @@ class RankingState(rx.State):
             self.rows, self.genre_tabs, self.pager, self.total, self.loaded = [], [], [], 0, True
             return
         listing = discovery.ranking_listing(board, query.period, query.genre, query.page, rules.RANKING_PER_PAGE)
-        now = datetime.now(UTC)
+        now = page_now()
         self.rows = [rank_card_for(item, ranked, now=now) for item, ranked in listing.items]
         self.genre_tabs = logic.genre_tabs(query, [genre.name for genre in board.snapshot.genres])
         self.pager = logic.pager(query, listing.page, listing.pages)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import replace
-from datetime import UTC, datetime
 
 import reflex as rx
 
 from manga_app.pages.search import logic
 from manga_app.visitor.client_commands import client_command, later
 from manga_app.core.display import Throttle
+from manga_app.core.clock import page_now
 from manga_app.search.normalize import clean_query, query_terms
 from manga_app.search.paging import PER_PAGE
 from manga_app.search.params import parse_search_params
@@ -148,7 +148,7 @@ class SearchState(rx.State):
 
     async def _run(self, params: Query) -> None:
         snapshot, index = await current_index()
-        self._params, now = params, datetime.now(UTC)
+        self._params, now = params, page_now()
         terms = query_terms(params.q)
         result = index.search(replace(params, per_page=PER_PAGE), terms)
         self.heading, self.total = logic.heading(params), result.total

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 import reflex as rx
 
 from manga_app.accounts import reading
 from manga_app.core import routes, shared
+from manga_app.core.clock import page_now
 from manga_app.core.display import STATUS_LABELS, format_count, relative_time_ja
 from manga_app.read_models.title_cache import load_title
 from manga_app.accounts import service
@@ -114,7 +114,7 @@ class TitleState(rx.State):
             self.slug, self.title, self.chapters, self.volumes = slug, "", [], []
             return
         series, units = loaded
-        now = datetime.now(UTC)
+        now = page_now()
 
         def share(name: str, value):
             # Every visitor of this title holds the same lists: one copy (core/shared.py).

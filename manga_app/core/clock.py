@@ -1,0 +1,31 @@
+"""The time a page's relative times are shown against (3分前, たった今):
+the end of the current minute, the same for every render within it.
+
+The server caches a page's first HTML (ssr/pages.py) under this minute, and
+the app's own load of the page, once the browser has connected, computes
+the same texts within it. So the states the browser hydrated from and the
+ones it is then sent agree, and nothing is redrawn after hydration. Before,
+a page cached minutes earlier said 1分前 where the app then said 3分前; the
+browser redrew every card of the home at once (most of its blocking time
+in Lighthouse), and a visitor saw the times change under their eyes.
+
+The end of the minute, not its start: nothing published before now is then
+in the future (未来の時間). A time is shown at most a minute older than it
+is. Pure: standard library only."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+__all__ = ["page_minute", "page_now"]
+
+
+def page_now(now: datetime | None = None) -> datetime:
+    """The end of `now`'s minute (UTC; now if not given)."""
+    current = now or datetime.now(UTC)
+    return current.replace(second=0, microsecond=0) + timedelta(minutes=1)
+
+
+def page_minute(now: datetime | None = None) -> int:
+    """page_now as a whole number of minutes: the same for every render in one minute."""
+    return int(page_now(now).timestamp()) // 60
