@@ -5,7 +5,6 @@ this from its own query (ui/listing.py draws it)."""
 
 from __future__ import annotations
 
-
 import reflex as rx
 
 from manga_app.cards.records import Card, PageLink, TabLink, card_for

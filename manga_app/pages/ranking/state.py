@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import reflex as rx
 
 from manga_app.core import discovery as rules
