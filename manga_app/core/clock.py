@@ -15,6 +15,7 @@ is. Pure: standard library only."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 __all__ = ["page_minute", "page_now"]
@@ -27,5 +28,6 @@ def page_now(now: datetime | None = None) -> datetime:
 
 
 def page_minute(now: datetime | None = None) -> int:
-    """page_now as a whole number of minutes: the same for every render in one minute."""
-    return int(page_now(now).timestamp()) // 60
+    """page_now as a whole number of minutes: the same for every render in one
+    minute. (Asked on every page request: no datetime is built for it.)"""
+    return int((now.timestamp() if now else time.time()) // 60) + 1

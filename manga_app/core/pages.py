@@ -78,6 +78,9 @@ class Page:
     # Shows one visitor's own things (once the app has their session): no
     # cache anywhere keeps a copy (Cache-Control: no-store); console pages too.
     personal: bool = False
+    # Its first HTML shows relative times (3分前: core/clock.py), so the server
+    # keeps it for one minute; any other page is kept until the catalogue changes.
+    shows_times: bool = False
 
     @property
     def private(self) -> bool:
@@ -93,29 +96,29 @@ class PageKind(enum.Enum):
     """The pages, in the footer's order. Each member's value is its declaration."""
 
     HOME = Page("/", Head("", SITE_DESCRIPTION, json_ld=JsonLd.WEBSITE), in_sitemap=True, kept_offline=True,
-                nav_label="トップ", tab=Tab("ホーム", "home"))
+                nav_label="トップ", tab=Tab("ホーム", "home"), shows_times=True)
     GENRES = Page(
         "/genres",
         Head("ジャンル一覧", "ジャンルから漫画を探す。作品数つきの全ジャンル一覧です。"),
         in_sitemap=True,
         nav_label="ジャンル",
     )
-    GENRE = Page("/genre/[name]", query=("sort", "page"))
+    GENRE = Page("/genre/[name]", query=("sort", "page"), shows_times=True)
     # Every series by one author (writer or artist) or with one tag: listed
     # like a genre; their heads and 404s come from the held catalogue.
-    AUTHOR = Page("/author/[name]", query=("sort", "page"))
-    TAG = Page("/tag/[name]", query=("sort", "page"))
+    AUTHOR = Page("/author/[name]", query=("sort", "page"), shows_times=True)
+    TAG = Page("/tag/[name]", query=("sort", "page"), shows_times=True)
     # 五十音 (core/gojuon.py): one row's titles in 五十音順, each row's count
     # in its tabs. The head names the row; an unknown row is a 404.
-    KANA_ROW = Page("/index/[row]", query=("page",), nav_label="五十音", nav_path=KANA_FIRST_ROW)
+    KANA_ROW = Page("/index/[row]", query=("page",), nav_label="五十音", nav_path=KANA_FIRST_ROW, shows_times=True)
     # Their heads depend on the query (period, genre, day) and an unknown
     # genre is a 404, so they are built like the catalogue's pages.
     RANKING = Page("/ranking", in_sitemap=True, nav_label="ランキング", query=("period", "genre", "page"),
-                   tab=Tab("ランキング", "ranking"))
-    CALENDAR = Page("/calendar", in_sitemap=True, nav_label="曜日別", query=("day", "page"))
+                   tab=Tab("ランキング", "ranking"), shows_times=True)
+    CALENDAR = Page("/calendar", in_sitemap=True, nav_label="曜日別", query=("day", "page"), shows_times=True)
     SEARCH = Page("/search", Head("漫画を検索", "タイトル・別名・よみがな・ローマ字で漫画を検索できます。"), nav_label="検索",
-                  query=("q", "genre", "exclude", "status", "sort", "page"), tab=Tab("検索", "search"))
-    MANGA = Page("/manga/[slug]")
+                  query=("q", "genre", "exclude", "status", "sort", "page"), tab=Tab("検索", "search"), shows_times=True)
+    MANGA = Page("/manga/[slug]", shows_times=True)
     # Reflex cannot express `/{slug}-ch-{n}` as a route, so the reader is the
     # single-segment dynamic route and the server refuses (404) every path
     # that does not parse as a chapter path (routes.match).

@@ -11,6 +11,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import parse_qsl, urlencode
 
 from manga_app.core import routes
@@ -32,7 +33,8 @@ _NOT_FOUND_ROUTE = "/404"
 class _Key:
     # The host changes only what the production host shows (robots, analytics).
     version: str
-    # The relative times it shows are this minute's (core/clock.py), as the app's own load then computes them.
+    # The relative times it shows are this minute's (core/clock.py), as the app's
+    # own load then computes them; 0 for a page that shows none (kept_minute).
     minute: int
     production: bool
     path: str
@@ -76,6 +78,13 @@ async def warm_up() -> None:
         log.exception("The page renderer did not start")
 
 
+def kept_minute(kind: routes.PageKind | None, now: datetime | None = None) -> int:
+    """The minute a page's kept HTML is for: page_minute for a page that shows
+    relative times (its declaration's `shows_times`), else 0: the reader, the
+    most asked-for page, is not rendered anew every minute for nothing."""
+    return page_minute(now) if kind is not None and kind.page.shows_times else 0
+
+
 def own_query(kind: routes.PageKind | None, query: str) -> str:
     """`query` with only the parameters the page reads (its declaration's
     `query`), in a stable order: `?z=<random>` neither renders anew nor
@@ -103,7 +112,7 @@ async def render_page(
     query = own_query(found.kind if found else None, query)
     named = server_cookies(found.kind if found else None)
     used = tuple((name, cookies[name]) for name in named if cookies and cookies.get(name))
-    key = _Key(version, page_minute(), production, path, query, used)
+    key = _Key(version, kept_minute(found.kind if found else None), production, path, query, used)
     cached = _cache.get(key)
     if cached is not None:
         _cache.move_to_end(key)

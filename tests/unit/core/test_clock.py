@@ -26,3 +26,14 @@ def test_a_chapter_published_a_moment_ago_is_never_in_the_future_and_at_most_a_m
             shown = relative_time_ja(now - timedelta(seconds=back), now=page_now(now))
             assert shown in ("たった今", "1分前"), (second, back, shown)
         assert relative_time_ja(now, now=page_now(now)) == "たった今"
+
+
+def test_the_minute_asked_without_a_time_is_the_minute_of_now():
+    for _ in range(3):
+        before = page_minute(datetime.now(UTC))
+        asked = page_minute()
+        after = page_minute(datetime.now(UTC))
+        if before == after:  # not asked across a minute's turn
+            assert asked == before == int(page_now().timestamp()) // 60
+            return
+    raise AssertionError("three minutes turned while asking")

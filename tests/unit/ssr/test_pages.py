@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,18 @@ def test_every_page_keeps_the_query_parameters_its_declaration_names(path: str, 
     ranking's period and genre make pages of their own, junk does not."""
     found = routes.match(path)
     assert pages.own_query(found.kind if found else None, query) == kept
+
+
+@pytest.mark.parametrize(("path", "shows_times"), [
+    ("/", True), ("/ranking", True), ("/calendar", True), ("/search", True), ("/manga/hoshifuru", True),
+    ("/genre/%E6%97%A5%E5%B8%B8", True), ("/author/x", True), ("/index/%E3%81%82", True),
+    ("/hoshifuru-ch-1", False), ("/genres", False), ("/offline", False), ("/no/such/page", False),
+])
+def test_only_pages_that_show_relative_times_are_rendered_anew_each_minute(path: str, shows_times: bool):
+    """A page's kept HTML says 3分前 as of its minute (core/clock.py); the
+    reader shows no such time, so a new minute does not render it again."""
+    found = routes.match(path)
+    kind = found.kind if found else None
+    at = datetime(2026, 11, 30, 5, 10, 30, tzinfo=UTC)
+    later = at + timedelta(minutes=1)
+    assert (pages.kept_minute(kind, at) != pages.kept_minute(kind, later)) is shows_times
