@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from manga_app.read_models.columns import TextColumn
+from manga_app.read_models.columns import TextColumn, row_of
 
 _ROOT = Path(__file__).resolve().parents[2]
 # What a Board holds besides its snapshot (and its lock, made anew).
@@ -50,7 +50,7 @@ class Columns:
         return self.count
 
     def genres_of(self, index: int) -> array:
-        return self.genre_ids[self.genre_ends[index - 1] if index else 0 : self.genre_ends[index]]
+        return row_of(self.genre_ids, self.genre_ends, index)
 
 
 @dataclass

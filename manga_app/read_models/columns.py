@@ -46,6 +46,12 @@ class TextColumn:
         return str_bytes(self.text) + self.ends.itemsize * len(self.ends)
 
 
+def row_of(values: array, ends: array, index: int) -> array:
+    """Row `index` of a ragged column: its values run from the last row's end
+    to its own (a series' genre ids, in the catalogue and the board's copy)."""
+    return values[ends[index - 1] if index else 0 : ends[index]]
+
+
 def str_bytes(text: str) -> int:
     if text.isascii():
         return len(text)

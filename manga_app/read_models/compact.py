@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import accumulate, chain, islice
 
-from manga_app.read_models.columns import RAW, SAME, Interned, TextColumn, UrlColumn
+from manga_app.read_models.columns import RAW, SAME, Interned, TextColumn, UrlColumn, row_of
 from manga_app.read_models.list_pages import Page, page_of_items, page_of_raw
 
 STATUSES = ("ongoing", "completed")
@@ -197,7 +197,7 @@ class Catalogue(Sequence[MangaItem]):
         return map(self.item, range(self._count))
 
     def genres_of(self, index: int) -> Sequence[int]:
-        return self.genre_ids[self._genre_ends[index - 1] if index else 0 : self._genre_ends[index]]
+        return row_of(self.genre_ids, self._genre_ends, index)
 
     def cover(self, index: int) -> str:
         return self._covers.url(index)

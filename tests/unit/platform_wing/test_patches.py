@@ -77,7 +77,7 @@ def test_scroll_restoration_is_the_sites_component(monkeypatch):
     assert "$/public/js/scroll_restoration.jsx" in imports
 
 
-# ---- event handling ---------------------------------------------------------
+# ---- the compiled app -------------------------------------------------------
 
 
 def test_the_same_app_compiles_to_the_same_context_module(monkeypatch):
@@ -108,6 +108,9 @@ def test_the_same_app_compiles_to_the_same_context_module(monkeypatch):
     assert compiled(reverse=False) == compiled(reverse=True)
     code = compiled(reverse=False)
     assert '"name": "manga_follows", "sync": true' in code and '"name": "manga_reader_layout"' in code
+
+
+# ---- event handling ---------------------------------------------------------
 
 
 def test_the_patches_sit_where_reflex_calls_them():
@@ -184,6 +187,23 @@ def test_a_set_up_connection_keeps_only_what_reflex_reads_again():
     # Reflex reads the headers of the environ only in on_connect, before they go.
     source = inspect.getsource(EventNamespace)
     assert source.count('environ.get("HTTP_') == 1 and 'environ.get("HTTP_' in inspect.getsource(EventNamespace.on_connect.__wrapped__)
+
+
+def test_a_frontend_null_error_is_logged_without_a_reload_script(monkeypatch):
+    """Reflex answers a browser's null error with a reload written as script
+    text, which it evals: the site's CSP refuses eval, so the answer only
+    added an EvalError to the error. The wing turns that answer off; the
+    error is still reported to the backend's handler."""
+    from reflex.state import FrontendEventExceptionState
+
+    platform.install()
+    reported = []
+    handler = FrontendEventExceptionState.handle_frontend_exception.fn
+    app = type("App", (), {"frontend_exception_handler": staticmethod(reported.append)})()
+    monkeypatch.setattr("reflex.state.RegistrationContext.get", lambda: type("C", (), {"app": app})())
+    answers = list(handler(object.__new__(FrontendEventExceptionState),
+                           "TypeError: Cannot read properties of null (reading 'getBoundingClientRect')", ""))
+    assert answers == [] and len(reported) == 1
 
 
 # ---- the built page ---------------------------------------------------------
@@ -383,20 +403,3 @@ def test_a_visitors_tree_in_memory_holds_the_states_they_used_and_sends_what_the
         await manager.close()
 
     asyncio.run(scenario())
-
-
-def test_a_frontend_null_error_is_logged_without_a_reload_script(monkeypatch):
-    """Reflex answers a browser's null error with a reload written as script
-    text, which it evals: the site's CSP refuses eval, so the answer only
-    added an EvalError to the error. The wing turns that answer off; the
-    error is still reported to the backend's handler."""
-    from reflex.state import FrontendEventExceptionState
-
-    platform.install()
-    reported = []
-    handler = FrontendEventExceptionState.handle_frontend_exception.fn
-    app = type("App", (), {"frontend_exception_handler": staticmethod(reported.append)})()
-    monkeypatch.setattr("reflex.state.RegistrationContext.get", lambda: type("C", (), {"app": app})())
-    answers = list(handler(object.__new__(FrontendEventExceptionState),
-                           "TypeError: Cannot read properties of null (reading 'getBoundingClientRect')", ""))
-    assert answers == [] and len(reported) == 1
