@@ -7,6 +7,7 @@ what every visitor with those cookies sees)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -15,7 +16,7 @@ from datetime import datetime
 from urllib.parse import parse_qsl, urlencode
 
 from manga_app.core import routes
-from manga_app.core.clock import page_minute
+from manga_app.core.clock import page_minute, pinned_minute
 from manga_app.pages import load_events, server_cookies
 from manga_app.platform import states
 from manga_app.ssr.renderer import RenderError, RendererClient
@@ -112,7 +113,8 @@ async def render_page(
     query = own_query(found.kind if found else None, query)
     named = server_cookies(found.kind if found else None)
     used = tuple((name, cookies[name]) for name in named if cookies and cookies.get(name))
-    key = _Key(version, kept_minute(found.kind if found else None), production, path, query, used)
+    minute = kept_minute(found.kind if found else None)
+    key = _Key(version, minute, production, path, query, used)
     cached = _cache.get(key)
     if cached is not None:
         _cache.move_to_end(key)
@@ -120,7 +122,7 @@ async def render_page(
     task = _rendering.get(key)
     if task is None:
         task = _rendering[key] = asyncio.ensure_future(
-            _render(path, query, found, dict(used), host=host, scheme=scheme))
+            _render(path, query, found, dict(used), host=host, scheme=scheme, minute=minute))
         task.add_done_callback(lambda _: _rendering.pop(key, None))
     # Shielded: a visitor who leaves does not cancel the render the others wait for.
     result, rendered = await asyncio.shield(task)
@@ -132,13 +134,16 @@ async def render_page(
 
 
 async def _render(
-    path: str, query: str, found: routes.RouteMatch | None, cookies: dict[str, str], *, host: str, scheme: str
+    path: str, query: str, found: routes.RouteMatch | None, cookies: dict[str, str], *, host: str, scheme: str,
+    minute: int = 0,
 ) -> tuple[Page, bool]:
     """The page, and whether the server rendered it (else the app will, in
-    the browser: the built shell, never cached, so the next visit tries again)."""
+    the browser: the built shell, never cached, so the next visit tries again).
+    `minute`: the one it is kept under (kept_minute), whose times it shows."""
     template = routes.ROUTE_TEMPLATES[found.kind] if found else _NOT_FOUND_ROUTE
     data = states.router_data(path, query, host=host, scheme=scheme, template=template)
-    seed = await states.page_states(load_events(found.kind if found else None), data, cookies)
+    with pinned_minute(minute) if minute else contextlib.nullcontext():
+        seed = await states.page_states(load_events(found.kind if found else None), data, cookies)
     status = 404 if found is None or seed.get(HeadState.get_full_name(), {}).get(FOUND_FIELD) is False else 200
     url = path + (f"?{query}" if query else "")
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from manga_app.core.clock import page_minute, page_now
+from manga_app.core.clock import page_minute, page_now, pinned_minute
 from manga_app.core.display import relative_time_ja
 
 
@@ -37,3 +37,13 @@ def test_the_minute_asked_without_a_time_is_the_minute_of_now():
             assert asked == before == int(page_now().timestamp()) // 60
             return
     raise AssertionError("three minutes turned while asking")
+
+
+def test_within_a_pinned_minute_every_time_is_shown_against_that_minute():
+    minute = page_minute(datetime(2026, 11, 30, 5, 10, 30, tzinfo=UTC))
+    with pinned_minute(minute):
+        assert page_now() == datetime(2026, 11, 30, 5, 11, tzinfo=UTC)
+        assert page_minute() == minute
+        # a time given is its own
+        assert page_now(datetime(2026, 1, 1, 0, 0, 1, tzinfo=UTC)) == datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
+    assert page_now() > datetime(2026, 11, 30, 5, 12, tzinfo=UTC)  # today's, outside it

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from manga_app.core import routes
+from manga_app.core.clock import page_now
 from manga_app.ssr import pages
 from manga_app.ssr.renderer import RendererClient
 
@@ -116,3 +117,22 @@ def test_only_pages_that_show_relative_times_are_rendered_anew_each_minute(path:
     at = datetime(2026, 11, 30, 5, 10, 30, tzinfo=UTC)
     later = at + timedelta(minutes=1)
     assert (pages.kept_minute(kind, at) != pages.kept_minute(kind, later)) is shows_times
+
+
+def test_a_render_shows_the_times_of_the_minute_it_is_kept_under(
+    web_dir_without_a_server_build: Path, monkeypatch: pytest.MonkeyPatch,
+):
+    """A render asked at 5:10:59.9 and running past 5:11 is kept as 5:10's
+    page: its times must be 5:10's, as the app's own load computes them then."""
+    seen = []
+
+    async def page_states(on_load, data, cookies=None):
+        seen.append(page_now())
+        return {}
+
+    monkeypatch.setattr(pages.states, "page_states", page_states)
+    asked = datetime(2026, 11, 30, 5, 10, 59, 900_000, tzinfo=UTC)
+    found = routes.match("/ranking")
+    asyncio.run(pages._render("/ranking", "", found, {}, host="localhost", scheme="http",
+                              minute=pages.kept_minute(found.kind, asked)))
+    assert seen == [page_now(asked)]
