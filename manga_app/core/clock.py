@@ -19,21 +19,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 __all__ = ["page_minute", "page_now", "pinned_minute"]
 
 # The minute a server render was asked for (pinned_minute), in its task.
-_pinned: ContextVar[datetime | None] = ContextVar("page_now_pinned", default=None)
+_pinned: ContextVar[int | None] = ContextVar("page_minute_pinned", default=None)
 
 
 def page_now(now: datetime | None = None) -> datetime:
     """The end of `now`'s minute (UTC; now if not given, or the pinned minute
     while a server render runs)."""
-    if now is None and (pinned := _pinned.get()) is not None:
-        return pinned
-    current = now or datetime.now(UTC)
-    return current.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    return datetime.fromtimestamp(page_minute(now) * 60, UTC)
 
 
 @contextmanager
@@ -41,7 +38,7 @@ def pinned_minute(minute: int) -> Iterator[None]:
     """page_now() is `minute`'s (a page_minute) within: the server keeps a
     render under the minute it was asked in, so a render that runs across
     the minute's turn must still show that minute's times."""
-    token = _pinned.set(datetime.fromtimestamp(minute * 60, UTC))
+    token = _pinned.set(minute)
     try:
         yield
     finally:
@@ -52,5 +49,5 @@ def page_minute(now: datetime | None = None) -> int:
     """page_now as a whole number of minutes: the same for every render in one
     minute. (Asked on every page request: no datetime is built for it.)"""
     if now is None and (pinned := _pinned.get()) is not None:
-        return int(pinned.timestamp()) // 60
+        return pinned
     return int((now.timestamp() if now else time.time()) // 60) + 1
