@@ -221,6 +221,33 @@ def test_sign_in_follow_reload_read_and_resume_on_a_second_device_then_sign_out(
     expect(page.locator(".chapter-row[data-number='1'] .read-progress")).to_have_count(0)
 
 
+def _holding_the_sdk(scripts: list) -> list[str]:
+    """Of the scripts downloaded, those that hold the Firebase Auth SDK (the
+    code that speaks to identitytoolkit, Firebase Auth's API)."""
+    return [response.url for response in scripts if "identitytoolkit.googleapis.com" in response.text()]
+
+
+def test_a_visitor_who_never_signed_in_downloads_no_sign_in_code_until_asking_to(base_url, device, page, series):
+    scripts: list = []
+    page.on("response", lambda response: scripts.append(response) if response.request.resource_type == "script" else None)
+    open_page(page, f"{base_url}/")
+    signed_out(page)  # the server has been told: nobody
+    assert _holding_the_sdk(scripts) == [], "the Firebase SDK was downloaded for a visitor who never signed in"
+
+    # Asking to sign in brings it, and the sign-in works in this fresh profile.
+    header_menu(page)
+    sign_in_with_google(page, email=f"lazy-{uuid.uuid4().hex[:6]}@example.com", name="遅延 読者")
+    expect(page.get_by_test_id("account-name")).to_have_text("遅延 読者")
+    assert _holding_the_sdk(scripts), "signing in did not load the Firebase SDK"
+
+    # A browser that holds the user loads it at once, and stays signed in.
+    scripts.clear()
+    page.reload()
+    wait_for_hydration(page)
+    expect(page.get_by_test_id("account-name")).to_have_text("遅延 読者")
+    assert _holding_the_sdk(scripts)
+
+
 def test_a_guest_who_signs_in_with_google_keeps_the_library(base_url, device, page, series):
     second = series[1]
     read_before_signing_in(page, base_url, second["slug"], second["title"], "2", 0)

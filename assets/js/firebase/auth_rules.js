@@ -1,7 +1,8 @@
 // What the site's auth client (client.jsx) decides without the Firebase SDK:
 // which errors mean "try a redirect" or "the visitor cancelled", when a token
-// is refreshed, the user object sent to Python, where the emulator is, and
-// the flags that survive a redirect sign-in (session storage).
+// is refreshed, the user object sent to Python, where the emulator is,
+// whether the browser holds a signed-in user at all, and the flags that
+// survive a redirect sign-in (session storage).
 
 // Where a popup cannot work, the same sign-in runs as a full-page redirect.
 export const USE_REDIRECT = new Set([
@@ -89,5 +90,22 @@ export function setSessionFlag(name, on) {
     else sessionStorage.removeItem(name);
   } catch {
     // No session storage: a redirect result is not picked up; the sign-in state still is.
+  }
+}
+
+// Where the SDK keeps the signed-in user under local persistence
+// (browserLocalPersistence is localStorage; the SDK's _persistenceKeyName).
+export function storedUserKey(apiKey, appName) {
+  return `firebase:authUser:${apiKey}:${appName}`;
+}
+
+// Does this browser hold a signed-in user for the app? Only then is the SDK
+// needed before the visitor asks to sign in. Storage that cannot be read
+// answers yes: the SDK then decides, as it did for everyone before.
+export function holdsStoredUser(storage, apiKey, appName) {
+  try {
+    return storage.getItem(storedUserKey(apiKey, appName)) !== null;
+  } catch {
+    return true;
   }
 }

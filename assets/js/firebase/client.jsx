@@ -5,14 +5,16 @@
 // sets local persistence, and reports every auth state to Python with a
 // fresh ID token (the backend verifies it; it never trusts the user object).
 // Sign-in actions are `authActions` (buttons reach them through actions.js).
-// The SDK is loaded only once the settings arrive, after the page is
-// interactive: it stays out of the bundle every first paint waits for.
+// The SDK (about 46 KB of script, compressed) is loaded only for a browser
+// that holds a signed-in user, or once the visitor asks to sign in: a
+// visitor who never signed in is reported as nobody without it, and their
+// phone neither downloads nor runs it.
 import React, { useEffect } from "react";
 import { closeAccountMenus } from "./account_menu.js";
 import { exposeAuthActions } from "../actions.js";
 import { CANCELLED, HELPER_UNREACHABLE, HELPER_WAIT_MS, REDIRECT_PENDING, UPGRADE_BY_REDIRECT, USE_REDIRECT } from "./auth_rules.js";
 import { helperLoaded } from "./auth_rules.js";
-import { emulatorUrl, googleProfile, refreshDelay, sessionFlag, setSessionFlag, toUser } from "./auth_rules.js";
+import { emulatorUrl, googleProfile, holdsStoredUser, refreshDelay, sessionFlag, setSessionFlag, storedUserKey, toUser } from "./auth_rules.js";
 
 const APP_NAME = "manga-hiroba";
 const GUEST_SIGN_OUT = "guest-sign-out";
@@ -22,6 +24,10 @@ const GUEST_SIGN_OUT = "guest-sign-out";
 let client = null;
 let starting = false;
 let handlers = {};
+// The backend's settings, once they arrive; whether a sign-in was asked for
+// before they did.
+let settings = null;
+let asked = false;
 let clientReady;
 const ready = new Promise((resolve) => {
   clientReady = resolve;
@@ -280,6 +286,7 @@ async function startClient(settings) {
 // The signed-in user's current ID token ("" for nobody), for requests the
 // page makes itself (the console's uploads send it; the server verifies it).
 export async function currentIdToken() {
+  if (!starting) return ""; // no user is held, and none signed in on this page
   const started = await ready;
   const user = started && auth ? auth.currentUser : null;
   return user ? user.getIdToken() : "";
@@ -293,43 +300,68 @@ export const authActions = {
   requestSignOut: () => run("requestSignOut"),
 };
 
-// A click in the moment before the SDK has loaded waits for it: the
-// browser's user activation outlasts that wait, so a popup still opens.
+// A click before the SDK has loaded starts it and waits for it: the
+// browser's user activation outlasts that wait, so a popup still opens
+// (where it does not, the sign-in goes by redirect: USE_REDIRECT).
 function run(action) {
   closeAccountMenus();
   if (client) return client[action]();
+  asked = true;
+  begin();
   return ready.then((started) => (started ? started[action]() : call("onError", "auth/not-ready")));
+}
+
+// Is the SDK needed now: a user held by this browser, a redirect sign-in
+// coming back, or a sign-in asked for?
+function needed() {
+  return (
+    asked ||
+    holdsStoredUser(window.localStorage, settings.apiKey, APP_NAME) ||
+    sessionFlag(REDIRECT_PENDING) ||
+    sessionFlag(UPGRADE_BY_REDIRECT)
+  );
+}
+
+// Starts the client once the settings are here (a no-op before, or when started).
+function begin() {
+  if (starting || !settings) return;
+  starting = true;
+  startClient(settings)
+    .then((started) => {
+      client = started;
+      clientReady(started);
+    })
+    .catch((error) => {
+      // The SDK did not load (offline): end loading as nobody signed in.
+      console.error("Sign-in unavailable:", error);
+      clientReady(null);
+      call("onAuthChange", null, "");
+    });
+}
+
+// Another tab signed in: this one starts the client to follow.
+function onStorage(event) {
+  if (settings && event.key === storedUserKey(settings.apiKey, APP_NAME) && event.newValue) begin();
 }
 
 export function FirebaseAuth({ config, loading, onAuthChange, onToken, onMerge, onPersistenceError, onError }) {
   handlers = { onAuthChange, onToken, onMerge, onPersistenceError, onError };
   useEffect(() => {
     exposeAuthActions(authActions);
-    // Fetched while the settings make their round trip to the backend, from
-    // a task of its own: this effect runs in the one task that runs every
-    // effect of the page React has just hydrated, already the longest of
-    // the page load, and starting the import (the bundler's preload links
-    // for the SDK's chunks) added to it. startClient loads it anyway.
-    const soon = setTimeout(() => loadSdk().catch(() => {}), 0);
-    return () => clearTimeout(soon);
+    window.addEventListener("storage", onStorage);
+    return () => window.removeEventListener("storage", onStorage);
   }, []);
   useEffect(() => {
-    if (starting || !config || !config.projectId) return;
-    starting = true;
-    startClient(config)
-      .then((started) => {
-        client = started;
-        clientReady(started);
-      })
-      .catch((error) => {
-        // The SDK did not load (offline): end loading as nobody signed in.
-        console.error("Sign-in unavailable:", error);
-        clientReady(null);
-        call("onAuthChange", null, "");
-      });
+    if (settings || !config || !config.projectId) return;
+    settings = config;
+    if (needed()) begin();
+    else call("onAuthChange", null, ""); // what the SDK would report: nobody
   }, [config]);
   useEffect(() => {
-    if (loading && client) client.resync();
+    if (!loading || !settings) return;
+    // The backend lost this tab's session: tell it again who is signed in.
+    if (client) client.resync();
+    else if (!starting) call("onAuthChange", null, "");
   }, [loading]);
   return null;
 }

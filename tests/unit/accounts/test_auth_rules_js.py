@@ -51,3 +51,20 @@ def test_google_s_helper_counts_as_loaded_only_with_its_iframes_module():
         m.helperLoaded({ gapi: { load() {} } }),
         m.helperLoaded({ gapi: { iframes: { getContext() {} } } }),
     ];""") == [False, False, True]
+
+
+def test_only_a_browser_holding_a_signed_in_user_needs_the_sdk_before_a_sign_in():
+    # Local persistence keeps the user under the SDK's own key: the key of
+    # this app and API key, not another app's; storage that cannot be read
+    # leaves it to the SDK.
+    held = run_module(MODULE, """
+        const storage = (items) => ({ getItem: (key) => (key in items ? items[key] : null) });
+        const key = m.storedUserKey("demo-api-key", "manga-hiroba");
+        return [
+            key,
+            m.holdsStoredUser(storage({ [key]: "{}" }), "demo-api-key", "manga-hiroba"),
+            m.holdsStoredUser(storage({}), "demo-api-key", "manga-hiroba"),
+            m.holdsStoredUser(storage({ "firebase:authUser:demo-api-key:another-app": "{}" }), "demo-api-key", "manga-hiroba"),
+            m.holdsStoredUser({ getItem() { throw new Error("denied"); } }, "demo-api-key", "manga-hiroba"),
+        ];""")
+    assert held == ["firebase:authUser:demo-api-key:manga-hiroba", True, False, False, True]
