@@ -85,7 +85,7 @@ class SearchIndex:
         other_entries: list[tuple[str, int, int]] = []
         latin_starts, wide_starts = self.main.latin.starts, self.main.wide.starts
         for rank, keys in enumerate(main):
-            index_grams(SEP.join(keys), rank, main_lists, self.main.latin[rank])
+            index_grams(SEP.join(keys), rank, main_lists)
             latin, wide = latin_starts[rank] | LATIN, wide_starts[rank]
             for number, key in enumerate(keys):
                 if not key:
@@ -167,7 +167,7 @@ class SearchIndex:
     def _needle(self, needle: str, grams: dict, text: KeyText, within: array | int | None) -> array | int:
         """Series whose keys contain `needle` (only those in `within`, when given)."""
         if len(needle) <= 2 or (len(needle) == 3 and needle.isascii()):
-            exact = grams.get(needle, _EMPTY)  # its own gram (Latin triples are indexed)
+            exact = grams.get(needle, _EMPTY)  # its own gram (Latin triples are indexed, authors' too)
             return exact if within is None else idsets.intersect(exact, within, self.size)
         postings = [grams.get(gram) for gram in needle_grams(needle)]
         if any(posting is None for posting in postings):

@@ -2,11 +2,12 @@
 
 Each series' folded keys live in one long string per script (KeyText,
 SeriesKeys); KeyTable sorts every key for prefix and exact lookups by
-binary search; postings list, per character, pair and Latin triple, the
-series containing it (as arrays or idsets bitsets)."""
+binary search; postings list, per character, pair and triple of Latin
+letters, the series containing it (as arrays or idsets bitsets)."""
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator
@@ -16,6 +17,7 @@ from operator import add, itemgetter
 from manga_app.search import idsets
 
 SEP = "\x00"
+_NOT_LATIN = re.compile(r"[^\x00-\x7f]+")
 LATIN = 1 << 31  # a KeyTable position in the Latin text
 
 
@@ -148,14 +150,15 @@ def postings(lists: dict[str, list[int]], size: int) -> dict[str, array | int]:
     }
 
 
-def index_grams(hay: str, rank: int, lists: defaultdict, latin: str = "") -> None:
+def index_grams(hay: str, rank: int, lists: defaultdict) -> None:
     """Add `rank` to the lists of every character and pair of `hay`, and
-    every triple of `latin` (pairs and triples across a SEP too: postings
-    drops those). C-level maps, not a Python loop: this runs for every gram
-    of every series."""
+    every triple of its Latin runs, in any key ("deathnoteの話" too; pairs
+    and triples across a SEP too: postings drops those). C-level maps and
+    a regular expression, not a Python loop: this runs for every gram of
+    every series."""
     grams = set(hay)
     grams.update(map(add, hay, hay[1:]))
-    grams.update(triples(latin))
+    grams.update(triples(_NOT_LATIN.sub(SEP, hay)))
     deque(map(list.append, map(lists.__getitem__, grams), repeat(rank)), maxlen=0)
 
 

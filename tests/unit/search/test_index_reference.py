@@ -15,7 +15,8 @@ from manga_app.search.normalize import fold, query_terms, script_runs, term_vari
 from manga_app.search.paging import clamp_page, page_count
 from tests.unit.search.builders import item
 
-WORDS = ["進撃", "巨人", "星", "街", "魔王", "王国", "の", "と", "勇者", "猫", "東京", "ラーメン", "海", "いちご", "ひめ"]
+WORDS = ["進撃", "巨人", "星", "街", "魔王", "王国", "の", "と", "勇者", "猫", "東京", "ラーメン", "海", "いちご", "ひめ",
+         "NOTE", "Dr."]  # Latin words in kana and kanji titles: "note魔王" is one key of both scripts
 GENRES = ["アクション", "日常", "恋愛", "SF"]
 SIZE = 3_000
 
@@ -27,8 +28,15 @@ def catalogue() -> list:
         title = "".join(rnd.sample(WORDS, rnd.randint(1, 3)))
         series.append(item(title, f"alias {number % 7}", slug=f"s{number}", views=rnd.randint(0, 50),
                            genres=tuple(rnd.sample(GENRES, rnd.randint(0, 2))), status=rnd.choice(("ongoing", "completed")),
-                           age_days=rnd.randint(0, 400), authors=(f"作者{rnd.choice('あいうえお')}{number % 13}",)))
+                           age_days=rnd.randint(0, 400), authors=(_author(number, rnd),)))
     return series
+
+
+def _author(number: int, rnd: random.Random) -> str:
+    """Mostly Japanese names; every fourth series by a name in Latin letters."""
+    if number % 4 == 0:
+        return ("CLAMP", "Oda Eiichiro", "Boichi")[number % 3]
+    return f"作者{rnd.choice('あいうえお')}{number % 13}"
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +104,7 @@ def _page(everything: tuple[list[str], int, str], page: int, per_page: int = 24)
 
 QUERIES = ["", "の", "o", "a", "お", "う", "い", "ま", "王", "おう", "おうこく", "オーコク", "まおう", "しんげき", "shingeki",
            "kyojin", "とうきょう", "tokyo", "らーめん", "ramen", "いちご", "ichigo", "作者", "作者あ", "あ1", "alias 3",
-           "しんげきの巨人", "星 の", "ぬぬぬ", "ねこ まおう"]
+           "しんげきの巨人", "星 の", "ぬぬぬ", "ねこ まおう", "cla", "clamp", "oda", "eiichiro", "boichi", "ichi", "oda 王", "not", "note", "dr", "dr.", "note 王"]
 
 
 @pytest.mark.parametrize("typed", QUERIES)
