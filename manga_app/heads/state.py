@@ -3,6 +3,8 @@
 The server writes the same values into the first HTML response (see
 manga_app/web/pages.py); both come from `manga_app.heads.build`."""
 
+from typing import ClassVar
+
 import reflex as rx
 from reflex_base.constants.state import FIELD_MARKER
 
@@ -23,6 +25,8 @@ FOUND_FIELD = "found" + FIELD_MARKER
 
 class HeadState(rx.State):
     """Title, description, canonical URL, Open Graph, robots and JSON-LD."""
+
+    page_content: ClassVar[bool] = True  # the same for every visitor, all from on_load (platform/page_content.py)
 
     title: str = _defaults().title
     # The page's name on screen (the reader's top bar): the title without the site's name.

@@ -15,6 +15,8 @@ per part: document_head, redis_lock, built_page; the event hooks here.
   rewrite that module (`client_storage_in_a_stable_order`, platform/stable_compile.py).
 - Event handling: a hook before every event and on every socket.io
   connect, event and disconnect (`install`; the policy itself is platform/socket_guard.py);
+  a page load's first hydrate leaves the server's seed of the page's content
+  states standing (platform/page_content.py);
   every event the browser numbers is answered with its number once handled
   (platform/event_answers.py).
 - Every state's sets of changes held only while not empty (`dirty_sets`).

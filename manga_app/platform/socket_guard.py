@@ -5,6 +5,8 @@ moves them):
 - Before every event: the signed-in session must still be this
   connection's and its token current (visitor/session_guard.py), through
   App._preprocess, which Reflex's event processor calls under the state lock.
+  On a page load's first hydrate, the states holding a page's content are
+  reset first, so the server's seed stands (platform/page_content.py).
 - Every incoming socket.io event (EventNamespace.on_event) must be a dict
   and stay under the rate and burst limits of its connection and of its
   address; anything else is dropped before it is parsed or queued, so a
@@ -48,7 +50,7 @@ from reflex_base.event import fix_events
 
 from manga_app.visitor.notify import notify
 from manga_app.visitor.session_guard import hold_session
-from manga_app.platform import event_answers, state_lifetime
+from manga_app.platform import event_answers, page_content, state_lifetime
 from manga_app.core.rate_limit import Notices, RateLimiter
 
 logger = logging.getLogger(__name__)
@@ -64,7 +66,10 @@ MAX_EVENT_NAME = 200
 
 
 async def before_event(self: App, original, state, event):
-    await hold_session(state._get_root_state())
+    root = state._get_root_state()
+    await hold_session(root)
+    if page_content.first_hydrate_of_a_page(event):
+        page_content.reset_page_content(root)
     return await original(self, state, event)
 
 

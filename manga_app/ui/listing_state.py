@@ -5,6 +5,8 @@ this from its own query (ui/listing.py draws it)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import reflex as rx
 
 from manga_app.cards.records import Card, PageLink, TabLink, card_for
@@ -15,6 +17,7 @@ from manga_app.search.query import Result
 
 
 class ListingState(rx.State, mixin=True):
+    page_content: ClassVar[bool] = True  # the same for every visitor, all from on_load (platform/page_content.py)
     total: int = 0
     cards: list[Card] = []
     tabs: list[TabLink] = []

@@ -131,6 +131,37 @@ def test_times_on_a_page_the_server_kept_from_an_earlier_minute_stay_as_the_app_
     assert page.evaluate("window.__timeChanges") == []
 
 
+_WATCH_HEADING = """
+window.__headings = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const note = () => {
+    const text = document.querySelector(".title-name")?.textContent ?? null;
+    if (window.__headings[window.__headings.length - 1] !== text) window.__headings.push(text);
+  };
+  note();
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true});
+});
+"""
+
+
+def test_a_page_opened_in_the_same_tab_never_shows_the_page_before_it(base_url: str, page: Page) -> None:
+    """A tab keeps its session across full page loads, and the server still
+    held the title it showed before: the new page's first hydrate sent that
+    title's state over the new page's, and its heading showed the previous
+    title until the page's own load answered."""
+    first, second = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"][:2]
+    page.add_init_script(_WATCH_HEADING)
+    page.goto(base_url + routes.manga_url(first["slug"]))
+    wait_for_hydration(page)
+    expect(page.locator(".title-name")).to_have_text(first["title"])
+    answers = Answers(page)
+    page.goto(base_url + routes.manga_url(second["slug"]))
+    wait_for_hydration(page)
+    answers.wait_all(page, at_least=1)
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__headings") == [second["title"]]
+
+
 def test_the_first_html_of_genres_names_every_genre(base_url: str) -> None:
     html = httpx.get(base_url + "/genres", timeout=10).text
     for genre in httpx.get(base_url + "/genres.json", timeout=10).json():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import ClassVar
 
 import reflex as rx
 
@@ -14,6 +15,7 @@ from manga_app.cards.records import Card, PageLink, TabLink, calendar_card_for
 
 
 class CalendarState(rx.State):
+    page_content: ClassVar[bool] = True  # the same for every visitor, all from on_load (platform/page_content.py)
     day: str = ""
     day_label: str = ""
     cards: list[Card] = []

@@ -1,5 +1,7 @@
 """The genre list's state: every genre of the held catalogue, as chips."""
 
+from typing import ClassVar
+
 import reflex as rx
 
 from manga_app.core import routes
@@ -9,6 +11,7 @@ from manga_app.cards.records import Chip, genre_chip
 
 
 class GenresState(rx.State):
+    page_content: ClassVar[bool] = True  # the same for every visitor, all from on_load (platform/page_content.py)
     genres: list[Chip] = []
     kana_rows: list[Chip] = []  # the 五十音 index's rows, with their counts
     loaded: bool = False

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from itertools import islice
+from typing import ClassVar
 
 import reflex as rx
 
@@ -26,6 +27,7 @@ GENRE_CHIPS = 20
 
 
 class HomeState(rx.State):
+    page_content: ClassVar[bool] = True  # the same for every visitor, all from on_load (platform/page_content.py)
     latest: list[Card] = []
     ranking: list[RankCard] = []
     weekday_tabs: list[TabLink] = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import reflex as rx
 
 from manga_app.core import discovery as rules
@@ -13,6 +15,7 @@ from manga_app.cards.records import PageLink, RankCard, TabLink, rank_card_for
 
 
 class RankingState(rx.State):
+    page_content: ClassVar[bool] = True  # the same for every visitor, all from on_load (platform/page_content.py)
     period_label: str = rules.PERIOD_LABELS[rules.DAY]
     genre: str = ""
     rows: list[RankCard] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import reflex as rx
 
@@ -57,6 +58,7 @@ class TitleProgress:
 
 
 class TitleState(rx.State):
+    page_content: ClassVar[bool] = True  # the same for every visitor, all from on_load (platform/page_content.py)
     slug: str = ""
     title: str = ""
     aliases: list[str] = []

@@ -162,6 +162,49 @@ def test_the_patches_sit_where_reflex_calls_them():
     assert "if path[index] not in state.substates:" in inspect.getsource(BaseState.get_substate)
 
 
+def test_a_page_loads_first_hydrate_leaves_the_servers_seed_of_its_content_standing():
+    """The tab's tree still held the page it showed before; the page-content states go back to their defaults
+    before Reflex's hydrate snapshots the tree (the per-visitor ones stay, and nothing is made for it)."""
+    import uuid
+
+    from reflex.istate.manager.token import BaseStateToken
+    from reflex.state import State
+    from reflex_base.event import Event
+
+    from manga_app.pages.ranking.state import RankingState
+    from manga_app.pages.title.state import TitleState
+    from manga_app.platform import page_content
+    from manga_app.visitor.reading_state import ReadingState
+
+    hydrate = f"{State.get_full_name()}.{constants.CompileVars.HYDRATE_AND_LOAD}"
+    # Reflex's hydrate snapshots the tree it is given, after _preprocess (test above), and a page load sends hashes.
+    assert "hashes" in inspect.signature(State.hydrate_and_load.fn).parameters
+    assert "delta = await _resolve_delta(self.dict())" in inspect.getsource(State.hydrate_and_load.fn)
+    assert page_content.first_hydrate_of_a_page(Event(name=hydrate, payload={"hashes": ["a", "b"]}))
+    assert not page_content.first_hydrate_of_a_page(Event(name=hydrate, payload={"vars": {}}))  # a reconnect
+    assert not page_content.first_hydrate_of_a_page(Event(name=f"{TitleState.get_full_name()}.load",
+                                                          payload={"hashes": ["a"]}))
+
+    async def scenario() -> None:
+        platform.install()
+        manager = StateManagerMemory()
+        token = BaseStateToken(ident=str(uuid.uuid4()), cls=TitleState)
+        async with manager.modify_state(token) as root:
+            title = await root.get_state(TitleState)
+            title.slug, title.title, title.loaded = "shingeki", "進撃の巨人", True
+            history = await root.get_state(ReadingState)
+            history.history_json = '[{"slug": "shingeki"}]'
+        async with manager.modify_state(token) as root:
+            page_content.reset_page_content(root)
+            title = await root.get_state(TitleState)
+            assert (title.slug, title.title, title.loaded) == ("", "", False)
+            assert (await root.get_state(ReadingState)).history_json == '[{"slug": "shingeki"}]'
+            assert RankingState.get_name() not in dict(root.substates)  # never made for it
+        await manager.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_set_up_connection_keeps_only_what_reflex_reads_again():
     """socket.io keeps each websocket's environ while the tab is open;
     after connect, Reflex builds a connection's router data from its ASGI
