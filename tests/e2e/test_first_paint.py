@@ -83,7 +83,9 @@ def test_search_results_show_before_the_app_runs(base_url: str, browser: Browser
         count = int(page.locator(".result-count").filter(visible=True).inner_text().removesuffix("件"))
         assert count >= expected > 0
         expect(page.locator(".card-grid .card").filter(visible=True).first).to_be_visible()
-        expect(page.locator(".card-title mark").filter(visible=True).first).to_have_text(QUERY)
+        # The match is marked as the title writes it: の, or ノ in a katakana title (ノラネコ日誌, which
+        # test_kana_index imports, is a prefix match and comes first once it is there).
+        expect(page.locator(".card-title mark").filter(visible=True).first).to_have_text(re.compile("^[のノﾉ]$"))
         page.wait_for_function("() => document.querySelector('.card .cover').naturalWidth > 0")
         # Sorting is a plain link: it works without the app.
         page.get_by_role("link", name="人気順").click()
