@@ -30,6 +30,8 @@ from functools import cache
 from reflex.state import BaseState
 from reflex_base import constants
 
+from manga_app.platform.states import all_states
+
 CONTENT = "page_content"
 
 
@@ -45,23 +47,16 @@ def first_hydrate_of_a_page(event) -> bool:
 def reset_page_content(root: BaseState) -> None:
     """Every page-content state the tree holds, back to its defaults (a state
     it does not hold is made with them when first used)."""
-    for path in _content_paths(type(root)):
+    for path in _content_paths():
         state = _held(root, path)
         if state is not None:
             state.reset()
 
 
 @cache
-def _content_paths(root_cls: type[BaseState]) -> tuple[tuple[str, ...], ...]:
-    found, pending = [], [(root_cls, ())]
-    while pending:
-        cls, path = pending.pop()
-        for sub in cls.get_substates():
-            sub_path = (*path, sub.get_name())
-            if getattr(sub, CONTENT, False):
-                found.append(sub_path)
-            pending.append((sub, sub_path))
-    return tuple(found)
+def _content_paths() -> tuple[tuple[str, ...], ...]:
+    """Each page-content state's names under the root (its full name less the root's)."""
+    return tuple(tuple(cls.get_full_name().split(".")[1:]) for cls in all_states() if getattr(cls, CONTENT, False))
 
 
 def _held(root: BaseState, path: tuple[str, ...]) -> BaseState | None:

@@ -147,7 +147,7 @@ def _cookie_vars() -> dict[str, list[tuple[type[State], str]]]:
     global _cookies
     if _cookies is None:
         found: dict[str, list[tuple[type[State], str]]] = {}
-        for cls in _all_states():
+        for cls in all_states():
             for name, field in cls.get_fields().items():
                 if isinstance(field.default, Cookie) and field.default.name:
                     found.setdefault(field.default.name, []).append((cls, name))
@@ -155,7 +155,8 @@ def _cookie_vars() -> dict[str, list[tuple[type[State], str]]]:
     return _cookies
 
 
-def _all_states() -> list[type[State]]:
+def all_states() -> list[type[State]]:
+    """Every state class of the app: the root and all its substates, at any depth."""
     found, classes = [], [State]
     while classes:
         cls = classes.pop()
@@ -171,7 +172,7 @@ def _in_browser_storage() -> frozenset[tuple[str, str]]:
     if _browser_storage is None:
         _browser_storage = frozenset(
             (cls.get_full_name(), name + FIELD_MARKER)
-            for cls in _all_states()
+            for cls in all_states()
             for name in cls.get_fields()
             if cls._is_client_storage(name)
         )
