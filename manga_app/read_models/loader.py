@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 import httpx
 import orjson
 
+from manga_app.core.heap import collector_paused
 from manga_app.read_models.compact import STATUSES, Catalogue, CatalogueBuilder, GenreCount, MangaItem
 
 __all__ = ["STATUSES", "CatalogueLoader", "GenreCount", "MangaItem", "PageNotFound", "keep_genre"]
@@ -106,12 +107,14 @@ class CatalogueLoader:
                 page = 1
                 while True:
                     try:
-                        items = await self._fetch_page(client, page)
+                        response = await self._fetch_page(client, page)
                     except PageNotFound:
                         break
-                    if not items:
-                        break
-                    builder.add_page(items)
+                    with collector_paused():
+                        items = _items_of(response, page)
+                        if not items:
+                            break
+                        builder.add_page(items)
                     page += 1
             self.mangas = builder.build()
             return True
@@ -119,15 +122,19 @@ class CatalogueLoader:
             self.log_error("Failed to load or initialize search: %s", error)
             return False
 
-    async def _fetch_page(self, client: httpx.AsyncClient, page: int) -> list[dict]:
+    async def _fetch_page(self, client: httpx.AsyncClient, page: int) -> httpx.Response:
         response = await client.get(f"/mangas_{page}.json")
         if not response.is_success:
             raise PageNotFound("Page not found")
-        body = orjson.loads(response.content)
-        items = body.get("list") if isinstance(body, dict) else None
-        if not isinstance(items, list):
-            raise ValueError(f"mangas_{page}.json has no list")
-        return items
+        return response
+
+
+def _items_of(response: httpx.Response, page: int) -> list[dict]:
+    body = orjson.loads(response.content)
+    items = body.get("list") if isinstance(body, dict) else None
+    if not isinstance(items, list):
+        raise ValueError(f"mangas_{page}.json has no list")
+    return items
 
 
 def catalogue_of(mangas: Sequence[MangaItem]) -> Catalogue:

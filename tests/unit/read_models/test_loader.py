@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import logging
@@ -102,6 +103,7 @@ def test_pages_are_fetched_in_order_until_one_is_not_found_then_concatenated(sit
     assert [item.slug for item in loader.mangas] == ["a", "b", "c"]
     assert handler.requested == ["/mangas_1.json", "/mangas_2.json", "/mangas_3.json"]
     assert loader.mangas[0].readings == ("たいとる", "タイトル", "taitoru")
+    assert gc.isenabled()  # paused only while each page is parsed
 
 
 def test_an_empty_page_ends_the_loading(site) -> None:
@@ -140,6 +142,7 @@ def test_a_broken_list_is_logged_and_initialisation_returns_false(site, caplog) 
         assert asyncio.run(loader.load_mangas()) is False
     assert len(loader.mangas) == 0
     assert any(record.getMessage().startswith("Failed to load or initialize search:") for record in caplog.records)
+    assert gc.isenabled()
 
 
 def test_an_unreachable_server_is_logged_and_returns_false(caplog) -> None:
@@ -197,6 +200,7 @@ def test_a_malformed_item_fails_the_whole_load(site, caplog) -> None:
         assert asyncio.run(loader.load_mangas()) is False
     assert len(loader.mangas) == 0
     assert "Failed to load or initialize search:" in caplog.text
+    assert gc.isenabled()
 
 
 def test_genres_are_not_fetched_again_while_held_and_unchanged(site) -> None:
