@@ -45,6 +45,7 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 # tell from a difference.
 RUNS = 5
 PERFORMANCE_TARGET = 97
+HEAVIEST = 12  # downloads listed per run in lighthouse_reports.json
 METRICS = {"largest-contentful-paint": "LCP ms", "cumulative-layout-shift": "CLS", "total-blocking-time": "TBT ms", "total-byte-weight": "bytes"}
 # Pages whose performance must be at least what / gets in the same run (issue 32).
 AT_LEAST_HOME = ("/ranking", "/calendar", "author page")
@@ -131,8 +132,12 @@ def lighthouse(url: str, out: Path) -> dict:
     # Which elements failed, so a failure can be acted on without rerunning.
     nodes = {audit: [item.get("node", {}).get("selector", "") for item in report["audits"][audit].get("details", {}).get("items", [])][:10]
              for audits in failed.values() for audit in audits}
+    # The heaviest downloads, so a page that grew can be told apart from a slower machine.
+    requests = report["audits"].get("network-requests", {}).get("details", {}).get("items", [])
+    heaviest = [{"url": item.get("url", "")[-90:], "bytes": item.get("transferSize") or 0}
+                for item in sorted(requests, key=lambda item: -(item.get("transferSize") or 0))[:HEAVIEST]]
     return {"url": url, "scores": scores, "metrics": metrics, "failed_audits": failed, "failed_nodes": nodes,
-            "retried_after": report["retried_after"]}
+            "heaviest": heaviest, "retried_after": report["retried_after"]}
 
 
 def run(results_dir: Path) -> dict:
