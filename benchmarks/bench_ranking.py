@@ -21,7 +21,6 @@ and served as `make run` serves it. Figures:
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import shutil
 import sqlite3
@@ -142,7 +141,6 @@ def run(results_dir: Path) -> dict:
     from manga_app.core import discovery, routes
 
     source = Path(synthetic.catalogue_db().removeprefix("sqlite:///"))
-    published = synthetic.published()
     with tempfile.TemporaryDirectory(prefix="bench-ranking-") as temp:
         data = Path(temp)
         db_path = data / "catalogue.db"
@@ -151,7 +149,7 @@ def run(results_dir: Path) -> dict:
         started = time.perf_counter()
         _fill(db_path, discovery.tokyo_day(datetime.now(UTC)))
         fill_seconds = time.perf_counter() - started
-        os.symlink(published, data / "published")
+        synthetic.data_folder(data)
         env = tool_env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=db_url, REFLEX_WEB_WORKDIR=WEB_DIR,
                        SITE_ORIGIN=f"http://localhost:{PORT}", CONTENT_KEY=synthetic.CONTENT_KEY)
         with built_and_served(PORT, WEB_DIR, env) as url:

@@ -22,7 +22,6 @@ Figures:
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import statistics
 import tempfile
@@ -72,10 +71,9 @@ def _load(url: str, connections: int, seconds: float) -> dict:
 
 def run(results_dir: Path) -> dict:
     db_url = synthetic.catalogue_db()
-    published = synthetic.published()
     with tempfile.TemporaryDirectory(prefix="bench-render-") as temp:
         data = Path(temp)
-        os.symlink(published, data / "published")
+        synthetic.data_folder(data)
         env = tool_env(PORT=str(PORT), DATA_DIR=str(data), REFLEX_DB_URL=db_url, REFLEX_WEB_WORKDIR=WEB_DIR,
                        SITE_ORIGIN=f"http://localhost:{PORT}", CONTENT_KEY=synthetic.CONTENT_KEY)
         with built_and_served(PORT, WEB_DIR, env) as url:
