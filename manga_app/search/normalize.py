@@ -95,7 +95,33 @@ def fold_with_map(text: str) -> tuple[str, list[tuple[int, int]]]:
             kept = [found.start() for found in _KEY_CHAR.finditer(mapped.translate(_FAST_TABLE))]
             if len(kept) == len(key):
                 return key, [(index, index + 1) for index in kept]
+            # Romaji (an alias, a reading): only its vowel rewrites shorten it.
+            if text.isascii() and "~" not in text:
+                latin = _latin_with_map(mapped, kept)
+                if latin[0] == key:
+                    return latin
     return _fold_with_map(text)
+
+
+def _latin_with_map(lowered: str, kept: list[int]) -> tuple[str, list[tuple[int, int]]]:
+    """fold_with_map of ASCII text (lower-cased; `kept`: where its letters and
+    digits are): the Latin rewrites on the kept characters, and each run of
+    one vowel as one key character spanning the run. C-level string work, not
+    the character-by-character walk of _fold_with_map."""
+    chars = _LATIN_OU.sub("o", _LATIN_EI.sub("e", "".join(map(lowered.__getitem__, kept))))
+    spans = [(index, index + 1) for index in kept]
+    key: list[str] = []
+    origins: list[tuple[int, int]] = []
+    cursor = 0
+    for run in _LATIN_RUN.finditer(chars):
+        start, end = run.span()
+        key.append(chars[cursor : start + 1])
+        origins += spans[cursor:start]
+        origins.append((spans[start][0], spans[end - 1][1]))
+        cursor = end
+    key.append(chars[cursor:])
+    origins += spans[cursor:]
+    return "".join(key), origins
 
 
 def _fold_with_map(text: str) -> tuple[str, list[tuple[int, int]]]:

@@ -58,6 +58,16 @@ def test_fast_fold_and_mapped_fold_agree_on_random_text():
         assert fold_with_map(text) == normalize._fold_with_map(text), text
 
 
+def test_romaji_maps_like_the_full_walk():
+    """Aliases and readings in romaji take their own shortcut (vowel runs and
+    ou/ei rewrites shorten them): it must map exactly as the walk does."""
+    rnd = random.Random(11)
+    alphabet = "aeiouuoeiAEOUkyshtn0 -_'.~"
+    for _ in range(5000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 14)))
+        assert fold_with_map(text) == normalize._fold_with_map(text), text
+
+
 @pytest.mark.parametrize(
     ("text", "spans"),
     [
