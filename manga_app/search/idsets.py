@@ -12,15 +12,19 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
+from functools import reduce
 from itertools import compress, islice, repeat
+from operator import lshift, or_
 
 # Bytes 0/1 <-> characters "0"/"1".
 _TO_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 _TO_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 # str.count over blocks of this many bits finds the block of the k-th member.
 _BLOCK = 4096
-
+# Up to this many ids, a bitset is built by shifting (measured: faster than
+# the bytes path below ~500 members at 100,000 series).
+_FEW = 256
 
 
 def dense_above(size: int) -> int:
@@ -29,6 +33,10 @@ def dense_above(size: int) -> int:
 
 
 def to_bits(ids: Iterable[int], size: int) -> int:
+    if isinstance(ids, Sized) and len(ids) <= _FEW:
+        # A bit each, OR-ed in C: the byte-per-id path below costs about the
+        # same (~0.2 ms at 100,000 series) for one member as for thousands.
+        return reduce(or_, map(lshift, repeat(1), ids), 0)
     flags = bytearray(size)
     deque(map(flags.__setitem__, ids, repeat(1)), maxlen=0)
     return int(flags.translate(_TO_DIGITS)[::-1], 2) if size else 0
