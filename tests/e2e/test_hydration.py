@@ -162,6 +162,36 @@ def test_a_page_opened_in_the_same_tab_never_shows_the_page_before_it(base_url: 
     assert page.evaluate("window.__headings") == [second["title"]]
 
 
+_WATCH_SEARCH_HEADING = """
+window.__headings = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const note = () => {
+    const text = document.querySelector("main h1")?.textContent ?? null;
+    if (window.__headings[window.__headings.length - 1] !== text) window.__headings.push(text);
+  };
+  note();
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true});
+});
+"""
+
+
+def test_a_search_opened_in_the_same_tab_never_shows_the_search_before_it(base_url: str, page: Page) -> None:
+    """The same for search: a second search opened as a page load (a link
+    from elsewhere, a typed address, a bookmark) in a tab that showed one
+    must show its own results from the first frame, never the last search's."""
+    page.add_init_script(_WATCH_SEARCH_HEADING)
+    page.goto(base_url + "/search?q=" + quote("ほし"))
+    wait_for_hydration(page)
+    expect(page.locator("main h1")).to_have_text("「ほし」の検索結果")
+    answers = Answers(page)
+    page.goto(base_url + "/search?q=" + quote("ねこ"))
+    wait_for_hydration(page)
+    answers.wait_all(page, at_least=1)
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__headings") == ["「ねこ」の検索結果"]
+    expect(page.locator("#search-page-input")).to_have_value("ねこ")
+
+
 def test_the_first_html_of_genres_names_every_genre(base_url: str) -> None:
     html = httpx.get(base_url + "/genres", timeout=10).text
     for genre in httpx.get(base_url + "/genres.json", timeout=10).json():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import replace
+from typing import ClassVar
 
 import reflex as rx
 
@@ -37,6 +38,13 @@ def _throttle_for(token: str) -> Throttle:
 
 
 class SearchState(rx.State):
+    # The results are the URL's (platform/page_content.py): a search opened as
+    # a page load in a tab that showed another never shows that one. The
+    # typing bookkeeping below is reset with them, and that is right: the
+    # reset runs at the page load's first hydrate, before any word typed on
+    # the new page reaches the backend, and what was pending on the last page
+    # is not this page's.
+    page_content: ClassVar[bool] = True
     query: str = ""
     # Changing it remounts the (uncontrolled) input with the URL's query.
     input_key: int = 0
