@@ -131,17 +131,19 @@ def test_times_on_a_page_the_server_kept_from_an_earlier_minute_stay_as_the_app_
     assert page.evaluate("window.__timeChanges") == []
 
 
-_WATCH_HEADING = """
+def _watch_heading(selector: str) -> str:
+    """An init script that lists every text the heading `selector` shows, from the first HTML on."""
+    return """
 window.__headings = [];
 document.addEventListener("DOMContentLoaded", () => {
   const note = () => {
-    const text = document.querySelector(".title-name")?.textContent ?? null;
+    const text = document.querySelector(%s)?.textContent ?? null;
     if (window.__headings[window.__headings.length - 1] !== text) window.__headings.push(text);
   };
   note();
   new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true});
 });
-"""
+""" % json.dumps(selector)
 
 
 def test_a_page_opened_in_the_same_tab_never_shows_the_page_before_it(base_url: str, page: Page) -> None:
@@ -150,7 +152,7 @@ def test_a_page_opened_in_the_same_tab_never_shows_the_page_before_it(base_url: 
     title's state over the new page's, and its heading showed the previous
     title until the page's own load answered."""
     first, second = httpx.get(base_url + "/mangas_1.json", timeout=10).json()["list"][:2]
-    page.add_init_script(_WATCH_HEADING)
+    page.add_init_script(_watch_heading(".title-name"))
     page.goto(base_url + routes.manga_url(first["slug"]))
     wait_for_hydration(page)
     expect(page.locator(".title-name")).to_have_text(first["title"])
@@ -162,24 +164,11 @@ def test_a_page_opened_in_the_same_tab_never_shows_the_page_before_it(base_url: 
     assert page.evaluate("window.__headings") == [second["title"]]
 
 
-_WATCH_SEARCH_HEADING = """
-window.__headings = [];
-document.addEventListener("DOMContentLoaded", () => {
-  const note = () => {
-    const text = document.querySelector("main h1")?.textContent ?? null;
-    if (window.__headings[window.__headings.length - 1] !== text) window.__headings.push(text);
-  };
-  note();
-  new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true});
-});
-"""
-
-
 def test_a_search_opened_in_the_same_tab_never_shows_the_search_before_it(base_url: str, page: Page) -> None:
     """The same for search: a second search opened as a page load (a link
     from elsewhere, a typed address, a bookmark) in a tab that showed one
     must show its own results from the first frame, never the last search's."""
-    page.add_init_script(_WATCH_SEARCH_HEADING)
+    page.add_init_script(_watch_heading("main h1"))
     page.goto(base_url + "/search?q=" + quote("ほし"))
     wait_for_hydration(page)
     expect(page.locator("main h1")).to_have_text("「ほし」の検索結果")
