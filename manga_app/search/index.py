@@ -29,7 +29,6 @@ from manga_app.search.index_keys import (
     KeyTable,
     KeyText,
     SeriesKeys,
-    bit_ranks,
     index_grams,
     needle_grams,
     postings,
@@ -190,7 +189,7 @@ class SearchIndex:
 
     def _verified(self, needle: str, text: KeyText | SeriesKeys, bits: int) -> array:
         """The members of `bits` whose keys contain `needle`."""
-        return array("I", text.having(needle, bit_ranks(idsets.digits(bits, self.size))))
+        return array("I", text.having(needle, idsets.ids_of(bits, self.size)))
 
     def _term(self, term: str, grams: dict, text: KeyText | SeriesKeys, within: array | int | None) -> array | int:
         found: array | int = _EMPTY

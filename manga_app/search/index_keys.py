@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from itertools import repeat
 from operator import add, itemgetter
 
@@ -42,14 +42,6 @@ class KeyText:
         slice of the text is copied for the test)."""
         find, starts = self.text.find, self.starts
         return [rank for rank in candidates if find(needle, starts[rank], starts[rank + 1]) >= 0]
-
-
-def bit_ranks(digits: str) -> Iterator[int]:
-    find = digits.find
-    rank = find("1")
-    while rank != -1:
-        yield rank
-        rank = find("1", rank + 1)
 
 
 class SeriesKeys:

@@ -17,3 +17,10 @@ def test_to_bits_holds_exactly_the_ids_given(count):
     for given in (ids, array("I", sorted(ids)), iter(ids), ids + ids[: count // 2]):  # unsorted, sorted, unsized, repeated
         bits = idsets.to_bits(given, size)
         assert idsets.ids_of(bits, size) == sorted(ids)
+
+
+@pytest.mark.parametrize("ids", [[], [0], [99], [0, 1, 2], [0, 99], list(range(100)), [5, 6, 50, 98]])
+def test_ids_of_lists_the_members_at_the_edges_too(ids):
+    bits = sum(1 << i for i in ids)
+    assert idsets.ids_of(bits, 100) == ids
+    assert idsets.ids_of(0, 0) == []
