@@ -108,7 +108,7 @@ def _latin_with_map(lowered: str, kept: list[int]) -> tuple[str, list[tuple[int,
     digits are): the Latin rewrites on the kept characters, and each run of
     one vowel as one key character spanning the run. C-level string work, not
     the character-by-character walk of _fold_with_map."""
-    chars = _LATIN_OU.sub("o", _LATIN_EI.sub("e", "".join(map(lowered.__getitem__, kept))))
+    chars = _latin_long_vowels("".join(map(lowered.__getitem__, kept)))
     spans = [(index, index + 1) for index in kept]
     key: list[str] = []
     origins: list[tuple[int, int]] = []
@@ -190,6 +190,12 @@ _LATIN_EI = re.compile("(?<=e)i")
 _LATIN_RUN = re.compile(r"([aeiou])\1+")
 
 
+def _latin_long_vowels(text: str) -> str:
+    """u after o is o, i after e is e, both looking at the text before either
+    ran (as _rewritten does); fold() and the romaji shortcut of fold_with_map."""
+    return _LATIN_OU.sub("o", _LATIN_EI.sub("e", text))
+
+
 def _kana_long(found: re.Match) -> str:
     kana = found.group(1)
     return kana + _KANA_VOWEL[kana]
@@ -202,8 +208,7 @@ def _fold_text(text: str) -> str:
         text = _STRAY_LONG.sub("", _KANA_LONG.sub(_kana_long, text))
     # Both rewrites look at the text before either ran (as fold_with_map does).
     text = _O_ROW_U.sub("お", _E_ROW_I.sub("え", text)) if not text.isascii() else text
-    text = _LATIN_OU.sub("o", _LATIN_EI.sub("e", text))
-    return _LATIN_RUN.sub(r"\1", text)
+    return _LATIN_RUN.sub(r"\1", _latin_long_vowels(text))
 
 
 def fold(text: str) -> str:
