@@ -23,4 +23,7 @@ def test_to_bits_holds_exactly_the_ids_given(count):
 def test_ids_of_lists_the_members_at_the_edges_too(ids):
     bits = sum(1 << i for i in ids)
     assert idsets.ids_of(bits, 100) == ids
+
+
+def test_an_empty_catalogue_has_no_members():
     assert idsets.ids_of(0, 0) == []
