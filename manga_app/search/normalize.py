@@ -104,10 +104,9 @@ def fold_with_map(text: str) -> tuple[str, list[tuple[int, int]]]:
 
 
 def _latin_with_map(lowered: str, kept: list[int]) -> tuple[str, list[tuple[int, int]]]:
-    """fold_with_map of ASCII text (lower-cased; `kept`: where its letters and
-    digits are): the Latin rewrites on the kept characters, and each run of
-    one vowel as one key character spanning the run. C-level string work, not
-    the character-by-character walk of _fold_with_map."""
+    """fold_with_map of lower-cased ASCII text (`kept`: where its letters and digits
+    are): the Latin rewrites on the kept characters, each run of one vowel one key
+    character spanning the run. C-level string work, not _fold_with_map's walk."""
     chars = _latin_long_vowels("".join(map(lowered.__getitem__, kept)))
     spans = [(index, index + 1) for index in kept]
     key: list[str] = []
@@ -191,8 +190,7 @@ _LATIN_RUN = re.compile(r"([aeiou])\1+")
 
 
 def _latin_long_vowels(text: str) -> str:
-    """u after o is o, i after e is e, both looking at the text before either
-    ran (as _rewritten does); fold() and the romaji shortcut of fold_with_map."""
+    """u after o is o, i after e is e (for fold() and fold_with_map's romaji shortcut)."""
     return _LATIN_OU.sub("o", _LATIN_EI.sub("e", text))
 
 
