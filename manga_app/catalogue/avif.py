@@ -9,7 +9,8 @@ tune): at the same SSIMULACRA 2 it writes 10-20 % fewer bytes than libaom
 by benchmarks/bench_bytes.py on benchmarks/manga_pages.py's 40 pages: for each,
 the highest CRF (fewest bytes) whose worst page of the class still scores
 SSIMULACRA 2 >= 70 (bench_bytes.THRESHOLD); its figures are in the README.
-- 4:2:0 in limited-range BT.601 (swscale's conversion), tagged as such with
+- 4:2:0 in limited-range BT.601 (swscale's conversion; a greyed page's
+  planes written from per-level tables, _picture), tagged as such with
   sRGB transfer, for every class: SVT-AV1 has no 4:0:0, but a grey page's
   flat chroma costs it little (a grey page: 187 against libaom 4:0:0's 189 KB
   at a higher score). Full range was a wash (more bytes at one CRF, the
@@ -28,11 +29,14 @@ Pillow, PyAV, and ctypes for one Linux capability (_without_realtime_threads).
 from __future__ import annotations
 
 import ctypes
+import functools
 import io
 import os
 import sys
 
 from PIL import Image
+
+from manga_app.catalogue.grey_pages import painted
 
 # SVT-AV1 writes a dozen lines of configuration to stderr for every encode at its default level;
 # errors only (it reads this when an encoder is made).
@@ -53,12 +57,13 @@ def svt_fits(size: tuple[int, int]) -> bool:
 
 
 def encode(frame: Image.Image, crf: int) -> bytes:
-    """An L or RGB frame as AVIF: SVT-AV1 at `crf` where it fits, else libaom."""
+    """A greyed (grey_pages: L, maybe on tinted paper) or RGB frame as AVIF: SVT-AV1 at
+    `crf` where it fits, else libaom."""
     encoded = _svt(frame, crf) if svt_fits(frame.size) else None
     if encoded is not None:
         return encoded
     out = io.BytesIO()
-    frame.save(out, format="AVIF", quality=AOM_QUALITY, speed=AOM_SPEED, max_threads=1)
+    painted(frame).save(out, format="AVIF", quality=AOM_QUALITY, speed=AOM_SPEED, max_threads=1)
     return out.getvalue()
 
 
@@ -69,7 +74,7 @@ def _svt(frame: Image.Image, crf: int) -> bytes | None:
     import av
 
     _without_realtime_threads()
-    picture = av.VideoFrame.from_image(frame).reformat(format="yuv420p")
+    picture = _picture(frame)
     out = io.BytesIO()
     try:
         with av.open(out, "w", format="avif") as container:
@@ -87,6 +92,60 @@ def _svt(frame: Image.Image, crf: int) -> bytes | None:
     except av.FFmpegError:
         return None
     return out.getvalue()
+
+
+def _picture(frame: Image.Image):
+    """The frame as the encoder's yuv420p picture, in swscale's limited-range BT.601.
+
+    A greyed frame (L, on white or tinted paper: grey_pages) has its planes
+    written from tables: each grey level's luma and colour as swscale gives
+    them for the level's RGB (painted). Expanding the frame to RGB for swscale
+    took 19-21 ms of CPU at 1,200 x 1,800, against 3-6 ms for this. The luma
+    is the same to the byte; the colour planes of tinted paper are each 2 x 2
+    block's mean level coloured, where swscale filters a wider neighbourhood
+    (tests/unit/catalogue/test_avif.py)."""
+    import av
+
+    if frame.mode != "L":
+        return av.VideoFrame.from_image(frame).reformat(format="yuv420p")
+    luma, blue, red = _planes_of_levels(frame.info.get("paper"))
+    picture = av.VideoFrame(frame.width, frame.height, "yuv420p")
+    planes = picture.planes
+    planes[0].update(_rows(frame.point(luma), planes[0].line_size))
+    half = frame.reduce(2)  # the chroma planes' size: each side halved, rounded up
+    for plane, table in zip(planes[1:], (blue, red)):
+        plane.update(_rows(half.point(table), plane.line_size))
+    return picture
+
+
+_BLOCK = 16  # a level's square in the table's ramp: wider than swscale's chroma filter reaches
+
+
+@functools.lru_cache(maxsize=64)
+def _planes_of_levels(paper: tuple[int, int, int] | None) -> tuple[tuple[int, ...], ...]:
+    """(Y, Cb, Cr) of each grey level 0-255 painted on `paper` (None: white), read
+    off swscale's conversion of a ramp of squares, one square a level."""
+    import av
+
+    ramp = Image.new("L", (256, 1))
+    ramp.putdata(range(256))
+    ramp = ramp.resize((256 * _BLOCK, _BLOCK), Image.Resampling.NEAREST)
+    if paper is not None:
+        ramp.info["paper"] = paper
+    planes = av.VideoFrame.from_image(painted(ramp)).reformat(format="yuv420p").planes
+    centre = _BLOCK // 4  # a chroma sample in the middle of each square
+    luma = bytes(planes[0])[: 256 * _BLOCK : _BLOCK]
+    chroma = [bytes(plane)[plane.line_size * centre :][centre : 128 * _BLOCK : _BLOCK // 2] for plane in planes[1:]]
+    return tuple(luma), *(tuple(values) for values in chroma)
+
+
+def _rows(image: Image.Image, line_size: int) -> bytes:
+    """An L image's bytes with each row padded to `line_size`."""
+    if line_size == image.width:
+        return image.tobytes()
+    padded = Image.new("L", (line_size, image.height))
+    padded.paste(image)
+    return padded.tobytes()
 
 
 # Linux capabilities (linux/capability.h): version 3 headers, CAP_SYS_NICE's bit.

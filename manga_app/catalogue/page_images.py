@@ -248,7 +248,7 @@ def avif_crf(frame: Image.Image, max_width: int) -> int:
 
 
 def encode_avif(frame: Image.Image, crf: int) -> bytes:
-    return avif.encode(painted(frame), crf)
+    return avif.encode(frame, crf)
 
 
 def encode_webp(frame: Image.Image) -> bytes:

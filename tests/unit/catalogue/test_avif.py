@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from manga_app.catalogue import avif
+from manga_app.catalogue.grey_pages import painted
 
 RED = (200, 30, 40)
 
@@ -54,6 +55,49 @@ def test_a_grey_frame_decodes_without_a_colour_cast_at_every_tone():
                 red, green, blue = rgb.getpixel((frame.width // 2, y))
                 assert max(red, green, blue) - min(red, green, blue) <= 2, (y, (red, green, blue))
                 assert abs(red - y) <= 4, (y, red)  # black stays black, paper stays white
+
+
+PAPER = (246, 236, 212)  # a warm paper's tint
+
+
+def test_a_grey_frame_on_tinted_paper_decodes_with_the_papers_colour_at_every_tone():
+    for width in (256, 16):  # SVT-AV1's and libaom's
+        frame = Image.linear_gradient("L").resize((width, 256))
+        frame.info["paper"] = PAPER
+        expected = painted(frame)
+        with Image.open(io.BytesIO(avif.encode(frame, 10))) as image:
+            rgb = image.convert("RGB")
+            for y in range(0, 256, 8):
+                seen, wanted = rgb.getpixel((width // 2, y)), expected.getpixel((width // 2, y))
+                assert all(abs(a - b) <= 4 for a, b in zip(seen, wanted)), (width, y, seen, wanted)
+
+
+def _planes(picture) -> list[bytes]:
+    """A picture's planes without the padding at the end of each row."""
+    return [b"".join(bytes(plane)[row * plane.line_size:][:plane.width] for row in range(plane.height))
+            for plane in picture.planes]
+
+
+@pytest.mark.parametrize("size", [(1200, 1800), (721, 1081), (100, 3000), (65, 64)])
+def test_a_greyed_frame_reaches_the_encoder_as_swscale_would_convert_its_colours(size):
+    import random
+
+    import av
+
+    rng = random.Random(size[0])
+    noise = Image.frombytes("L", size, rng.randbytes(size[0] * size[1]))
+    tinted = noise.copy()
+    tinted.info["paper"] = PAPER
+    for frame in (noise, tinted):
+        ours = _planes(avif._picture(frame))
+        theirs = _planes(av.VideoFrame.from_image(painted(frame)).reformat(format="yuv420p"))
+        assert ours[0] == theirs[0]  # the luma, to the byte
+        for mine, swscale in zip(ours[1:], theirs[1:]):
+            if frame is noise:  # white paper: no colour, to the byte
+                assert mine == swscale
+            else:  # each 2 x 2 block's mean level coloured, where swscale's filter reaches wider
+                differences = [abs(a - b) for a, b in zip(mine, swscale)]
+                assert max(differences) <= 8 and sum(differences) / len(differences) <= 1.5
 
 
 def _policies_while_encoding(queue) -> None:
