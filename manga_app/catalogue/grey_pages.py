@@ -43,7 +43,10 @@ def greyed(image: Image.Image) -> Image.Image:
     """A near-grey RGB page as one channel (L); colour pages and L pages as they are.
 
     On tinted paper the channel carries the paper's colour in info["paper"]
-    (kept through resizes and crops): the encoders paint it back (painted)."""
+    (kept through resizes and crops): the encoders paint it back (painted).
+    Only this function sets it: a key of that name read from the file (a PNG's
+    text chunk) is dropped first."""
+    image.info.pop("paper", None)
     paper = grey_paper(image) if image.mode == "RGB" else None
     if paper is None:
         return image

@@ -11,7 +11,7 @@ import io
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageStat, PngImagePlugin
 
 from manga_app.catalogue.media import MediaStore, WriteLog, reader_path, store_page_detached
 
@@ -105,6 +105,15 @@ def _grayscale() -> tuple[bytes, Image.Image]:
     return _encode(gray, "PNG"), gray.convert("RGB")
 
 
+def _named_paper(mode: str) -> tuple[bytes, Image.Image]:
+    """A grey page whose PNG text says "paper": the name the import gives a greyed page's
+    paper colour, which must not be taken from the file."""
+    text = PngImagePlugin.PngInfo()
+    text.add_text("paper", "yellowed")
+    page = _pattern().convert("L").convert(mode)
+    return _encode(page, "PNG", pnginfo=text), page.convert("RGB")
+
+
 def _alpha(mode: str) -> tuple[bytes, Image.Image]:
     base = _pattern().convert("L" if mode == "LA" else "RGB").convert(mode)
     # Transparent where the page is background; what is under it is black, as editors leave it.
@@ -128,6 +137,8 @@ SOURCES = {
     "palette PNG": _palette,
     "palette PNG with a transparent colour": _palette_transparent,
     "grayscale PNG": _grayscale,
+    "grayscale PNG with a text named paper": lambda: _named_paper("L"),
+    "grey RGB PNG with a text named paper": lambda: _named_paper("RGB"),
     "LA PNG": lambda: _alpha("LA"),
     "RGBA PNG": lambda: _alpha("RGBA"),
     "AVIF": _avif,
