@@ -211,13 +211,13 @@ def _scored(lossless: bytes, content: bytes) -> dict:
 
 def _score(data: bytes) -> dict:
     """{width: {format: {bytes, score}}} for one page: today's derivative, the AVIF and the fallback."""
-    from manga_app.catalogue import page_images as pi
+    from manga_app.catalogue import avif, page_images as pi
 
     result = {}
     for width in (pi.READER_WIDTH, pi.SAVER_WIDTH):
         reference, lossless = _reference(data, width)
         frame = pi.greyed(reference)  # what the media store encodes
-        encoded = {"avif": pi.encode_avif(frame, pi.avif_crf(frame, width))}
+        encoded = {"avif": avif.encode(frame, pi.avif_crf(frame, width))}
         if width == pi.READER_WIDTH:
             encoded["jpeg_today"] = _jpeg(reference)
             encoded["jpeg_fallback"] = _jpeg(frame)
@@ -232,10 +232,10 @@ def _score(data: bytes) -> dict:
 
 
 def _score_avif(data: bytes, width: int, crf: int) -> float:
-    from manga_app.catalogue import page_images as pi
+    from manga_app.catalogue import avif, page_images as pi
 
     reference, lossless = _reference(data, width)
-    return _scored(lossless, pi.encode_avif(pi.greyed(reference), crf))["score"]
+    return _scored(lossless, avif.encode(pi.greyed(reference), crf))["score"]
 
 
 def _size(image: Image.Image, width: int) -> tuple[int, int]:

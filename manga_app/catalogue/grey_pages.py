@@ -1,7 +1,7 @@
 """Black-and-white pages: told apart from colour ones at import (allowing
 for paper tint, scan grain and JPEG chroma noise) and encoded as one channel;
 on tinted paper the channel keeps the paper's colour for the encoders to
-paint back (page_images.encode_derivative, encode_avif). Pure Pillow."""
+paint back (page_images.encode_derivative, avif.encode). Pure Pillow."""
 
 from __future__ import annotations
 

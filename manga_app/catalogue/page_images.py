@@ -225,7 +225,7 @@ def displayable(image: Image.Image) -> Image.Image:
 def encode_derivative(frame: Image.Image, ext: str, max_width: int = SAVER_WIDTH) -> bytes:
     """AVIF, WebP, or JPEG (for what WebP cannot hold, and the reader's fallback)."""
     if ext == "avif":
-        return encode_avif(frame, avif_crf(frame, max_width))
+        return avif.encode(frame, avif_crf(frame, max_width))
     frame = painted(frame)
     if ext == "webp":
         return encode_webp(frame)
@@ -245,10 +245,6 @@ def page_class(frame: Image.Image) -> str:
 def avif_crf(frame: Image.Image, max_width: int) -> int:
     """The AVIF CRF of a frame (covers take the reader width's)."""
     return AVIF_CRF.get(max_width, AVIF_CRF[READER_WIDTH])[page_class(frame)]
-
-
-def encode_avif(frame: Image.Image, crf: int) -> bytes:
-    return avif.encode(frame, crf)
 
 
 def encode_webp(frame: Image.Image) -> bytes:
