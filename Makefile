@@ -91,10 +91,13 @@ dev-serve:
 	$(DEV_ENV) $(PY) -m reflex run --env dev --frontend-port $(PORT) --backend-port $(DEV_BACKEND_PORT)
 
 ## test: set everything up and run every test (unit, then end-to-end in Chromium)
+# The end-to-end suite in E2E_WORKERS processes, each with its own server (tests/e2e/conftest.py):
+# much of a test waits on its server, a page or a restart, which the other process fills.
+E2E_WORKERS ?= 2
 test:
 	@$(PARALLEL) setup-test
 	$(PY) -m pytest tests/unit -n 2 --dist loadfile --durations=15
-	$(PY) -m pytest tests/e2e --durations=40
+	$(PY) -m pytest tests/e2e -n $(E2E_WORKERS) --dist loadscope --no-loadscope-reorder --durations=40
 
 ## bench: run the benchmarks; results go to benchmarks/results/
 bench:

@@ -3,7 +3,8 @@
 #   fonts-noto-cjk  Japanese glyphs for the demo library and icons
 #   libarchive13    RAR, 7z and ZIP (PPMd, XZ, Zstandard) chapters, through libarchive-c
 #   unar            solid RAR4 chapters, which Debian's libarchive cannot decompress
-#   chromium        the browser of the end-to-end tests and benchmarks (with --test)
+#   chromium        the browser of the benchmarks (with --test)
+#   chromium-headless-shell  the browser of the end-to-end tests (with --test)
 #   7zip, qpdf      write the ZIP, 7z and encrypted PDF files the tests read (with --test)
 #   wrk             the load benchmark's HTTP load generator (with --test)
 #   nginx           the production front (deploy/nginx.conf) that tests/e2e/test_production_front.py runs
@@ -18,7 +19,7 @@ if ! dpkg-query -W -f='${Status}' libarchive13 2>/dev/null | grep -q "install ok
 fi
 wanted=(fonts-noto-cjk "$libarchive" unar)
 if [[ "${1:-}" == "--test" ]]; then
-  wanted+=(chromium 7zip qpdf wrk nginx)
+  wanted+=(chromium chromium-headless-shell 7zip qpdf wrk nginx)
   command -v java >/dev/null || wanted+=(default-jre-headless)
 fi
 missing=()

@@ -7,7 +7,6 @@ changed) and one server process serves every test."""
 from __future__ import annotations
 
 import contextlib
-import html
 import os
 import re
 import signal
@@ -15,20 +14,25 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-from playwright.sync_api import Error as PlaywrightError
 
 from manga_app.accounts import emulator
 from manga_app.core.browser import EVENT_ANSWER_REF, EVENT_NUMBER_FIELD
 
 ROOT = Path(__file__).resolve().parents[2]
-PORT = int(os.environ.get("E2E_PORT", "3123"))
-WEB_DIR = os.environ.get("E2E_WEB_DIR", ".web")
+# `make test` runs this suite in two processes (pytest-xdist workers gw0 and
+# gw1, each given whole modules): each has its own server, build and data on
+# its own port, so a module sees the site as it would in a run of its own.
+# The modules that build a site of their own (test_scale_out, test_offline_cdn)
+# place it from BASE_PORT, the same whichever process runs them.
+BASE_PORT = int(os.environ.get("E2E_PORT", "3123"))
+WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+PORT = BASE_PORT + 20 * WORKER
+WEB_DIR = os.environ.get("E2E_WEB_DIR", ".web") + (f"-gw{WORKER}" if WORKER else "")
 # A small demo library, enough for every page kind (the full one is for make run).
 DEMO_SERIES = int(os.environ.get("E2E_DEMO_SERIES", "8"))
 # A second name for the loopback server: the "production host" of the tests.
@@ -38,7 +42,12 @@ SITE_ORIGIN = "https://manga.example"
 # The operator of the tests' server (ADMIN_EMAILS): new each session, since an
 # emulator left running keeps the accounts of earlier runs.
 OPERATOR_EMAIL = f"operator-{uuid.uuid4().hex[:8]}@example.com"
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Debian's headless shell (Chromium's old headless mode, what Playwright itself
+# runs headless): the same engine without the browser's UI, about a third
+# less CPU for the same pages than /usr/bin/chromium (a walk of seven pages in
+# six fresh contexts: 22 against 35 CPU-seconds), on a suite that keeps two
+# cores busy. The benchmarks keep the full browser (Lighthouse).
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -47,23 +56,76 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    f"--host-resolver-rules=MAP {PRODUCTION_HOST} 127.0.0.1",
+    # The machine's network is closed and tests must not reach out: every
+    # name but the loopback server's is unknown to the browser. A host rule,
+    # not a route answering each request in Python: a route costs a round trip
+    # through Playwright per request and turns the HTTP cache off (a walk of
+    # five pages and a chapter took a third more CPU with one).
+    f"--host-resolver-rules=MAP {PRODUCTION_HOST} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
 ]
 
 
+# What a process takes as one piece of work: a module, but the modules serving
+# the scaled site (its build, Redis database 7) go together. The longest
+# pieces go first, so both processes end near the same time (from
+# `--durations`: the rest take under 90 s each).
+_GROUPS = {"test_scale_out": "scaled-site", "test_avif_later": "scaled-site", "test_outage": "scaled-site"}
+_LONGEST_FIRST = ("scaled-site", "test_hydration", "test_validators", "test_reader", "test_account_data")
+
+
+def _group(nodeid: str) -> str:
+    module = nodeid.split("::", 1)[0].rsplit("/", 1)[-1].removesuffix(".py")
+    return _GROUPS.get(module, module)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {group: index for index, group in enumerate(_LONGEST_FIRST)}
     for item in items:
         if "tests/e2e" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
+    # Stable: file order within a group and among the rest.
+    items.sort(key=lambda item: rank.get(_group(item.nodeid), len(rank)) if "tests/e2e" in str(item.fspath) else len(rank))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadscope` hands out the groups above. Not xdist_group marks and
+    `--dist loadgroup`: pytest-xdist 3.8 groups by rewriting an item's
+    `_nodeid`, which pytest 9.2 no longer reads, so every test went its own way."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleGroups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _group(nodeid)
+
+    return ModuleGroups(config, log)
+
+
+_EMULATOR = contextlib.ExitStack()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """One Firebase Auth emulator for the whole run (the machine's own when
+    one answers), started by the process that runs or hands out the tests
+    (not a worker: two would race for its port) and stopped at its end."""
+    if not hasattr(session.config, "workerinput"):
+        log = Path(session.config._tmp_path_factory.getbasetemp()) / "emulator.log"
+        _EMULATOR.enter_context(emulator.running_emulator(log_path=log))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _EMULATOR.close()
 
 
 @pytest.fixture(scope="session", autouse=True)
 def auth_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One Firebase Auth emulator for the whole run (the machine's own when
-    one answers), stopped at its end. Every server the tests start finds it
-    running and so never owns one: a server a test kills (the scan resumed
-    after a restart) used to leave the emulator it had started running after
-    the suite."""
+    """The run's emulator. Every server the tests start finds it running and
+    so never owns one: a server a test kills (the scan resumed after a
+    restart) used to leave the emulator it had started running after the
+    suite. Started here only when this file was not loaded at the session's
+    start (`pytest tests`)."""
     with emulator.running_emulator(log_path=tmp_path_factory.mktemp("emulator") / "emulator.log") as host:
         yield host
 
@@ -205,12 +267,9 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 @contextlib.contextmanager
 def guarded_context(browser: Browser, **options) -> Iterator[BrowserContext]:
-    """A browser context (390x844 unless `options` say otherwise) that never
-    reaches past the loopback server and fails on any CSP violation."""
+    """A browser context (390x844 unless `options` say otherwise) that fails
+    on any CSP violation."""
     context = browser.new_context(locale="ja-JP", **{"viewport": {"width": 390, "height": 844}, **options})
-    # The machine's network is closed and tests must not reach out: anything
-    # not served by our loopback server is answered here.
-    context.route("**/*", _only_loopback)
     violations: list[str] = []
     context.expose_binding("__reportCspViolation", lambda _source, text: violations.append(text))
     context.add_init_script(_REPORT_CSP)
@@ -242,22 +301,6 @@ def desktop(browser: Browser) -> Iterator[Page]:
 def context(browser: Browser) -> Iterator[BrowserContext]:
     with guarded_context(browser) as context:
         yield context
-
-
-def _only_loopback(route) -> None:
-    host = route.request.url.split("/")[2].split(":")[0]
-    try:
-        if host in ("localhost", "127.0.0.1", PRODUCTION_HOST):
-            route.continue_()
-        else:
-            route.fulfill(status=204, body="")
-    except PlaywrightError as error:
-        # A test that holds requests in its own route and answers them itself
-        # (test_reader_progress's preloads) can answer one between Playwright
-        # handing it here and this answer; it is answered, which is all this
-        # guard is for. Seen once in CI as a teardown error.
-        if "already handled" not in error.message:
-            raise
 
 
 @pytest.fixture
@@ -313,27 +356,3 @@ class Answers:
         while len(self.sent) < at_least or not self.sent <= self.answered:
             assert time.monotonic() < deadline, f"events not answered: sent {sorted(self.sent)}, answered {sorted(self.answered)}"
             page.wait_for_timeout(50)
-
-
-_ATTRIBUTE_ORDER = ("name", "property", "rel", "content", "href")
-
-
-class _HeadTags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in ("meta", "link"):
-            return
-        ordered = sorted(attrs, key=lambda item: (_ATTRIBUTE_ORDER.index(item[0]) if item[0] in _ATTRIBUTE_ORDER else 99))
-        self.tags.append(f"<{tag} " + " ".join(f'{key}="{html.escape(value or "")}"' for key, value in ordered) + ">")
-
-
-def with_head_tags(page_html: str) -> str:
-    """The page's HTML followed by its meta and link tags written with their
-    attributes in one order (name/property/rel first), so a test can look for
-    `<meta name="robots" content="...">` whatever order the renderer used."""
-    parser = _HeadTags()
-    parser.feed(page_html)
-    return page_html + "\n" + "\n".join(parser.tags)

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from manga_app.core.routes import HISTORY, LIBRARY, manga_url
 from tests.unit.accounts.emulator_accounts import google_token
 
-from .conftest import _only_loopback, wait_for_hydration
+from .conftest import wait_for_hydration
 from .reader_helpers import series as reader_series
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +69,6 @@ def device(context: BrowserContext, auth_emulator: str) -> BrowserContext:
 
 def another_device(browser: Browser, **options) -> BrowserContext:
     context = browser.new_context(locale="ja-JP", **(options or {"viewport": {"width": 390, "height": 844}}))
-    context.route("**/*", _only_loopback)
     new_device(context)
     return context
 

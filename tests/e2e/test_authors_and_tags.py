@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from manga_app.core import routes
-from tests.e2e.conftest import SITE_ORIGIN, guarded_context, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import SITE_ORIGIN, guarded_context, wait_for_hydration
+from tests.e2e.head_tags import with_head_tags
 from tests.e2e.test_hydration import _chapter
 
 PHONE = {"width": 390, "height": 844}

@@ -18,7 +18,8 @@ from playwright.sync_api import Page, expect
 
 from manga_app.pages.home.parts import FIRST_SCREEN_COVERS
 from manga_app.core import routes
-from tests.e2e.conftest import ROOT, SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import ROOT, SITE_ORIGIN, wait_for_hydration
+from tests.e2e.head_tags import with_head_tags
 
 RELATIVE_TIME = re.compile(r"^(たった今|\d+(分|時間|日|週間|ヶ月)前|先月|昨年|1年前|2年以上前)$")
 PAGING_GENRE = "ページ送り確認"

@@ -14,7 +14,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from manga_app.core import discovery, routes
-from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration
+from tests.e2e.head_tags import with_head_tags
 
 PERIOD_HEADINGS = {"day": "日間ランキング", "week": "週間ランキング", "month": "月間ランキング", "all": "累計ランキング"}
 

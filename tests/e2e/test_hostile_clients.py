@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import socket
 import sqlite3
@@ -33,7 +32,7 @@ from manga_app.uploads.staging import staged_dir
 from tests.unit.catalogue.builders import distinct_pages, write_cbz
 from tests.unit.accounts.emulator_accounts import anonymous_token, claims_of, google_token, with_claims
 
-from .conftest import PORT, PRODUCTION_HOST
+from .conftest import PORT, PRODUCTION_HOST, WEB_DIR
 from .hostile_client import (
     ACCOUNT_DATA, AUTH, CONSOLE_AUDIT, CONSOLE_JOBS, CONSOLE_OVERVIEW, CONSOLE_SERIES, CONSOLE_UPLOAD, END_CARD, FEED_KEY, LIBRARY, LISTS,
     NOTIFICATION, OPDS_KEY, OPERATOR, READER, READING, Tab, account_exists, chapter_likes, feed_keys, follows,
@@ -152,7 +151,7 @@ def test_another_uid_in_the_event_arguments_is_refused(base_url, victim, db, slu
 
 
 def test_public_configuration_in_emulator_mode_refuses_to_start(server_env):
-    env = {**server_env, "PORT": "1", "UNSAFE_ALLOW_AUTH_EMULATOR": "0", "REFLEX_WEB_WORKDIR": os.environ.get("E2E_WEB_DIR", ".web")}
+    env = {**server_env, "PORT": "1", "UNSAFE_ALLOW_AUTH_EMULATOR": "0", "REFLEX_WEB_WORKDIR": WEB_DIR}
     done = subprocess.run([str(ROOT / ".venv/bin/python"), "-m", "manga_app.serve", "--port", "1"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0

@@ -19,7 +19,8 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from manga_app.core import routes
-from tests.e2e.conftest import ROOT, SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import ROOT, SITE_ORIGIN, wait_for_hydration
+from tests.e2e.head_tags import with_head_tags
 
 # row -> titles imported for it, in the order the row lists them (a kana
 # dictionary's: がいこつ (かいこつ) before かもめ; ハーブ (はあぶ) before パンダ).

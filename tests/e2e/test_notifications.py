@@ -22,7 +22,8 @@ from playwright.sync_api import Page, expect
 from manga_app.core.routes import LIBRARY, NOTIFICATIONS, manga_url, series_feed_url
 from tests.unit.opds.schema import NS, valid_atom
 
-from .conftest import wait_for_hydration, with_head_tags
+from .conftest import wait_for_hydration
+from .head_tags import with_head_tags
 from .reader_helpers import _cbz, imported_item
 from .test_accounts import device, header_menu, open_page, sign_in_with_google, visible  # noqa: F401
 

@@ -16,12 +16,12 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.e2e.conftest import PORT, ROOT, served_app
+from tests.e2e.conftest import BASE_PORT, ROOT, served_app
 from tests.e2e.reader_helpers import counter, image_decoded, open_chapter, show_menu
 from tests.e2e.test_offline import reader_interactive, worker_in_control
 
-SITE_PORT = PORT + 3
-MEDIA_PORT = PORT + 4
+SITE_PORT = BASE_PORT + 3
+MEDIA_PORT = BASE_PORT + 4
 SITE_WEB_DIR = os.environ.get("E2E_CDN_WEB_DIR", ".web-cdn")
 PYTHON = str(ROOT / ".venv/bin/python")
 INDEX_KEY = "manga_offline_chapters"

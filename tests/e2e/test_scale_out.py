@@ -23,11 +23,11 @@ import sqlalchemy as sa
 from playwright.sync_api import Browser, Page, expect
 
 from manga_app.core import routes
-from tests.e2e.conftest import DEMO_SERIES, PORT, ROOT, served_app, wait_for_hydration
+from tests.e2e.conftest import BASE_PORT, DEMO_SERIES, ROOT, served_app, wait_for_hydration
 from tests.e2e.test_catalogue_http import _write_cbz
 from tests.postgres import scratch_database
 
-SCALE_PORT = PORT + 2
+SCALE_PORT = BASE_PORT + 2
 SCALE_WEB_DIR = os.environ.get("E2E_SCALE_WEB_DIR", ".web-scale")
 WORKERS = 3
 REDIS_URL = os.environ.get("MANGA_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")

@@ -12,7 +12,8 @@ from playwright.sync_api import Page, expect
 
 from manga_app.core import routes
 from manga_app.catalogue.readings import readings_for
-from tests.e2e.conftest import SITE_ORIGIN, Answers, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import SITE_ORIGIN, Answers, wait_for_hydration
+from tests.e2e.head_tags import with_head_tags
 
 SERIES_TITLE = "星降る街の配達人"  # a demo series; its readings come from the published list
 

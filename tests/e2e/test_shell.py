@@ -10,7 +10,8 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import GA_ID, SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import GA_ID, SITE_ORIGIN, wait_for_hydration
+from tests.e2e.head_tags import with_head_tags
 from tests.e2e.reader_helpers import open_chapter, show_menu
 
 GTAG_PATTERN = "https://www.googletagmanager.com/gtag/js**"

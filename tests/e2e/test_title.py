@@ -12,7 +12,8 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from manga_app.core import routes
-from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration, with_head_tags
+from tests.e2e.conftest import SITE_ORIGIN, wait_for_hydration
+from tests.e2e.head_tags import with_head_tags
 from tests.e2e.reader_helpers import manifest
 
 SLUG = "yaoya-no-yuusha"  # the demo series with the most chapters
