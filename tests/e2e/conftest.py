@@ -1,8 +1,8 @@
 """End-to-end fixtures: the production build served the way `make run` serves
-it, driven by Debian's Chromium through Playwright.
+it, driven by Debian's Chromium headless shell through Playwright.
 
-The app is built once per session (make skips the build when nothing
-changed) and one server process serves every test."""
+Each test process builds the app once for its port (make skips the build
+when nothing changed) and one server process serves all of its tests."""
 
 from __future__ import annotations
 
