@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import websocket
 import pytest
 import socketio
+import websocket
 from PIL import Image
 from firebase_admin import auth as admin_auth
 
