@@ -2,7 +2,7 @@
 
 `reflex run --env prod` recompiles and rebuilds the frontend on every start;
 the Makefile builds only when sources change, so this serves the existing
-build with uvicorn (uvloop, httptools, websockets' sans-I/O protocol;
+build with uvicorn (asyncio's loop, httptools, websockets' sans-I/O protocol;
 WEB_CONCURRENCY workers, more than one only with REFLEX_REDIS_URL).
 Usage: python -m manga_app.serve [--port N]
 
@@ -122,7 +122,11 @@ def main() -> None:
             host=args.host,
             port=args.port,
             workers=workers,
-            loop="uvloop",
+            # asyncio's own loop, not uvloop: a saturated worker on uvloop answers some connections
+            # very late (a bare ASGI app at 100 connections: p99 700-900 ms against 30 ms on asyncio,
+            # at the same requests a second), and here it cost no more CPU per websocket event
+            # (README, "HTTP"; benchmarks/bench_load.py).
+            loop="asyncio",
             # httptools, with a deadline for each request's headers (platform/http_protocol.py).
             http=HeaderDeadlineProtocol,
             # websockets' sans-I/O protocol, holding less per open websocket (platform/websocket_protocol.py).
