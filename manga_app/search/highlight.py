@@ -34,7 +34,7 @@ def match_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     folded = _folded(text)
     for needles in (whole, runs):
         if any(needle in folded for needle in needles):
-            key, origins = fold_with_map(text)
+            key, origins = fold_with_map(text, folded)  # folded once, not again
             return _spans(key, origins, needles)
     return []  # the common case for aliases and readings: no mapping needed
 

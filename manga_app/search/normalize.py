@@ -81,10 +81,10 @@ def _rewritten(previous: str, char: str) -> str:
     return rule[1] if rule and char == rule[0] else char
 
 
-def fold_with_map(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """The search key of `text`, and for each key character the span of
-    `text` it came from (for highlighting matches in the original)."""
-    key = fold(text)
+def fold_with_map(text: str, key: str | None = None) -> tuple[str, list[tuple[int, int]]]:
+    """The search key of `text` (`key`: fold(text), when the caller has it), and for each
+    key character the span of `text` it came from (for highlighting matches)."""
+    key = fold(text) if key is None else key
     # Most titles fold character for character, only dropping spaces and
     # punctuation: already NFKC, no case folding that changes a length, and
     # a key exactly as long as the characters kept. Then the key's characters
