@@ -6,6 +6,11 @@ and watch the importer: should it die without a word (`kill -9`, the OOM
 killer), a watchdog thread in each worker ends the worker within a second,
 whatever page it is on. What a dead import leaves in the media store is
 swept by the next import (sweep.py).
+
+Workers run at a lower priority (WORKER_NICENESS): an import, or a
+re-encode, on the machine that serves the site takes the CPU readers leave
+and never makes a reader's page wait for it; alone on the machine, it runs
+as fast as before.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["WATCH_SECONDS", "process_pool"]
+__all__ = ["WATCH_SECONDS", "WORKER_NICENESS", "process_pool"]
 
 WATCH_SECONDS = 0.5
+# Added to the importer's niceness (10: about a tenth of a busy core's share).
+WORKER_NICENESS = 10
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
@@ -36,6 +43,7 @@ def _start_worker(importer: int) -> None:
     """Ctrl-C reaches the whole process group: workers finish their page and report
     the files they wrote, and the importer stops and cleans up."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(WORKER_NICENESS)
     parent = os.getppid()
     threading.Thread(target=_watch, args=(importer, parent), daemon=True).start()
 
