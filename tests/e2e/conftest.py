@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from manga_app.accounts import emulator
 from manga_app.core.browser import EVENT_ANSWER_REF, EVENT_NUMBER_FIELD
@@ -33,6 +33,11 @@ BASE_PORT = int(os.environ.get("E2E_PORT", "3123"))
 WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
 PORT = BASE_PORT + 20 * WORKER
 WEB_DIR = os.environ.get("E2E_WEB_DIR", ".web") + (f"-gw{WORKER}" if WORKER else "")
+# How long an expectation waits for what the visitor would see. Playwright's
+# 5 s is short on CI, where two workers, a scan's import and Chromium share
+# two cores. An expectation that holds returns at once: this only gives a
+# slow round trip its chance, and a failure says so 10 s later.
+expect.set_options(timeout=15_000)
 # A small demo library, enough for every page kind (the full one is for make run).
 DEMO_SERIES = int(os.environ.get("E2E_DEMO_SERIES", "8"))
 # A second name for the loopback server: the "production host" of the tests.
@@ -100,6 +105,25 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
             return _group(nodeid)
 
     return ModuleGroups(config, log)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call):
+    """A failed e2e test's report carries the last lines the servers running
+    then logged, so a failure on CI says what the server saw."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    for url, server in list(RUNNING.items()):
+        try:
+            with open(server.log_path, "rb") as log:
+                log.seek(max(0, log.seek(0, os.SEEK_END) - 400_000))
+                lines = log.read().decode("utf-8", "replace").splitlines()
+        except OSError:
+            continue
+        if lines:
+            report.sections.append((f"server log {url} (last 40 lines)", "\n".join(line[:300] for line in lines[-40:])))
 
 
 _EMULATOR = contextlib.ExitStack()

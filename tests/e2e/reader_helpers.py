@@ -171,10 +171,14 @@ def stored_position(page: Page, slug: str, number: str) -> list | None:
     )
 
 
-def image_decoded(page: Page, selector: str) -> None:
-    page.wait_for_function(
-        "s => { const e = document.querySelector(s); return e && e.complete && e.naturalWidth > 0 }", arg=selector
-    )
+def image_decoded(page: Page, selector: str) -> str:
+    """Waits until the first match is decoded; the URL of the file it shows, read in the
+    same check: a <picture> whose sources change (the site learnt of new AVIF copies)
+    loads again, and its currentSrc is empty until the new file is chosen."""
+    return page.wait_for_function(
+        "s => { const e = document.querySelector(s); return e && e.complete && e.naturalWidth > 0 && e.currentSrc }",
+        arg=selector,
+    ).json_value()
 
 
 def _cbz(path: Path, count: int) -> None:

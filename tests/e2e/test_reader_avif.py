@@ -7,6 +7,7 @@ keeps the JPEG/WebP fallback in each <img> for a browser without AVIF."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
@@ -30,8 +31,8 @@ def _path(url: str) -> str:
 
 
 def _shown(page: Page, selector: str) -> str:
-    image_decoded(page, selector)
-    return page.locator(selector).first.evaluate("e => new URL(e.currentSrc).pathname")
+    """The path of the file the first match shows, once decoded."""
+    return urlsplit(image_decoded(page, selector)).path
 
 
 def test_a_fresh_browser_reads_the_pages_and_covers_as_avif(base_url: str, server_env, browser: Browser) -> None:
