@@ -29,7 +29,7 @@ class AuditState(rx.State):
 
     @rx.event
     async def load(self):
-        if await operator_of(self) is None:
+        if await operator_of(self, retry=AuditState.load()) is None:
             return
         self.entries = await asyncio.to_thread(_entries, self.page)
         await show_title(self, "Audit log")

@@ -116,7 +116,7 @@ class JobsState(rx.State):
 
     @rx.event
     async def load(self):
-        if await operator_of(self) is None:
+        if await operator_of(self, retry=JobsState.load()) is None:
             return
         await show_title(self, "Jobs")
         if await self._refresh():

@@ -35,7 +35,7 @@ class OverviewState(rx.State):
 
     @rx.event
     async def load(self):
-        if await operator_of(self) is None:
+        if await operator_of(self, retry=OverviewState.load()) is None:
             return
         read = await asyncio.to_thread(_read, self.filter_text)
         self.tiles, self.imports, self.failures, self.series = read["tiles"], read["imports"], read["failures"], read["series"]

@@ -95,7 +95,7 @@ class SeriesEditorState(rx.State):
         """The editor of the series at `path`, the browser's own location when
         the console appears (an event's router data may still name the page
         before a client-side navigation)."""
-        if await operator_of(self) is None:
+        if await operator_of(self, retry=SeriesEditorState.load(path)) is None:
             return
         self.slug, self.messages, self.errors, self.preview = self._slug_of_path(path), [], {}, []
         await self._refresh()

@@ -69,7 +69,7 @@ class UploadState(rx.State):
 
     @rx.event
     async def load(self):
-        if (operator := await operator_of(self)) is None:
+        if (operator := await operator_of(self, retry=UploadState.load())) is None:
             return
         self.message = self.error = ""
         await show_title(self, "Upload")

@@ -14,7 +14,7 @@ import reflex as rx
 
 from manga_app.accounts import payloads
 from manga_app.cards.records import avif_twin
-from manga_app.visitor.auth_state import AuthState, holds_the_account, visitor_uid
+from manga_app.visitor.auth_state import holds_the_account, until_known, visitor_uid
 from manga_app.core import routes
 from manga_app.core.display import format_count
 from manga_app.core.phrases import phrases
@@ -28,7 +28,6 @@ from manga_app.reader.picks import ALSO_READ, pick_next
 from manga_app.reader.state import ReaderState
 from manga_app.visitor.notify import notify
 
-WAIT = ("info", "読み込み中です", "少し待ってからもう一度お試しください。")
 NOT_LIKED = "いいねできませんでした"
 UNKNOWN_CHAPTER = "この話は見つかりませんでした。"
 TOO_MANY_LIKES = "このネットワークからのいいねが多すぎます。明日またお試しください。"
@@ -118,9 +117,8 @@ class EndCardState(rx.State):
         this connection did not prove is refused), else this browser's. The
         browser sends the state it wants, not a toggle: sent again after a
         lost connection, it changes nothing."""
-        auth = await self.get_state(AuthState)
-        if auth.loading:
-            return notify(*WAIT)
+        if (waiting := await until_known(self, EndCardState.set_like(slug, number, liked))) is not None:
+            return waiting
         slug, number = payloads.valid_slug(slug), logic.report_key(number)
         context = await asyncio.to_thread(load_chapter, {"slug": slug, "number": number, "chapter_slug": ""}) if slug and number else None
         if context is None or not isinstance(liked, bool):

@@ -11,7 +11,6 @@ from manga_app.reader.end_state import EndCardState
 from manga_app.core.routes import PageKind
 from manga_app.ui.page import page
 from manga_app.heads.state import HeadState
-from manga_app.visitor.auth_state import AuthState
 from manga_app.visitor.library_state import LibraryState
 from manga_app.ui.account.lists import finished_banner
 from manga_app.ui.account.follow import follow_button
@@ -54,8 +53,6 @@ def _reader() -> rx.Component:
         likes=EndCardState.likes_label,
         liked=EndCardState.liked,
         like_key=EndCardState.like_key,
-        # No いいね until who is reading is known (the server would ask to wait).
-        like_open=~AuthState.loading,
         # The place of the series' reading status once it has a picker.
         end_follow=follow_button(ReaderState.series_slug),
         on_like=EndCardState.set_like,

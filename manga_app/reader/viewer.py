@@ -55,7 +55,6 @@ class MangaReader(rx.Component):
     likes: rx.Var[str]
     liked: rx.Var[bool]
     like_key: rx.Var[str]
-    like_open: rx.Var[bool]
     end_follow: rx.Var[rx.Component]
     # The chapter's own one-page offset in double view (worked out at import
     # from where its spreads fall), used until the reader picks one.

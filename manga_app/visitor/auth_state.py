@@ -20,12 +20,14 @@ whoever is signed in."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import reflex as rx
+from reflex.event import Event, EventSpec, event_sequence
 
 from manga_app.accounts import service
 from manga_app.accounts.roles import is_operator
@@ -86,6 +88,29 @@ def holds_the_account(cls: type[rx.State]) -> type[rx.State]:
     return cls
 
 
+# Events sent while it is not yet known who the visitor is (the page's first
+# seconds, or a suspended session's blink: `loading`), kept and run once it
+# is known (the events a handler returns run next), for the connection that
+# sent them alone (a replayed client token cannot hand its events to the
+# account's own tab); so a いいね or a 元に戻す tapped then is not lost. At
+# most MAX_DEFERRED, each of at most DEFERRED_BYTES of arguments: beyond,
+# the visitor is asked to wait.
+MAX_DEFERRED = 16
+DEFERRED_BYTES = 2048
+WAIT = ("info", "読み込み中です", "少し待ってからもう一度お試しください。")
+
+
+async def until_known(state: rx.State, event: EventSpec) -> list | EventSpec | None:
+    """None when the visitor is known: the handler of `event` (the one being
+    handled, with its arguments) goes on. Else what it returns: nothing, the
+    event being kept and run again once AuthState stops loading, or, with
+    too many kept, a notice to wait."""
+    auth = await state.get_state(AuthState)
+    if not auth.loading:
+        return None
+    return [] if auth._defer(event) else notify(*WAIT)
+
+
 async def visitor_uid(state: rx.State) -> str:
     """Who the visitor is, the one way other states ask: the uid of a
     verified ID token, "" for nobody (not signed in, or still loading)."""
@@ -111,6 +136,8 @@ class AuthState(rx.State):
     _operator: bool = False
     # Whose personal OPDS or feed URL this tab was shown (OpdsKeyState.url, FeedKeyState.url; session_guard forgets them).
     _opds_url_of: str = ""
+    # (connection, handler name, payload, router data) of each event deferred while loading.
+    _deferred: list[tuple[str, str, dict, dict]] = []
 
     @rx.var
     def signed_in(self) -> bool:
@@ -153,6 +180,31 @@ class AuthState(rx.State):
         self._clear()
         self.loading = True
 
+    def _defer(self, spec: EventSpec) -> bool:
+        event = Event.from_event_type(spec)[0]
+        if len(json.dumps(event.payload, ensure_ascii=False, default=str)) > DEFERRED_BYTES:
+            return False
+        # The page it came from, as the browser sent it (state.js), not the one
+        # the tab shows when it runs: ListsState.opened reads its slug there.
+        url = self.router.url
+        page = {"pathname": self.router.route_id, "asPath": url.path + (f"?{url.query}" if url.query else ""),
+                "query": dict(url.query_parameters)}
+        kept = (self._connection(), event.name, event.payload, page)
+        if kept not in self._deferred:
+            if len(self._deferred) >= MAX_DEFERRED:
+                return False
+            self._deferred = [*self._deferred, kept]
+        return True
+
+    def _settled(self, answer=None) -> list | None:
+        """`answer`, and once the visitor is known the events deferred until then."""
+        if self.loading or not self._deferred:
+            return answer
+        again = [Event(name=name, payload=payload, router_data=router_data)
+                 for sid, name, payload, router_data in self._deferred if sid == self._connection()]
+        self._deferred = []
+        return [*event_sequence(answer), *again] if answer is not None else again
+
     @rx.event
     def start_client(self):
         """The Firebase client mounted: it gets its settings from this backend."""
@@ -161,6 +213,9 @@ class AuthState(rx.State):
     @rx.event
     async def on_auth_change(self, user: dict | None, token: str):
         """The provider's auth-state notification: a user (with a token) or null."""
+        return self._settled(await self._auth_change(user, token))
+
+    async def _auth_change(self, user: dict | None, token: str):
         if not user:
             self._clear()
             return None
@@ -210,6 +265,9 @@ class AuthState(rx.State):
         """An anonymous visitor signed in to an existing Google account: move the
         anonymous library into it. Both tokens are verified; the first must be
         anonymous and the second must not."""
+        return self._settled(await self._merge(anonymous_token, token))
+
+    async def _merge(self, anonymous_token: str, token: str):
         try:
             source, target = await verified(anonymous_token), await verified(token, check_revoked=True)
         except (TokenRefused, VerificationUnavailable) as error:
@@ -228,6 +286,7 @@ class AuthState(rx.State):
         The visitor can still sign in for this page's lifetime."""
         logger.error("Error setting persistence: %s", str(message)[:MAX_LOGGED])
         self.loading = False
+        return self._settled()
 
     @rx.event
     def on_error(self, code: str):

@@ -26,13 +26,12 @@ from manga_app.accounts import reading
 from manga_app.core import browser, routes
 from manga_app.accounts import lists, mirror, payloads, repository, service, shelves, unread
 from manga_app.read_models.held import Snapshot, held_catalogue
-from manga_app.visitor.auth_state import AuthState, holds_the_account, visitor_uid
+from manga_app.visitor.auth_state import AuthState, holds_the_account, until_known, visitor_uid
 from manga_app.visitor.notification_state import NotificationState
 from manga_app.visitor.notify import notify
 from manga_app.visitor.reading_state import ReadingState
 from manga_app.cards.records import TabLink
 
-WAIT = ("info", "読み込み中です", "少し待ってからもう一度お試しください。")
 UNKNOWN_SERIES = "この作品は見つかりませんでした"
 NOT_SAVED = "読んだ位置を保存できませんでした"
 NOT_REMOVED = "閲覧履歴から削除できませんでした"
@@ -92,15 +91,7 @@ class LibraryState(rx.State):
         elif not auth.loading and (self.owner or self._synced_uid):
             await self._wipe(history)
         await self._refresh(uid, history, views=self._on_shelf_page())
-        await self._mark_opened(uid)
         return notes
-
-    async def _mark_opened(self, uid: str) -> None:
-        """On a title page, signed in: the series' 更新あり is seen (on_load, and
-        once the token has come after a page load)."""
-        found = routes.match(self.router.url.path or "/")
-        if uid and found is not None and found.kind is routes.PageKind.MANGA and payloads.valid_slug(found.params.get("slug")):
-            await asyncio.to_thread(service.mark_opened, uid, found.params["slug"])
 
     async def _adopt(self, uid: str, history: ReadingState) -> list:
         """The account's library into the browser, after the browser's news
@@ -220,10 +211,9 @@ class LibraryState(rx.State):
     async def set_follow(self, slug: str, following: bool):
         """フォロー (`following`) / 解除: the account when signed in, else the
         browser. A state, not a toggle: sent again (after a lost connection), it changes nothing."""
-        auth = await self._auth()
         uid = await visitor_uid(self)
-        if auth.loading:
-            return notify(*WAIT)
+        if (waiting := await until_known(self, LibraryState.set_follow(slug, following))) is not None:
+            return waiting
         slug = payloads.valid_slug(slug)
         snapshot = await held_catalogue().snapshot()
         if slug is None or slug not in snapshot.by_slug or not isinstance(following, bool):
@@ -252,10 +242,9 @@ class LibraryState(rx.State):
 
     @rx.event
     async def remove_history(self, slug: str):
-        auth, history = await self._auth(), await self._reading()
-        uid = await visitor_uid(self)
-        if auth.loading:
-            return notify(*WAIT)
+        history, uid = await self._reading(), await visitor_uid(self)
+        if (waiting := await until_known(self, LibraryState.remove_history(slug))) is not None:
+            return waiting
         slug = payloads.valid_slug(slug)
         entries = history._entries()
         if slug is None:
@@ -269,10 +258,9 @@ class LibraryState(rx.State):
 
     @rx.event
     async def clear_history(self):
-        auth, history = await self._auth(), await self._reading()
-        uid = await visitor_uid(self)
-        if auth.loading:
-            return notify(*WAIT)
+        history, uid = await self._reading(), await visitor_uid(self)
+        if (waiting := await until_known(self, LibraryState.clear_history())) is not None:
+            return waiting
         if uid:
             await asyncio.to_thread(service.forget, uid, None, now=datetime.now(UTC))
         history._save([])

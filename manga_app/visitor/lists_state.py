@@ -15,8 +15,9 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from manga_app.accounts import lists, payloads, repository, service
-from manga_app.visitor.auth_state import AuthState, visitor_uid
-from manga_app.visitor.library_state import BROWSER_LIMIT, TOO_LARGE, UNKNOWN_SERIES, WAIT, LibraryState
+from manga_app.core import routes
+from manga_app.visitor.auth_state import until_known, visitor_uid
+from manga_app.visitor.library_state import BROWSER_LIMIT, TOO_LARGE, UNKNOWN_SERIES, LibraryState
 from manga_app.read_models.held import held_catalogue
 from manga_app.accounts import reading
 from manga_app.visitor.reading_state import ReadingState
@@ -36,9 +37,9 @@ class ListsState(rx.State):
     _undo_to: str = ""
     _declined: list[str] = []
 
-    async def _library(self) -> tuple[AuthState, str, LibraryState]:
-        """Whether the visitor is known yet, who it is, and its library."""
-        return await self.get_state(AuthState), await visitor_uid(self), await self.get_state(LibraryState)
+    async def _library(self) -> tuple[str, LibraryState]:
+        """Who the visitor is, and its library."""
+        return await visitor_uid(self), await self.get_state(LibraryState)
 
     async def _write(self, uid: str, library: LibraryState, slug: str, status: str) -> tuple[str | None, object]:
         """Store the status: (the one it had, or None when it was not in the
@@ -65,9 +66,9 @@ class ListsState(rx.State):
     @rx.event
     async def set_status(self, slug: str, status: str):
         """The visitor picks a status (the series joins the library if it was not in it)."""
-        auth, uid, library = await self._library()
-        if auth.loading:
-            return notify(*WAIT)
+        uid, library = await self._library()
+        if (waiting := await until_known(self, ListsState.set_status(slug, status))) is not None:
+            return waiting
         slug = payloads.valid_slug(slug)
         if slug is None or slug not in (await held_catalogue().snapshot()).by_slug:
             return notify("error", NOT_CHANGED, UNKNOWN_SERIES)
@@ -86,9 +87,11 @@ class ListsState(rx.State):
     async def check_finished(self, slug: str, chapter: str):
         """Chained from the reader when a chapter was read to its last page:
         the last chapter of a 完結 series in the library moves it to 読了."""
-        auth, uid, library = await self._library()
+        uid, library = await self._library()
+        if await until_known(self, ListsState.check_finished(slug, chapter)) is not None:
+            return None  # kept for when the visitor is known (a chained check: no notice)
         slug, key = payloads.valid_slug(slug), payloads.chapter_hundredths(chapter)
-        if auth.loading or slug is None or key is None or slug in self._declined:
+        if slug is None or key is None or slug in self._declined:
             return None
         status = (await asyncio.to_thread(service.statuses, uid) if uid else
                   {entry.slug: entry.status for entry in library._browser_library()}).get(slug)
@@ -108,9 +111,9 @@ class ListsState(rx.State):
     @rx.event
     async def undo_finished(self):
         """元に戻す: the series goes back to the status it had."""
-        auth, uid, library = await self._library()
-        if auth.loading:
-            return notify(*WAIT)
+        uid, library = await self._library()
+        if (waiting := await until_known(self, ListsState.undo_finished())) is not None:
+            return waiting
         slug, status = self.finished_slug, lists.valid_status(self._undo_to)
         self.finished_slug = self.finished_title = ""
         if not slug or status is None:
@@ -129,6 +132,10 @@ class ListsState(rx.State):
     @rx.event
     async def opened(self):
         """on_load of the title page: the series' 更新あり is seen (signed in;
-        a browser's own library counts its reading instead)."""
-        auth, uid, library = await self._library()
-        await library._mark_opened(uid)
+        a browser's own library counts its reading instead). Opened before the
+        visitor is known, it is kept until then, with the page it came from."""
+        if await until_known(self, ListsState.opened()) is not None:
+            return None  # an on_load: no notice
+        found, uid = routes.match(self.router.url.path or "/"), await visitor_uid(self)
+        if uid and found is not None and found.kind is routes.PageKind.MANGA and payloads.valid_slug(found.params.get("slug")):
+            await asyncio.to_thread(service.mark_opened, uid, found.params["slug"])

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from manga_app.visitor.auth_state import AuthState, visitor_uid
 
@@ -41,11 +42,15 @@ class Operator:
     email: str
 
 
-async def operator_of(state: rx.State) -> Operator | None:
-    """The operator this tab's connection proved to be, else None (logged)."""
+async def operator_of(state: rx.State, *, retry: EventSpec | None = None) -> Operator | None:
+    """The operator this tab's connection proved to be, else None (logged).
+    `retry`: a console page's load, run again once the visitor is known when
+    it came before (the console showed from the tab's earlier state)."""
     auth = await state.get_state(AuthState)
     uid = auth._operator_session()
     if not uid:
+        if retry is not None and auth.loading and auth._defer(retry):
+            return None
         logger.warning("Refused a console event from %s", await visitor_uid(state) or "a visitor who is not signed in")
         return None
     return Operator(uid, auth.email)

@@ -83,6 +83,17 @@ class Tab:
         return [json.dumps(command[1:], ensure_ascii=False) for command in commands
                 if isinstance(command, list) and command[:1] == ["notify"]]
 
+    def known_as_nobody(self) -> None:
+        """The tab's Firebase client reports nobody signed in (it has no ID
+        token); the events the server kept while it did not know run next,
+        queued once it has answered (loading over). Not settled() after:
+        its hydrate resets the browser-storage values (a tab sends its own
+        with it), and a kept event may run before or after it."""
+        seen = len(self.updates)
+        self.send(f"{AUTH}.on_auth_change", user=None, token="")
+        self.wait_for(lambda: any(((update.get("delta") or {}).get(AUTH) or {}).get("loading_rx_state_") is False
+                                  for update in self.updates[seen:]))
+
     def wait_for(self, predicate: Callable[[], object], timeout: float = 15.0):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

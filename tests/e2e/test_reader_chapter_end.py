@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import DESKTOP, TOUCH, guarded_context
+from tests.e2e.held_sign_in import HeldSignIn
 from tests.e2e.reader_helpers import choose, chapter_numbers, db, imported_item, manifest, open_chapter, series_with_chapters
 from tests.e2e.touch import Fingers
 
@@ -109,6 +110,7 @@ def test_a_like_counts_once_per_reader_and_toggles_back(base_url, server_env, br
         # A second reader: their own like adds one.
         _open_end(second, url, "rtl")
         second_like = second.locator(".reader-end").get_by_test_id("end-like")
+        expect(second_like).to_be_enabled()  # the card's own state has arrived
         expect(second_like).to_have_attribute("aria-pressed", "false")
         box = second_like.bounding_box()
         Fingers(second).tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -126,6 +128,30 @@ def test_a_like_counts_once_per_reader_and_toggles_back(base_url, server_env, br
         like.click()
         expect(_like_count(first)).to_have_text(str(before + 1))
         assert _likes_in_db(server_env, slug, number) == before + 1
+
+
+def test_a_like_tapped_before_the_page_knows_the_reader_counts_once_it_does(base_url, server_env, browser: Browser) -> None:
+    """Who the reader is comes a moment after the page (the Firebase client's
+    settings, then its report; on a slow phone, its script too): a いいね
+    tapped meanwhile is kept and counts once that is known, with no
+    読み込み中です and nothing to tap again."""
+    slug = series_with_chapters(server_env, "rtl", 1)
+    number = chapter_numbers(server_env, slug)[0]
+    before = _likes_in_db(server_env, slug, number)
+    with guarded_context(browser, **TOUCH) as context:
+        page = context.new_page()
+        sign_in = HeldSignIn(page)
+        _open_end(page, f"{base_url}/{slug}-ch-{number}", "rtl")
+        like = page.locator(".reader-end").get_by_test_id("end-like")
+        expect(like).to_be_enabled()
+        like.click()
+        page.wait_for_timeout(1000)  # the tap reaches the server, which cannot tell yet whose it is
+        assert _likes_in_db(server_env, slug, number) == before
+        sign_in.release()
+        expect(like).to_have_attribute("aria-pressed", "true")
+        expect(_like_count(page)).to_have_text(str(before + 1))
+        assert _likes_in_db(server_env, slug, number) == before + 1
+        expect(page.locator(".ant-notification-notice")).to_have_count(0)
 
 
 def test_the_series_is_followed_and_its_chapters_listed_from_the_card(base_url, server_env, phone: Page) -> None:

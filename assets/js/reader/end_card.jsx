@@ -35,13 +35,13 @@ function SeriesState({ complete }) {
   );
 }
 
-function LikeButton({ likes, liked, ready, open, onLike }) {
+function LikeButton({ likes, liked, ready, onLike }) {
   return (
     <button
       type="button"
       className="reader-end-like"
       aria-pressed={liked ? "true" : "false"}
-      disabled={!ready || !open}
+      disabled={!ready}
       onClick={onLike}
       data-testid="end-like"
     >
@@ -119,7 +119,7 @@ function useSeen(ref, onSeen) {
 export function EndCard({
   heading, nextUrl, nextLabel, seriesUrl, seriesTitle, seriesSlug = "", chapterNumber = "", chapters = [],
   complete = false, picks = [], picksAlsoRead = false, phrases = {},
-  likes = "0", liked = false, likeKey = "", likeOpen = false, onLike, onSeen, follow = null,
+  likes = "0", liked = false, likeKey = "", onLike, onSeen, follow = null,
 }) {
   const ref = useRef(null);
   const key = `${seriesSlug}/${chapterNumber}`;
@@ -129,7 +129,7 @@ export function EndCard({
       <p className="reader-end-kicker phrased">{heading} おわり</p>
       {nextUrl ? <NextChapter url={nextUrl} label={nextLabel} phrases={phrases} /> : <SeriesState complete={complete} />}
       <div className="reader-end-actions">
-        <LikeButton likes={likes} liked={liked && likeKey === key} ready={likeKey === key} open={likeOpen} onLike={() => onLike && onLike(seriesSlug, chapterNumber, !(liked && likeKey === key))} />
+        <LikeButton likes={likes} liked={liked && likeKey === key} ready={likeKey === key} onLike={() => onLike && onLike(seriesSlug, chapterNumber, !(liked && likeKey === key))} />
         {/* The series' follow control; a reading-status picker takes this place. */}
         <div className="reader-end-follow">{follow}</div>
       </div>

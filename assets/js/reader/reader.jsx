@@ -55,7 +55,7 @@ function Reader(props) {
     mode = "paged", direction = "rtl", directionChoice = "auto", settings = {}, preload = 0,
     initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0, defaultOffset = false,
     seriesComplete = false, endPicks = [], endPicksAlsoRead = false, endPhrases = {},
-    likes = "0", liked = false, likeKey = "", likeOpen = false, endFollow = null,
+    likes = "0", liked = false, likeKey = "", endFollow = null,
     onProgress, onSettingsChange, onNearEnd, onLike, onEndSeen,
   } = props;
   // Back from a chapter's first page opens the one before at its end.
@@ -243,7 +243,7 @@ function Reader(props) {
 
   const endCard = (
     <EndCard
-      {...{ heading, nextUrl, nextLabel, seriesUrl, seriesTitle, seriesSlug, chapterNumber, chapters, likes, liked, likeKey, likeOpen, onLike }}
+      {...{ heading, nextUrl, nextLabel, seriesUrl, seriesTitle, seriesSlug, chapterNumber, chapters, likes, liked, likeKey, onLike }}
       complete={seriesComplete}
       picks={endPicks}
       picksAlsoRead={endPicksAlsoRead}

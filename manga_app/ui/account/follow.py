@@ -5,7 +5,6 @@ would not know where the follow belongs)."""
 
 import reflex as rx
 
-from manga_app.visitor.auth_state import AuthState
 from manga_app.visitor.library_state import LibraryState
 
 
@@ -16,7 +15,6 @@ def follow_button(slug: str | rx.Var) -> rx.Component:
         type="button",
         # The state the visitor asks for, not a toggle: sent again, it changes nothing.
         on_click=LibraryState.set_follow(slug, ~following),
-        disabled=AuthState.loading,
         class_name=rx.cond(following, "follow-button follow-button-on", "follow-button"),
         aria_pressed=rx.cond(following, "true", "false"),
         data_testid="follow-button",

@@ -4,7 +4,6 @@ and the notice with 元に戻す after a 完結 series was moved to 読了."""
 import reflex as rx
 
 from manga_app.accounts import lists
-from manga_app.visitor.auth_state import AuthState
 from manga_app.visitor.library_state import LibraryState
 from manga_app.visitor.lists_state import ListsState
 
@@ -17,7 +16,6 @@ def status_picker(slug: str | rx.Var, *, label: str | rx.Var) -> rx.Component:
         *(rx.el.option(lists.LABELS[status], value=status) for status in lists.STATUSES),
         value=current,
         on_change=lambda value: ListsState.set_status(slug, value),
-        disabled=AuthState.loading,
         aria_label=label,
         class_name=rx.cond(current != "", "status-picker is-set", "status-picker"),
         data_testid="status-picker",

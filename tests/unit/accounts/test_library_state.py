@@ -17,6 +17,7 @@ from manga_app.accounts import reading
 from manga_app.accounts import payloads, progress, repository
 from manga_app.core.db import shared_engine
 from manga_app.pages.title.state import TitleProgress, TitleState
+from manga_app.visitor.auth_state import MAX_DEFERRED
 from tests.unit.accounts.emulator_accounts import claims_of, google_token
 from tests.unit.accounts.visitors import Browser, Storage, messages
 
@@ -250,11 +251,27 @@ def test_huge_browser_stores_are_refused_and_not_merged(catalogue, auth_emulator
     assert follows(uid_of(token)) == [] and guest.library.follows_json == ""
 
 
-def test_nothing_is_changed_while_the_auth_state_is_unknown(catalogue):
-    browser = Browser(Storage(follows_json='["alpha"]'))
-    for result in (browser.library.set_follow("beta", True), browser.library.remove_history("alpha"), browser.library.clear_history()):
-        assert messages(run(result)) == ["info: 読み込み中です 少し待ってからもう一度お試しください。"]
-    assert browser.library.follows_json == '["alpha"]'
+def test_changes_made_before_the_auth_state_is_known_wait_for_it(catalogue):
+    browser = Browser(Storage(follows_json='["alpha"]', history_json=read_in_browser("alpha", "1", 0, datetime(2026, 1, 2, tzinfo=UTC))))
+    for result in (browser.library.set_follow("beta", True), browser.library.clear_history()):
+        assert messages(run(result)) == []
+    assert browser.library.follows_json == '["alpha"]' and browser.history() == [("alpha", "1", 0)]
+    # Nobody is signed in, the page learns: the browser's own library takes them, in order.
+    assert run(browser.sign_out()) == ["success: フォローしました", "success: 閲覧履歴をすべて削除しました"]
+    assert {entry.slug for entry in payloads.parse_library(browser.library.follows_json)} == {"alpha", "beta"}
+    assert browser.history() == []
+
+
+def test_a_visitor_not_yet_known_is_asked_to_wait_past_what_is_kept(catalogue):
+    browser = Browser()
+    wait = ["info: 読み込み中です 少し待ってからもう一度お試しください。"]
+    assert messages(run(browser.library.set_follow("x" * 3000, True))) == wait  # too large to keep
+    for index in range(MAX_DEFERRED):
+        assert messages(run(browser.library.set_follow(f"s{index}", True))) == []
+    assert messages(run(browser.library.set_follow("one-more", True))) == wait
+    assert messages(run(browser.library.set_follow("s0", True))) == []  # the same event is kept once
+    notes = run(browser.sign_out())
+    assert len(notes) == MAX_DEFERRED and all("この作品は見つかりませんでした" in note for note in notes)
 
 
 def test_the_title_page_shows_the_account_s_progress_once_it_arrives(catalogue, auth_emulator):

@@ -109,6 +109,28 @@ def test_opening_the_title_page_sees_the_update(catalogue, auth_emulator):
     assert [card.fresh for card in browser.library.library_items] == [False]
 
 
+def test_a_title_page_opened_before_the_reader_is_known_sees_the_update_once_they_are(catalogue, auth_emulator):
+    """A reload: the title page's on_load comes before the sign-in, and the
+    reader has gone back to /library by the time it arrives."""
+    token = google_token()
+    browser = Browser()
+    run(browser.sign_in(token))
+    run(browser.library.set_follow("gamma", True))
+    with Session(shared_engine()) as session:
+        series = session.exec(select(Series).where(Series.slug == "gamma")).one()
+        session.add(Chapter(series_id=series.id, number_hundredths=200, published_at=datetime.now(UTC) + timedelta(seconds=1),
+                            page_count=1, source_path="y", fingerprint="gamma200-kept", created_at=datetime.now(UTC)))
+        session.commit()
+    time.sleep(1.1)  # opened after the unit's publication
+    browser.auth._suspend()  # the page reloaded: not yet known who this is
+    browser.visit("/manga/gamma")
+    assert messages(run(lists_of(browser).opened())) == []
+    browser.visit("/library")
+    run(browser.sign_in(token))
+    run(browser.library.load())
+    assert [(card.slug, card.fresh) for card in browser.library.library_items] == [("gamma", False)]
+
+
 def test_a_follow_sent_again_changes_nothing_and_keeps_the_status(catalogue, auth_emulator):
     """The browser sends again what it could not see answered (a connection
     lost in flight): a follow, or its undoing, sent twice is done once, and a

@@ -13,14 +13,14 @@ from sqlmodel import Session
 from manga_app.accounts import repository
 from manga_app.accounts.settings import get_firebase_config
 from manga_app.accounts.verify import admin_app
+from manga_app.console.jobs_state import JobsState
 from manga_app.core.db import shared_engine
-from manga_app.visitor.library_state import WAIT
+from manga_app.heads.state import HeadState
 from manga_app.visitor.session_guard import hold_session
 from tests.unit.accounts.emulator_accounts import claims_of, google_token
 from tests.unit.accounts.visitors import Browser, messages
 
 REFUSED = ["error: ログインできませんでした もう一度ログインしてください。"]
-PLEASE_WAIT = f"info: {WAIT[1]} {WAIT[2]}"
 
 
 def run(coroutine):
@@ -50,9 +50,14 @@ def test_a_session_replayed_on_another_connection_is_anonymous_with_nothing_of_t
     assert run(hold_session(victim.root)) is False
     assert (victim.auth._uid, victim.auth.google_id, victim.auth.email, victim.auth.signed_in) == ("", "", "", False)
     assert victim.auth.loading and victim.library.followed == []
-    assert messages(run(victim.library.set_follow("beta", True))) == [PLEASE_WAIT]
+    # Its events wait until it is known who this is...
+    assert messages(run(victim.library.set_follow("beta", True))) == []
     run(victim.library.clear_history())
     assert follows(uid) == ["alpha"]
+    # ...and are never handed to the account's own tab, signing in again on its connection.
+    victim.connect("sid-victim")
+    assert run(victim.sign_in(token)) == []
+    assert follows(uid) == ["alpha"] and victim.library.followed == ["alpha"]
 
 
 def test_the_same_tab_on_a_new_connection_signs_in_again_with_its_token(catalogue, auth_emulator):
@@ -71,10 +76,10 @@ def test_after_the_token_expires_account_actions_wait_for_a_fresh_token(catalogu
     assert browser.auth._expires == claims_of(token)["exp"]
     browser.auth._expires = time.time() - 1  # the hour has passed
     assert run(hold_session(browser.root)) is False
-    assert messages(run(browser.library.set_follow("alpha", True))) == [PLEASE_WAIT]
+    assert messages(run(browser.library.set_follow("alpha", True))) == []
     assert follows(uid) == []
-    assert run(browser.sign_in(google_token(claims_of(token)["email"]))) == []
-    run(browser.library.set_follow("alpha", True))
+    # The fresh token comes: the follow tapped meanwhile is the account's.
+    assert run(browser.sign_in(google_token(claims_of(token)["email"]))) == ["success: フォローしました"]
     assert follows(uid) == ["alpha"]
 
 
@@ -96,3 +101,20 @@ def test_sign_out_ends_the_server_session(catalogue, auth_emulator):
     run(browser.sign_out())
     assert (browser.auth._uid, browser.auth._sid, browser.auth._expires) == ("", "", 0.0)
     assert run(hold_session(browser.root)) is True and browser.auth._uid == ""
+
+
+def test_a_console_page_asked_for_during_the_blink_loads_once_the_operator_is_proven(catalogue, auth_emulator, configure):
+    """The console showed from the tab's earlier state and asked for its page
+    while the session was suspended (a reconnect): the page loads once the
+    fresh token arrives, not never."""
+    email = f"operator-{time.time_ns()}@example.com"
+    configure(ADMIN_EMAILS=email)
+    token = google_token(email)
+    browser = signed_in_on("sid-1", token)
+    jobs = browser.root.get_substate(JobsState.get_full_name().split("."))
+    head = browser.root.get_substate(HeadState.get_full_name().split("."))
+    browser.connect("sid-2")  # the tab reconnected
+    assert run(hold_session(browser.root)) is False
+    assert not run(jobs.load()) and head.title != "Jobs · Console"
+    assert run(browser.sign_in(token)) == []
+    assert head.title == "Jobs · Console"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import reflex as rx
+from reflex.event import Event
 from reflex.state import State
 
 from manga_app.visitor.auth_state import AuthState
@@ -49,6 +50,11 @@ def commands(result: object) -> list[list]:
     return found
 
 
+def returned_events(result: object) -> list[Event]:
+    """The events (handler and payload) a handler's answer has the client send back."""
+    return [item for item in (result if isinstance(result, list) else [result]) if isinstance(item, Event)]
+
+
 def messages(result: object) -> list[str]:
     """The notifications a handler's returned events would show: "kind: message"."""
     return [f"{kind}: {message} {description}".strip() for name, kind, message, description in
@@ -78,14 +84,29 @@ class Browser:
         """The tab's socket.io connection is now `sid` (as Reflex records it before each event)."""
         self.root.router_data = self.root._update_router_vars({"sid": sid}, self.root.router_data)
 
+    def visit(self, path: str) -> None:
+        """The tab shows `path` (the router data its events carry from then on)."""
+        self.root.router_data = self.root._update_router_vars({"pathname": path, "asPath": path}, self.root.router_data)
+
     def storage(self) -> Storage:
         return Storage(self.reading.history_json, self.library.follows_json, self.library.owner)
 
     # The Firebase root's event chains (ui/account/root.py).
 
     async def report(self, user: dict | None, token: str) -> list[str]:
-        notes = messages(await self.auth.on_auth_change(user, token))
-        return notes + messages(await self.library.sync(user, token))
+        answer = await self.auth.on_auth_change(user, token)
+        notes = messages(answer) + messages(await self.library.sync(user, token))
+        for event in returned_events(answer):
+            notes += messages(await self.send(event))
+        return notes
+
+    async def send(self, event: Event) -> object:
+        """An event a handler returned, run next on this tree as Reflex's event
+        processor does (with the router data it carries, if any)."""
+        if event.router_data:
+            self.root.router_data = self.root._update_router_vars(event.router_data, self.root.router_data)
+        path, _, handler = event.name.rpartition(".")
+        return await getattr(self.root.get_substate(path.split(".")), handler)(**event.payload)
 
     async def sign_in(self, token: str) -> list[str]:
         return await self.report(user_of(token), token)
