@@ -153,7 +153,7 @@ class ReaderState(rx.State):
 
     @rx.event(background=True)
     async def record_opening(self, view_id: int):
-        await self._bookkeeping(view_id)
+        return await self._bookkeeping(view_id)
 
     @rx.event(background=True)
     async def retry(self):
@@ -165,8 +165,7 @@ class ReaderState(rx.State):
             if self.view_id != view_id:
                 return
             shown = await self._show_pages(pages)
-        if shown:
-            await self._bookkeeping(view_id)
+        return await self._bookkeeping(view_id) if shown else None
 
     def _take_prefetched(self, slug: str, number: str) -> list[dict] | None:
         pages = self._prefetched.get(f"{slug}/{number}")
@@ -205,40 +204,38 @@ class ReaderState(rx.State):
         self.spread_offset = logic.spread_offset_of(pages)
         return True
 
-    async def _bookkeeping(self, view_id: int) -> None:
-        """After the pages went out: the chapter joins the history, and the
-        view is counted (once per visitor and day, decided by the database)."""
+    async def _bookkeeping(self, view_id: int):
+        """After the pages went out: the chapter joins the history (and,
+        signed in, the account: the reader's own first report may have come
+        before the pages, for the tab's earlier view), and the view is
+        counted (once per visitor and day, decided by the database)."""
         async with self:
             if self.view_id != view_id or self._opening_due != view_id or self.status != "ready":
-                return
+                return None
             self._opening_due = -1
             if not rules.visitor_id(self.visitor_id):
                 # A client that came without the id its page makes, or with one it made up.
                 self.visitor_id = secrets.token_urlsafe(18)
             reading_state = await self.get_state(ReadingState)
+            opening = None
             if self._reported_view != view_id:
-                self._record(reading_state, self.resume_page, self.resume_offset, datetime.now(UTC))
+                at = datetime.now(UTC)
+                self._record(reading_state, self.resume_page, self.resume_offset, at)
+                opening = (self.resume_page, self.resume_offset, int(at.timestamp() * 1000))
             uid = await visitor_uid(self)
             slug, number, browser_id = self.series_slug, self.chapter_number, self.visitor_id
             address = self.router.session.client_ip
         await asyncio.to_thread(
             view_counts.count_chapter_view, slug, number, browser_id=browser_id, uid=uid, address=address, day=logic.view_day()
         )
-
-    def _entry(self, chapter: str, chapter_title: str, page: int, offset: float, at: datetime) -> reading.HistoryEntry:
-        return reading.HistoryEntry(
-            slug=self.series_slug,
-            title=self.series_title,
-            cover=self._cover,
-            chapter=chapter,
-            chapter_title=chapter_title,
-            page=page,
-            offset=offset,
-            read_at=reading.now_iso(at),
-        )
+        # Not yet known who reads (uid ""): LibraryState.sync sends the history up once it is.
+        return LibraryState.record_progress(slug, number, *opening) if opening and uid else None
 
     def _record(self, reading_state: ReadingState, page: int, offset: float, at: datetime) -> None:
-        entry = self._entry(self.chapter_number, self._chapter_title, page, offset, at)
+        entry = reading.HistoryEntry(
+            slug=self.series_slug, title=self.series_title, cover=self._cover, chapter=self.chapter_number,
+            chapter_title=self._chapter_title, page=page, offset=offset, read_at=reading.now_iso(at),
+        )
         # Read once its last page (or the end card, reported as the last page) was reached.
         reading_state._save(reading.record(reading_state._entries(), entry, finished=page + 1 >= len(self.pages)))
 

@@ -14,12 +14,12 @@ from reflex.istate.data import ReflexURL, RouterData
 from sqlmodel import Session
 
 from manga_app.accounts import reading
-from manga_app.accounts import payloads, progress, repository
+from manga_app.accounts import payloads, progress, repository, service
 from manga_app.core.db import shared_engine
 from manga_app.pages.title.state import TitleProgress, TitleState
 from manga_app.visitor.auth_state import MAX_DEFERRED
 from tests.unit.accounts.emulator_accounts import claims_of, google_token
-from tests.unit.accounts.visitors import Browser, Storage, messages
+from tests.unit.accounts.visitors import PAGES, Browser, Storage, messages
 
 NOW_MS = lambda: int(time.time() * 1000)  # noqa: E731 - the reader's clock
 
@@ -307,6 +307,35 @@ def test_the_library_counts_units_after_the_furthest_read_and_updates_since_the_
     assert (cards["beta"].unread, cards["beta"].fresh) == ("未読3話", False)  # never read, added at an unknown time
     assert [tab.label for tab in guest.library.library_tabs] == ["読みたい 0", "読んでる 2", "読了 0", "中断 0"]
     assert [card.slug for card in guest.library.history_items] == ["alpha"]
+
+
+def test_a_chapter_opened_after_the_sign_in_reaches_the_account_on_its_first_page(catalogue, auth_emulator):
+    """A reload: the reader's first report comes while it is not yet known
+    who reads, and the sign-in's events reach the server while it still
+    sends the page's state, so they run before the chapter's on_load."""
+    from reflex.event import Event
+
+    from manga_app.read_models.title_cache import load_chapter
+    from manga_app.reader.state import ReaderState
+
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    member = signed_in_browser(token)
+    reader = member.root.get_substate(ReaderState.get_full_name().split("."))
+    member.auth._suspend()  # the reload
+    member.visit("/alpha-ch-1")
+    assert run(reader.save_progress(1, "alpha", "1", 0, 0.0, NOW_MS())) is None
+    run(member.sign_in(token))
+    assert service.history(uid) == []
+
+    # The chapter's on_load, after its manifest came (the unit catalogue publishes none).
+    pages = [{"url": f"/p{index}.avif", "saver_url": "", "width": 800, "height": 1200} for index in range(PAGES)]
+    reader.view_id += 1
+    reader._show_chapter(load_chapter({"slug": "alpha", "number": "1", "chapter_slug": ""}), pages)
+    assert run(reader._show_pages(pages))
+    for event in Event.from_event_type(run(reader._bookkeeping(reader.view_id))):  # record_opening
+        run(member.send(event))
+    assert [(row.series_slug, row.chapter_hundredths, row.page) for row in service.history(uid)] == [("alpha", 100, 0)]
 
 
 def test_a_page_turn_goes_on_to_the_account_only_when_signed_in(catalogue, auth_emulator):
