@@ -88,16 +88,21 @@ def test_the_last_chapter_of_a_completed_series_finishes_it_with_an_undo(catalog
     assert statuses(uid)["gamma"] == "reading"
 
 
-def test_opening_the_title_page_sees_the_update(catalogue, auth_emulator):
-    token = google_token()
+def _following_gamma_when_its_chapter_2_comes(token: str, fingerprint: str) -> Browser:
+    """A reader signed in with `token`, following gamma, which then gains a chapter."""
     browser = Browser()
     run(browser.sign_in(token))
     run(browser.library.set_follow("gamma", True))
     with Session(shared_engine()) as session:
         series = session.exec(select(Series).where(Series.slug == "gamma")).one()
         session.add(Chapter(series_id=series.id, number_hundredths=200, published_at=datetime.now(UTC) + timedelta(seconds=1),
-                            page_count=1, source_path="y", fingerprint="gamma200", created_at=datetime.now(UTC)))
+                            page_count=1, source_path="y", fingerprint=fingerprint, created_at=datetime.now(UTC)))
         session.commit()
+    return browser
+
+
+def test_opening_the_title_page_sees_the_update(catalogue, auth_emulator):
+    browser = _following_gamma_when_its_chapter_2_comes(google_token(), "gamma200")
     browser.root.router = RouterData(url=ReflexURL("http://localhost/library"))
     run(browser.library.load())
     assert [card.fresh for card in browser.library.library_items] == [True]
@@ -113,14 +118,7 @@ def test_a_title_page_opened_before_the_reader_is_known_sees_the_update_once_the
     """A reload: the title page's on_load comes before the sign-in, and the
     reader has gone back to /library by the time it arrives."""
     token = google_token()
-    browser = Browser()
-    run(browser.sign_in(token))
-    run(browser.library.set_follow("gamma", True))
-    with Session(shared_engine()) as session:
-        series = session.exec(select(Series).where(Series.slug == "gamma")).one()
-        session.add(Chapter(series_id=series.id, number_hundredths=200, published_at=datetime.now(UTC) + timedelta(seconds=1),
-                            page_count=1, source_path="y", fingerprint="gamma200-kept", created_at=datetime.now(UTC)))
-        session.commit()
+    browser = _following_gamma_when_its_chapter_2_comes(token, "gamma200-kept")
     time.sleep(1.1)  # opened after the unit's publication
     browser.auth._suspend()  # the page reloaded: not yet known who this is
     browser.visit("/manga/gamma")
