@@ -104,7 +104,9 @@ class EndCardState(rx.State):
     @rx.event
     async def reached_end(self, slug: str = "", number: str = ""):
         """The reader reached the card: the count now, and whether this reader
-        (known by now, signed in or not) likes the chapter."""
+        (signed in or not: reached before that is known, it asks again then) likes the chapter."""
+        if await until_known(self, EndCardState.reached_end(slug, number)) is not None:
+            return None  # the reader's own report: no notice
         slug, number = payloads.valid_slug(slug), logic.report_key(number)
         context = await asyncio.to_thread(load_chapter, {"slug": slug, "number": number, "chapter_slug": ""}) if slug and number else None
         if context is not None:

@@ -8,13 +8,16 @@ from __future__ import annotations
 import random
 import re
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from manga_app.core.routes import manga_url
 from tests.e2e.conftest import DESKTOP, TOUCH, guarded_context
 from tests.e2e.held_sign_in import HeldSignIn
+from tests.e2e.test_accounts import header_menu, new_device, open_page, sign_in_with_google
 from tests.e2e.reader_helpers import choose, chapter_numbers, db, imported_item, manifest, open_chapter, series_with_chapters
 from tests.e2e.touch import Fingers
 
@@ -152,6 +155,32 @@ def test_a_like_tapped_before_the_page_knows_the_reader_counts_once_it_does(base
         expect(_like_count(page)).to_have_text(str(before + 1))
         assert _likes_in_db(server_env, slug, number) == before + 1
         expect(page.locator(".ant-notification-notice")).to_have_count(0)
+
+
+def test_a_signed_in_reader_s_like_shows_on_a_card_reached_before_the_page_knows_them(
+    base_url, server_env, browser: Browser, auth_emulator
+) -> None:
+    """いいね済み is the account's: a card reached in the page's first moment,
+    before the sign-in arrives, shows it once it has."""
+    slug = series_with_chapters(server_env, "rtl", 1)
+    url = f"{base_url}/{slug}-ch-{chapter_numbers(server_env, slug)[0]}"
+    with guarded_context(browser, **DESKTOP) as context:
+        new_device(context)
+        page = context.new_page()
+        open_page(page, base_url + manga_url(slug))
+        header_menu(page)
+        sign_in_with_google(page, email=f"liker-{uuid.uuid4().hex[:6]}@example.com", name="いいね 次郎")
+        expect(page.get_by_test_id("account-name")).to_have_text("いいね 次郎")
+        _open_end(page, url, "rtl")
+        like = page.locator(".reader-end").get_by_test_id("end-like")
+        like.click()
+        expect(like).to_have_attribute("aria-pressed", "true")
+        sign_in = HeldSignIn(page)
+        _open_end(page, url, "rtl")  # a reload: this browser alone has not liked it
+        expect(like).to_be_enabled()
+        page.wait_for_timeout(1000)  # the card's question reaches the server, which cannot tell yet who asks
+        sign_in.release()
+        expect(like).to_have_attribute("aria-pressed", "true")
 
 
 def test_the_series_is_followed_and_its_chapters_listed_from_the_card(base_url, server_env, phone: Page) -> None:
