@@ -27,13 +27,20 @@ __all__ = ["WATCH_SECONDS", "WORKER_NICENESS", "process_pool"]
 WATCH_SECONDS = 0.5
 # Added to the importer's niceness (10: about a tenth of a busy core's share).
 WORKER_NICENESS = 10
+# Imported once by the forkserver, which every worker is forked from: the page code and
+# FFmpeg's libraries (PyAV, for AVIF: 0.16 s and 26 MB a process) are loaded and shared,
+# not loaded again by each worker of each import (the jobs process imports again and again).
+FORKSERVER_PRELOAD = ["manga_app.catalogue.media", "av"]
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(FORKSERVER_PRELOAD)  # before its first pool starts it; later calls change nothing
     return ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=multiprocessing.get_context(method),
+        mp_context=context,
         initializer=_start_worker,
         initargs=(os.getpid(),),
     )
