@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from datetime import UTC, datetime
 
 import reflex as rx
@@ -87,6 +88,9 @@ class ReaderState(rx.State):
     _prefetched: dict[str, list[dict]] = {}
     # The opening whose pages went out, due for _bookkeeping (a client's own record_opening finds none).
     _opening_due: int = -1
+    # When its pages went out (epoch s): the opening's time in the history, not when _bookkeeping
+    # got to it, which may be after the reader's own later reports (the newest write wins).
+    _opening_at: float = 0.0
     _reported_view: int = -1  # the opening save_progress recorded: its later bookkeeping keeps that position
 
     def _settings(self) -> dict:
@@ -200,7 +204,7 @@ class ReaderState(rx.State):
         if resume_at == 0 and hint.key == f"{self.series_slug}/{self.chapter_number}" and hint.page < len(pages):
             # No history here: the page this browser last left the chapter at.
             self.resume_page = hint.page
-        self.pages, self.status, self._opening_due = pages, "ready", self.view_id
+        self.pages, self.status, self._opening_due, self._opening_at = pages, "ready", self.view_id, time.time()
         self.spread_offset = logic.spread_offset_of(pages)
         return True
 
@@ -219,7 +223,7 @@ class ReaderState(rx.State):
             reading_state = await self.get_state(ReadingState)
             opening = None
             if self._reported_view != view_id:
-                at = datetime.now(UTC)
+                at = datetime.fromtimestamp(self._opening_at, UTC)
                 self._record(reading_state, self.resume_page, self.resume_offset, at)
                 opening = (self.resume_page, self.resume_offset, int(at.timestamp() * 1000))
             uid = await visitor_uid(self)

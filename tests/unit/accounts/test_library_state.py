@@ -10,6 +10,7 @@ import json
 import time
 from datetime import UTC, datetime, timedelta
 
+from reflex.event import Event
 from reflex.istate.data import ReflexURL, RouterData
 from sqlmodel import Session
 
@@ -309,33 +310,67 @@ def test_the_library_counts_units_after_the_furthest_read_and_updates_since_the_
     assert [card.slug for card in guest.library.history_items] == ["alpha"]
 
 
-def test_a_chapter_opened_after_the_sign_in_reaches_the_account_on_its_first_page(catalogue, auth_emulator):
-    """A reload: the reader's first report comes while it is not yet known
-    who reads, and the sign-in's events reach the server while it still
-    sends the page's state, so they run before the chapter's on_load."""
-    from reflex.event import Event
-
-    from manga_app.read_models.title_cache import load_chapter
+def _reader(browser: Browser):
     from manga_app.reader.state import ReaderState
 
-    token = google_token()
-    uid = claims_of(token)["user_id"]
-    member = signed_in_browser(token)
-    reader = member.root.get_substate(ReaderState.get_full_name().split("."))
-    member.auth._suspend()  # the reload
-    member.visit("/alpha-ch-1")
-    assert run(reader.save_progress(1, "alpha", "1", 0, 0.0, NOW_MS())) is None
-    run(member.sign_in(token))
-    assert service.history(uid) == []
+    return browser.root.get_substate(ReaderState.get_full_name().split("."))
 
-    # The chapter's on_load, after its manifest came (the unit catalogue publishes none).
+
+def _chapter_shown(member: Browser):
+    """The reader's on_load for alpha's chapter 1 in `member`'s tab, after its
+    manifest came (the unit catalogue publishes none): the pages went out."""
+    from manga_app.read_models.title_cache import load_chapter
+
+    reader = _reader(member)
+    member.visit("/alpha-ch-1")
     pages = [{"url": f"/p{index}.avif", "saver_url": "", "width": 800, "height": 1200} for index in range(PAGES)]
     reader.view_id += 1
     reader._show_chapter(load_chapter({"slug": "alpha", "number": "1", "chapter_slug": ""}), pages)
     assert run(reader._show_pages(pages))
+    return reader
+
+
+def _account_pages(uid: str) -> list[tuple[str, int, int]]:
+    return [(row.series_slug, row.chapter_hundredths, row.page) for row in service.history(uid)]
+
+
+def test_a_chapter_opened_after_the_sign_in_reaches_the_account_on_its_first_page(catalogue, auth_emulator):
+    """A reload: the reader's first report comes while it is not yet known
+    who reads (for the tab's earlier view: it changes nothing), and the
+    sign-in's events reach the server while it still sends the page's
+    state, so they run before the chapter's on_load."""
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    member = signed_in_browser(token)
+    member.auth._suspend()  # the reload
+    member.visit("/alpha-ch-1")
+    assert run(_reader(member).save_progress(1, "alpha", "1", 0, 0.0, NOW_MS())) is None
+    run(member.sign_in(token))
+    assert service.history(uid) == []
+    reader = _chapter_shown(member)
     for event in Event.from_event_type(run(reader._bookkeeping(reader.view_id))):  # record_opening
         run(member.send(event))
-    assert [(row.series_slug, row.chapter_hundredths, row.page) for row in service.history(uid)] == [("alpha", 100, 0)]
+    assert _account_pages(uid) == [("alpha", 100, 0)]
+
+
+def test_a_page_turned_before_the_opening_was_recorded_stays_the_account_s(catalogue, auth_emulator):
+    """The opening is recorded in the background, when it gets the tab's
+    state: after a page turn the reader made once the pages showed, which
+    is newer and stays."""
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    member = signed_in_browser(token)
+    reader = _chapter_shown(member)
+    time.sleep(0.01)
+    turned_at = NOW_MS()  # the reader turns to page 5; the report is on its way
+    time.sleep(0.01)
+    opening = Event.from_event_type(run(reader._bookkeeping(reader.view_id)))
+    for event in Event.from_event_type(run(reader.save_progress(reader.view_id, "alpha", "1", 4, 0.0, turned_at))):
+        run(member.send(event))
+    for event in opening:
+        run(member.send(event))
+    assert _account_pages(uid) == [("alpha", 100, 4)]
+    assert member.history() == [("alpha", "1", 4)]
 
 
 def test_a_page_turn_goes_on_to_the_account_only_when_signed_in(catalogue, auth_emulator):
