@@ -73,3 +73,17 @@ def visitor_id(cookie: str) -> str:
     """The browser's visitor id from its cookie, or "" when there is none
     or it is not one this site makes (random URL-safe base64)."""
     return cookie if _VISITOR_ID.fullmatch(cookie) else ""
+
+
+# A page turn reported before its chapter's on_load ran (Reflex queues a page's on_load after the
+# events that came while it sent the page's state) is the opening's, if at most this old then.
+EARLY_SECONDS = 30
+
+
+def opening_position(opened: tuple[int, float], early: tuple, chapter: tuple[str, str], opened_at: float) -> tuple[int, float]:
+    """Where an opening of `chapter` (slug, number) is recorded: the page (and offset) of the
+    `early` report (slug, number, page, offset, at: epoch s) if it was this chapter's and came
+    at most EARLY_SECONDS before the pages went out (`opened_at`), else where it opened."""
+    if tuple(early[:2]) == chapter and opened_at - early[4] <= EARLY_SECONDS:
+        return early[2], early[3]
+    return opened

@@ -70,12 +70,9 @@ class ReaderState(rx.State):
     # The reader's settings in a cookie, so the server draws a returning
     # reader's own layout; the per-series directions (too many for a cookie)
     # stay in localStorage, under the key that once held every setting.
-    settings_cookie: str = rx.Cookie(
-        "", name=rules.SETTINGS_COOKIE, max_age=rules.VISITOR_COOKIE_SECONDS, same_site="lax"
-    )
+    settings_cookie: str = rx.Cookie("", name=rules.SETTINGS_COOKIE, max_age=rules.VISITOR_COOKIE_SECONDS, same_site="lax")
     settings_json: str = rx.LocalStorage("", name=rules.SETTINGS_STORAGE_KEY, sync=True)
-    # Written by the reader itself (rules.FIRST_PAGE_COOKIE): where the
-    # chapter read last reopens, which the server can draw.
+    # Written by the reader (rules.FIRST_PAGE_COOKIE): where the chapter read last reopens, drawn by the server.
     first_page_cookie: str = rx.Cookie("", name=rules.FIRST_PAGE_COOKIE)
     # A random id for this browser (rules.VISITOR_COOKIE): who "a visitor"
     # is when not signed in. Stored only as a keyed hash on the server (chapter_views).
@@ -88,9 +85,9 @@ class ReaderState(rx.State):
     _prefetched: dict[str, list[dict]] = {}
     # The opening whose pages went out, due for _bookkeeping (a client's own record_opening finds none).
     _opening_due: int = -1
-    # When its pages went out (epoch s): the opening's time in the history, not when _bookkeeping
-    # got to it, which may be after the reader's own later reports (the newest write wins).
+    # When the pages went out (epoch s), the opening's time: _bookkeeping may come after later reports.
     _opening_at: float = 0.0
+    _early: tuple = ()  # (slug, chapter, page, offset, at) reported before the on_load of this path ran
     _reported_view: int = -1  # the opening save_progress recorded: its later bookkeeping keeps that position
 
     def _settings(self) -> dict:
@@ -123,15 +120,13 @@ class ReaderState(rx.State):
 
     @rx.event
     async def load(self):
-        """on_load: the chapter at this path, as the page shows it (the server
-        renders with this too); then the opening is recorded, in the live app.
-
-        Leaving for another page before this is done cancels it: Reflex
-        supersedes an unfinished on_load chain with the next navigation's,
-        so a chapter left before its pages arrived is never shown or counted.
-        Meanwhile the reader shows its loading panel (MangaReader draws only
-        the path it was loaded for); `status` stays as it is, since on a
-        reload this tab's earlier state must not hide the server's page."""
+        """on_load: the chapter at this path, as the page shows it (the server renders with this
+        too); then the opening is recorded, in the live app. Leaving for another page before this
+        is done cancels it: Reflex supersedes an unfinished on_load chain with the next
+        navigation's, so a chapter left before its pages arrived is never shown or counted.
+        Meanwhile the reader shows its loading panel (MangaReader draws only the path it was
+        loaded for); `status` stays, since on a reload the tab's earlier state must not hide the
+        server's page."""
         self.view_id += 1
         self.next_warm = []
         path = self.router.url.path or ""
@@ -184,11 +179,10 @@ class ReaderState(rx.State):
         self.webtoon = rules.is_webtoon(series.direction, ((p["width"], p["height"]) for p in pages or ()))
         self.chapter_url, self.chapter_number = chapter.url, chapter.number
         self.chapter_label = routes.unit_label(chapter.number, chapter.title)
-        self.prev_url = context.previous.url if context.previous else ""
-        self.prev_label = routes.unit_label(context.previous.number, context.previous.title) if context.previous else ""
-        self.next_url = context.next.url if context.next else ""
-        self.next_label = routes.unit_label(context.next.number, context.next.title) if context.next else ""
-        self._next_number = context.next.number if context.next else ""
+        before, after = context.previous, context.next
+        self.prev_url, self.prev_label = (before.url, routes.unit_label(before.number, before.title)) if before else ("", "")
+        self.next_url, self.next_label = (after.url, routes.unit_label(after.number, after.title)) if after else ("", "")
+        self._next_number = after.number if after else ""
         self.chapters = [logic.chapter_option(item) for item in context.chapters]
 
     async def _show_pages(self, pages: list[dict] | None) -> bool:
@@ -209,10 +203,9 @@ class ReaderState(rx.State):
         return True
 
     async def _bookkeeping(self, view_id: int):
-        """After the pages went out: the chapter joins the history (and,
-        signed in, the account: the reader's own first report may have come
-        before the pages, for the tab's earlier view), and the view is
-        counted (once per visitor and day, decided by the database)."""
+        """After the pages went out: the chapter joins the history (and, signed in, the account: the
+        reader's first reports may have come before its on_load), and the view is counted (once per
+        visitor and day, decided by the database)."""
         async with self:
             if self.view_id != view_id or self._opening_due != view_id or self.status != "ready":
                 return None
@@ -222,10 +215,14 @@ class ReaderState(rx.State):
                 self.visitor_id = secrets.token_urlsafe(18)
             reading_state = await self.get_state(ReadingState)
             opening = None
+            early, self._early = self._early, ()
             if self._reported_view != view_id:
                 at = datetime.fromtimestamp(self._opening_at, UTC)
-                self._record(reading_state, self.resume_page, self.resume_offset, at)
-                opening = (self.resume_page, self.resume_offset, int(at.timestamp() * 1000))
+                page, offset = logic.clamp_progress(*rules.opening_position(
+                    (self.resume_page, self.resume_offset), early, (self.series_slug, self.chapter_number), self._opening_at
+                ), len(self.pages))
+                self._record(reading_state, page, offset, at)
+                opening = (page, offset, int(at.timestamp() * 1000))
             uid = await visitor_uid(self)
             slug, number, browser_id = self.series_slug, self.chapter_number, self.visitor_id
             address = self.router.session.client_ip
@@ -245,11 +242,9 @@ class ReaderState(rx.State):
 
     @rx.event
     async def save_progress(self, view_id: int, slug: str, chapter: str, page: int, offset: float, read_at: int):
-        """The browser's reading position (throttled there to every 2 s, at
-        once on a page change, and a last time when the reader goes away).
-
-        The browser has already kept it in its own per-chapter store; here it
-        joins the series' history and, signed in, the account."""
+        """The browser's reading position (throttled there to every 2 s, at once on a page change,
+        and a last time when the reader goes away). The browser has already kept it in its own
+        per-chapter store; here it joins the series' history and, signed in, the account."""
         slug, chapter = logic.report_key(slug), logic.report_key(chapter)
         if not slug or not chapter:
             return None
@@ -257,6 +252,10 @@ class ReaderState(rx.State):
         at = logic.device_time(read_at, now)
         reading_state = await self.get_state(ReadingState)
         events = []  # read to the end, the last chapter of a 完結 series finishes it (読了)
+        opening = routes.parse_reader_path(self.router.url.path or "") or {}
+        if (slug, chapter) == (opening.get("slug"), opening.get("number")) != (self.series_slug, self.chapter_number):
+            self._early = (slug, chapter, page, offset, at.timestamp())  # rules.opening_position
+            return None
         if slug == self.series_slug and chapter == self.chapter_number:
             if self.status != "ready" or view_id != self.view_id:
                 return None  # the previous opening of this chapter, shown for a moment on reload

@@ -373,6 +373,23 @@ def test_a_page_turned_before_the_opening_was_recorded_stays_the_account_s(catal
     assert member.history() == [("alpha", "1", 4)]
 
 
+def test_pages_turned_before_the_chapter_s_on_load_ran_are_where_its_opening_is_recorded(catalogue, auth_emulator):
+    """The page came from the server and the reader turned it before the
+    chapter's on_load ran (queued after the events that came meanwhile)."""
+    token = google_token()
+    uid = claims_of(token)["user_id"]
+    member = signed_in_browser(token)
+    member.visit("/alpha-ch-1")
+    for page in (1, 2):
+        for event in Event.from_event_type(run(_reader(member).save_progress(1, "alpha", "1", page, 0.0, NOW_MS()))):
+            run(member.send(event))
+    reader = _chapter_shown(member)
+    for event in Event.from_event_type(run(reader._bookkeeping(reader.view_id))):
+        run(member.send(event))
+    assert member.history() == [("alpha", "1", 2)]
+    assert _account_pages(uid) == [("alpha", 100, 2)]
+
+
 def test_a_page_turn_goes_on_to_the_account_only_when_signed_in(catalogue, auth_emulator):
     from manga_app.reader.state import ReaderState
 

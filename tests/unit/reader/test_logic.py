@@ -403,3 +403,11 @@ def test_settings_from_before_the_cookie_still_count_and_move_to_it() -> None:
 @pytest.mark.parametrize("cookie", ["", "garbage", "[]", '{"fit": "huge"}'])
 def test_a_garbled_settings_cookie_is_the_defaults(cookie: str) -> None:
     assert logic.combine_settings(cookie, "") == logic.normalize_settings({})
+
+
+def test_an_opening_is_recorded_where_the_reader_turned_to_before_its_on_load_if_that_was_this_chapter_s_and_recent():
+    opened, chapter, at = (0, 0.0), ("alpha", "1"), 1_000_000.0
+    assert rules.opening_position(opened, ("alpha", "1", 2, 0.5, at - 3), chapter, at) == (2, 0.5)
+    assert rules.opening_position(opened, ("alpha", "2", 2, 0.5, at - 3), chapter, at) == opened  # another chapter's
+    assert rules.opening_position(opened, ("alpha", "1", 2, 0.5, at - rules.EARLY_SECONDS - 1), chapter, at) == opened
+    assert rules.opening_position(opened, (), chapter, at) == opened
