@@ -138,7 +138,7 @@ ENCODERS = [
 
 def compare_encoders(root: Path, count: int = 6) -> list[dict]:
     """CPU ms and KiB per page of each encoder at the reader and data-saver widths."""
-    from manga_app.catalogue.media import READER_WIDTH, SAVER_WIDTH, derivative_size
+    from manga_app.catalogue.page_images import READER_WIDTH, SAVER_WIDTH, derivative_size
 
     frames = [Image.open(io.BytesIO(data)).convert("RGB") for data in _pages(root / "enc")[:count]]
     rows = []

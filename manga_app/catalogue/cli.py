@@ -270,14 +270,16 @@ def _reencode(args: argparse.Namespace, settings: Settings, url: str) -> int:
     if not args.no_publish:
         _content_key(settings)
     _migrate(url)
-    engine = make_engine(url)
+    engine, media = make_engine(url), MediaStore(args.media or settings.media_dir)
     try:
-        code = reencode.run(engine, MediaStore(args.media or settings.media_dir), args.workers or os.cpu_count() or 1)
+        code = reencode.run(engine, media, args.workers or os.cpu_count() or 1)
     finally:
         engine.dispose()
     if code is None:  # another reencode is at work on the store; it publishes
         return EXIT_OK
-    return _publish(args, settings, url) if code == EXIT_OK and not args.no_publish else code
+    # With every AVIF copy in, what failed was some high-DPI copies: the others are published.
+    published = code == EXIT_OK or (code == 1 and media.has_avif())
+    return (_publish(args, settings, url) or code) if published and not args.no_publish else code
 
 
 def _content_key(settings: Settings) -> str:

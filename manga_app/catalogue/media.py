@@ -40,15 +40,21 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from manga_app.catalogue.media_paths import (
+    avif_path,
+    cover_path,
+    cover_targets,
+    hidpi_path,
+    original_path,
+    page_targets,
+    reader_path,
+    saver_path,
+)
 from manga_app.catalogue.page_images import (
-    COVER_WIDTHS,
     FORMATS,
     MAX_IMAGE_PIXELS,
-    READER_WIDTH,
-    SAVER_WIDTH,
     SWAPS_SIDES,
     MediaError,
-    avif_fits,
     checked_open,
     cover_crop,
     decode,
@@ -72,6 +78,7 @@ __all__ = [
     "cover_targets",
     "derivative_ext",
     "derivative_size",
+    "hidpi_path",
     "original_path",
     "page_targets",
     "reader_path",
@@ -79,50 +86,6 @@ __all__ = [
     "store_page_detached",
 ]
 
-
-def _rel(key: str, suffix: str) -> str:
-    return f"{key[:2]}/{key}{suffix}"
-
-
-def original_path(key: str, ext: str) -> str:
-    return _rel(key, f".{ext}")
-
-
-def _width_path(key: str, max_width: int, width: int | None, height: int | None) -> str:
-    size = (1, 1) if width is None or height is None else derivative_size(width, height, max_width)
-    return _rel(key, f"-w{max_width}.{derivative_ext(size, max_width)}")
-
-
-def reader_path(key: str, width: int | None = None, height: int | None = None) -> str:
-    """The reader derivative (JPEG) of a page of `width` x `height` (upright) pixels."""
-    return _width_path(key, READER_WIDTH, width, height)
-
-
-def saver_path(key: str, width: int | None = None, height: int | None = None) -> str:
-    """The data-saver derivative: WebP, or JPEG for a strip too tall for WebP (pass the size)."""
-    return _width_path(key, SAVER_WIDTH, width, height)
-
-
-def cover_path(key: str, width: int = COVER_WIDTHS[0], ext: str = "webp") -> str:
-    return _rel(key, f"-cover{width}.{ext}")
-
-
-def avif_path(key: str, width: int, height: int, max_width: int) -> str | None:
-    """The AVIF derivative at `max_width`, or None for a strip too tall for AVIF."""
-    if not avif_fits(derivative_size(width, height, max_width)):
-        return None
-    return _rel(key, f"-w{max_width}.avif")
-
-
-def page_targets(key: str, width: int, height: int, *, avif: bool = True) -> list[tuple[str, int]]:
-    """(relative path, max width) of a page's fallbacks (JPEG reader, WebP saver) and, with `avif`, AVIFs."""
-    fallbacks = [(reader_path(key, width, height), READER_WIDTH), (saver_path(key, width, height), SAVER_WIDTH)]
-    avifs = [(avif_path(key, width, height, w), w) for w in (READER_WIDTH, SAVER_WIDTH) if avif]
-    return fallbacks + [(rel, w) for rel, w in avifs if rel is not None]
-
-
-def cover_targets(key: str, *, avif: bool = True) -> list[tuple[str, int]]:
-    return [(cover_path(key, w, ext), w) for w in COVER_WIDTHS for ext in ("webp", "avif")[: 1 + avif]]
 
 
 @dataclass(frozen=True)
@@ -160,11 +123,11 @@ AVIF_MARKER = ".avif-v1"
 
 
 class MediaStore:
-    """`avif` False (import --defer-avif): JPEG and WebP copies only; reencode adds the AVIF ones."""
+    """`avif` False (import --defer-avif): JPEG and WebP copies only; reencode adds the AVIF ones.
+    `hidpi` (reencode's): pages get their high-DPI AVIF too."""
 
-    def __init__(self, root: Path, *, avif: bool = True) -> None:
-        self.root = Path(root)
-        self.avif = avif
+    def __init__(self, root: Path, *, avif: bool = True, hidpi: bool = False) -> None:
+        self.root, self.avif, self.hidpi = Path(root), avif, hidpi
 
     def has_avif(self) -> bool:
         return (self.root / AVIF_MARKER).exists()
@@ -235,7 +198,7 @@ class MediaStore:
             # rel -> (size, whether it shows only the top of the page)
             wanted: dict[str, tuple[tuple[int, int], bool]] = {}
             if page:
-                for rel, max_width in page_targets(key, width, height, avif=self.avif):
+                for rel, max_width in page_targets(key, width, height, avif=self.avif, hidpi=self.hidpi):
                     wanted[rel] = (derivative_size(width, height, max_width), False)
             if cover:
                 top = cover_crop(width, height)
@@ -270,7 +233,7 @@ class MediaStore:
 
 
 def store_page_detached(root: str, data: bytes, cover: bool = False, log: WriteLog | None = None,
-                        avif: bool = True) -> PageWrite:
+                        avif: bool = True, hidpi: bool = False) -> PageWrite:
     """`MediaStore(root).store_page` for a worker process.
 
     Never raises for a bad image or a failed write: the error is returned with
@@ -282,7 +245,7 @@ def store_page_detached(root: str, data: bytes, cover: bool = False, log: WriteL
     log = log if log is not None else WriteLog()
     note, error, full = None, None, False
     try:
-        stored = MediaStore(Path(root), avif=avif).store_page(data, log, cover=cover)
+        stored = MediaStore(Path(root), avif=avif, hidpi=hidpi).store_page(data, log, cover=cover)
         note = MediaStore.page_note(data)
     except MediaError as exc:
         stored, error = None, str(exc)

@@ -149,6 +149,8 @@ class Page(SQLModel, table=True):
     width: int
     height: int
     bytes: int
+    # Its high-DPI AVIF is in the media store (written by `reencode`: catalogue/hidpi.py).
+    hidpi: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
 
 
 class CatalogueChange(SQLModel, table=True):

@@ -24,6 +24,11 @@ Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
 
 READER_WIDTH = 1200
 SAVER_WIDTH = 720
+# High-DPI screens (tablets, dense desktops) take a 1,600 px AVIF of a page whose original is at
+# least HIDPI_MIN_WIDTH wide (a fifth more than the reader width: less adds bytes, not detail).
+# Written after the import, by `reencode` (hidpi.py), not by it: the import's throughput stays.
+HIDPI_WIDTH = 1600
+HIDPI_MIN_WIDTH = 1440
 COVER_WIDTHS = (320, 160)
 WEBP_MAX_SIDE = 16_383  # the WebP format cannot encode more
 JPEG_MAX_SIDE = 65_535  # nor can JPEG
@@ -44,10 +49,9 @@ WEBP_QUALITY = 80
 WEBP_METHOD = 2
 # AVIF for every page width and covers: catalogue/avif.py (SVT-AV1 and why). Its
 # CRF per width and page class (page_class): the highest whose worst page of the
-# class scores SSIMULACRA 2 >= 70 (benchmarks/bench_bytes.py, README). No 1,600 px
-# copy for high-DPI screens: at about 0.2 s more per page it alone would cut the
-# import's throughput further (README).
+# class scores SSIMULACRA 2 >= 70 (benchmarks/bench_bytes.py, README).
 AVIF_CRF = {
+    HIDPI_WIDTH: {"grey": 22, "painted": 20, "colour": 22},
     READER_WIDTH: {"grey": 24, "painted": 23, "colour": 22},
     SAVER_WIDTH: {"grey": 26, "painted": 25, "colour": 23},
 }

@@ -16,14 +16,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from manga_app.catalogue.media import (
-    READER_WIDTH,
-    SAVER_WIDTH,
-    avif_path,
-    derivative_size,
-    reader_path,
-    saver_path,
-)
+from manga_app.catalogue.media_paths import avif_path, hidpi_path, reader_path, saver_path
+from manga_app.catalogue.page_images import READER_WIDTH, SAVER_WIDTH, derivative_size
 from manga_app.catalogue.models import Chapter, Page
 from manga_app.catalogue.naming import format_hundredths
 from manga_app.core import routes
@@ -41,11 +35,13 @@ INDEX_VERSION = 2
 _AVIF_FIELDS = (("avif", READER_WIDTH), ("saver_avif", SAVER_WIDTH))
 
 
-def manifest_page(base: str, media_key: str, width: int, height: int, avif: bool = False) -> dict:
+def manifest_page(base: str, media_key: str, width: int, height: int, avif: bool = False,
+                  hidpi: bool = False) -> dict:
     """One page as the reader's manifest lists it: the reader and data-saver
     URLs (JPEG and WebP, which every browser shows) and the reader image's size
     (`width` x `height`: the page as recorded); with `avif` (the media store
-    holds them), the AVIF copies the page has at both widths."""
+    holds them), the AVIF copies the page has at both widths, and with `hidpi`
+    (page.hidpi: reencode wrote it) its high-DPI AVIF, `hidpi_avif`."""
     reader_w, reader_h = derivative_size(width, height, READER_WIDTH)
     page = {
         "url": media_url(base, reader_path(media_key, width, height)),
@@ -57,6 +53,8 @@ def manifest_page(base: str, media_key: str, width: int, height: int, avif: bool
         rel = avif_path(media_key, width, height, max_width)
         if rel is not None:
             page[field] = media_url(base, rel)
+    if avif and hidpi and (rel := hidpi_path(media_key, width, height)) is not None:
+        page["hidpi_avif"] = media_url(base, rel)
     return page
 
 
@@ -95,13 +93,13 @@ class ManifestWriter:
         ).all()
         pages: dict[int, list[dict]] = {chapter_id: [] for chapter_id, _, _, _ in chapters}
         rows = session.exec(
-            select(Page.chapter_id, Page.media_key, Page.width, Page.height)
+            select(Page.chapter_id, Page.media_key, Page.width, Page.height, Page.hidpi)
             .join(Chapter, Chapter.id == Page.chapter_id)
             .where(in_batch)
             .order_by(Page.chapter_id, Page.index)
         )
-        for chapter_id, media_key, width, height in rows:
-            pages[chapter_id].append(manifest_page(base, media_key, width, height, self.avif))
+        for chapter_id, media_key, width, height, hidpi in rows:
+            pages[chapter_id].append(manifest_page(base, media_key, width, height, self.avif, hidpi))
         by_series: dict[int, list[tuple[int, int]]] = {series_id: [] for series_id in slug_of}
         for chapter_id, series_id, number, offset in chapters:
             by_series[series_id].append((chapter_id, number))

@@ -1,12 +1,18 @@
 """`python -m manga_app.catalogue reencode`: give the pages and covers already in
 the media store the derivatives today's importer writes (the AVIF copies of
-issue 37), from their stored originals, in the import's worker processes.
+issue 37), and wide pages their high-DPI AVIF (which the import leaves to
+it: HIDPI_WIDTH), from their stored originals, in the import's worker processes.
 
 - **Reading goes on.** Only missing files are written, each whole (a temp
   file renamed into place) under a name nothing published yet points to;
   no existing file changes. The published manifests name the new files only
   once every page has them: at the end the store is marked
-  (media.AVIF_MARKER) and the catalogue published again.
+  (media.AVIF_MARKER) and the catalogue published again. A page's high-DPI
+  copy is named as soon as it exists (`page.hidpi`, set here: the next
+  publish rewrites its series), whatever the other pages' state.
+- **After imports.** The job consumer starts one after an import that
+  brought wide pages (start_in_background); a run that finds pages imported
+  meanwhile does them too before it ends.
 - **Resumable.** What is done is what exists: interrupted (Ctrl-C, kill -9),
   the next run skips every page already complete and goes on with the rest
   (the temp files a kill leaves are swept first, as an import does).
@@ -20,7 +26,10 @@ store is not marked, run again once fixed), 130 interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -35,10 +44,12 @@ from manga_app.catalogue.media import (
     MediaStore,
     WriteLog,
     cover_targets,
+    hidpi_path,
     original_path,
     page_targets,
     store_page_detached,
 )
+from manga_app.catalogue.page_images import HIDPI_MIN_WIDTH
 from manga_app.catalogue.models import Page, Series
 from manga_app.catalogue.pool import process_pool
 from manga_app.catalogue.sweep import import_lock
@@ -47,6 +58,8 @@ __all__ = ["Job", "ReencodeResult", "add_parser", "pending_jobs", "reencode"]
 
 PLAIN_EVERY_SECONDS = 5.0
 REENCODE_LOCK = ".reencode.lock"
+_FLAG_BATCH = 500
+_ROUNDS = 3  # passes over what is pending: pages imported during one are done by the next
 
 
 @dataclass(frozen=True)
@@ -67,14 +80,19 @@ class ReencodeResult:
 
 
 def pending_jobs(engine: sa.Engine, media: MediaStore) -> list[Job]:
-    """Every page and cover whose derivatives are not all in the store, in key order."""
+    """Every page and cover whose derivatives are not all in the store, in key order. In a store
+    with every AVIF copy (marked), only the wide pages not yet known to have their high-DPI one."""
+    wide_only = media.has_avif()
     with Session(engine) as session:
-        pages = {key: (ext, width, height) for key, ext, width, height in
-                 session.exec(select(Page.media_key, Page.ext, Page.width, Page.height).distinct())}
-        covers = {key for key in session.exec(select(Series.cover_key).where(Series.cover_key.is_not(None)))}
+        query = select(Page.media_key, Page.ext, Page.width, Page.height)
+        if wide_only:
+            query = query.where(Page.hidpi == sa.false(), Page.width >= HIDPI_MIN_WIDTH)
+        pages = {key: (ext, width, height) for key, ext, width, height in session.exec(query.distinct())}
+        covers = set() if wide_only else {
+            key for key in session.exec(select(Series.cover_key).where(Series.cover_key.is_not(None)))}
     jobs = []
     for key in sorted(pages.keys() | covers):
-        page = key in pages and not _complete(media, page_targets(key, pages[key][1], pages[key][2]))
+        page = key in pages and not _complete(media, page_targets(key, pages[key][1], pages[key][2], hidpi=True))
         cover = key in covers and not _complete(media, cover_targets(key))
         if not (page or cover):
             continue
@@ -119,12 +137,52 @@ def _reencode_one(root: str, job: Job) -> str | None:
     except OSError as exc:
         return f"cannot read the original: {exc}"
     if job.page:
-        return store_page_detached(root, data, job.cover, WriteLog()).error
+        return store_page_detached(root, data, job.cover, WriteLog(), hidpi=True).error
     try:
         MediaStore(Path(root)).store_cover(data, WriteLog())
     except Exception as exc:  # noqa: BLE001 - reported as this cover's failure
         return f"{type(exc).__name__}: {exc}"
     return None
+
+
+def flag_hidpi(engine: sa.Engine, media: MediaStore) -> int:
+    """Mark the pages whose high-DPI AVIF is in the store (the publisher names it from then on);
+    returns how many distinct images were newly marked."""
+    with Session(engine) as session:
+        rows = session.exec(select(Page.media_key, Page.width, Page.height)
+                            .where(Page.hidpi == sa.false(), Page.width >= HIDPI_MIN_WIDTH).distinct())
+        keys = sorted({key for key, width, height in rows
+                       if (rel := hidpi_path(key, width, height)) and media.path(rel).exists()})
+        for start in range(0, len(keys), _FLAG_BATCH):
+            session.exec(sa.update(Page).where(Page.media_key.in_(keys[start:start + _FLAG_BATCH]))
+                         .values(hidpi=True))
+        session.commit()
+    return len(keys)
+
+
+def wide_pages_waiting(engine: sa.Engine) -> bool:
+    """Whether some page may still want its high-DPI copy (a reencode would look)."""
+    with Session(engine) as session:
+        return session.exec(select(Page.id).where(Page.hidpi == sa.false(), Page.width >= HIDPI_MIN_WIDTH)
+                            .limit(1)).first() is not None
+
+
+def start_in_background(args: list[str], log: Path, env: dict[str, str]) -> subprocess.Popen:
+    """`reencode` with `args` as a process of its own at idle priority (CPU time nothing else
+    wants: readers and imports go first), its output appended to `log`."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("ab") as out:
+        process = subprocess.Popen([sys.executable, "-m", "manga_app.catalogue", "reencode", *args],
+                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                   start_new_session=True)
+    # Set from here (no preexec_fn in a threaded process): Python takes far longer to start than
+    # this, so the pool's processes, forked later, inherit it.
+    try:
+        os.sched_setscheduler(process.pid, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, process.pid, 19)
+    return process
 
 
 def _complete(media: MediaStore, targets: list[tuple[str, int]]) -> bool:
@@ -169,24 +227,34 @@ def run(engine: sa.Engine, media: MediaStore, workers: int) -> int | None:
 
 
 def _run_alone(engine: sa.Engine, media: MediaStore, workers: int) -> int:
+    failed: dict[str, str] = {}
+    done = 0
     with import_lock(engine, media):
-        jobs = pending_jobs(engine, media)
-        print(f"{len(jobs)} of the store's images lack derivatives; {workers} worker processes", file=sys.stderr)
-        shown = _Progress()
-        try:
-            result = reencode(media, jobs, workers, shown)
-        except KeyboardInterrupt:
-            print(f"Interrupted after {shown.done} of {len(jobs)}: what was written is complete and kept, "
-                  "nothing was published. Run reencode again to go on.", file=sys.stderr)
-            return 130
-    for original, why in result.failed:
+        for round_ in range(_ROUNDS):
+            jobs = [job for job in pending_jobs(engine, media) if (job.original or job.key) not in failed]
+            if not jobs and round_:
+                break
+            print(f"{len(jobs)} of the store's images lack derivatives; {workers} worker processes", file=sys.stderr)
+            shown = _Progress()
+            try:
+                result = reencode(media, jobs, workers, shown)
+            except KeyboardInterrupt:
+                flag_hidpi(engine, media)
+                print(f"Interrupted after {shown.done} of {len(jobs)}: what was written is complete and kept, "
+                      "nothing was published. Run reencode again to go on.", file=sys.stderr)
+                return 130
+            failed.update(result.failed)
+            done += result.done - len(result.failed)
+            flag_hidpi(engine, media)
+    for original, why in failed.items():
         print(f"FAILED {original}: {why}", file=sys.stderr)
-    if result.failed:
-        print(f"{len(result.failed)} of {len(jobs)} could not be re-encoded; the AVIF copies are not "
-              "published until every image has them", file=sys.stderr)
+    if failed:
+        print(f"{len(failed)} images could not be re-encoded; " + (
+            "the high-DPI copies made are published" if media.has_avif() else
+            "the AVIF copies are not published until every image has them"), file=sys.stderr)
         return 1
     media.mark_avif()
-    print(f"Re-encoded {result.done} images; the store has every derivative", file=sys.stderr)
+    print(f"Re-encoded {done} images; the store has every derivative", file=sys.stderr)
     return 0
 
 

@@ -69,6 +69,7 @@ def main() -> None:
             checked = consumer.loop(checked)
         except ConsumerStopped:
             break
+    runner.stop_hidpi()
     logger.info("Job consumer stopped")
 
 

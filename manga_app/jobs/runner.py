@@ -15,7 +15,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, delete, update
 
-from manga_app.catalogue import placements
+from manga_app.catalogue import placements, reencode
 from manga_app.catalogue.importer import ImportReport, import_source
 from manga_app.catalogue.media import MediaStore
 from manga_app.catalogue.models import utc_now
@@ -160,4 +160,32 @@ def _run(job: ImportJob, engine: sa.Engine, settings: Settings) -> str:
                 "EPUB or PDF files, or folders of page images).", files)
         return "failed"
     _finish(engine, job_id, "done", _summary(report) + _publish(engine, settings), files)
+    _start_hidpi(engine, settings)
     return "done"
+
+
+# The reencode this process started for the high-DPI copies (one at a time; it takes what the
+# imports after it brought too, and another would leave the work to it anyway: reencode.run).
+_HIDPI_PASS: list = []
+
+
+def _start_hidpi(engine: sa.Engine, settings: Settings) -> None:
+    """Start a reencode in the background when pages the import brought want their high-DPI
+    copy (the import itself makes only what readers need at once: its throughput stays)."""
+    if (_HIDPI_PASS and _HIDPI_PASS[-1].poll() is None) or not reencode.wide_pages_waiting(engine):
+        return
+    env = {**os.environ, "DATA_DIR": str(settings.data_dir)}
+    if settings.content_key is not None:
+        env["CONTENT_KEY"] = settings.content_key.get_secret_value()
+    args = ["--db", engine.url.render_as_string(hide_password=False), "--media", str(settings.media_dir),
+            "--out", str(settings.published_dir), "--media-base-url", settings.media_base_url]
+    _HIDPI_PASS[:] = [reencode.start_in_background(args, settings.data_dir / "reencode.log", env)]
+    logger.info("High-DPI copies are being made in the background (%s)", settings.data_dir / "reencode.log")
+
+
+def stop_hidpi() -> None:
+    """End the background reencode with this process (it goes on where it stopped next time)."""
+    for process in _HIDPI_PASS:
+        if process.poll() is None:
+            process.terminate()
+            process.wait()

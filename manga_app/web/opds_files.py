@@ -25,7 +25,8 @@ from starlette.concurrency import iterate_in_threadpool
 
 from manga_app.core import routes
 from manga_app.core.db import shared_engine
-from manga_app.catalogue.media import READER_WIDTH, original_path, reader_path
+from manga_app.catalogue.media import original_path, reader_path
+from manga_app.catalogue.page_images import READER_WIDTH
 from manga_app.catalogue.page_images import displayable
 from manga_app.core.config import get_settings
 from manga_app.opds import cbz, comicinfo, queries

@@ -133,3 +133,39 @@ def test_an_import_that_defers_avif_serves_fallbacks_until_reencode_adds_them(tm
     assert (media / AVIF_MARKER).exists()
     assert all(page["avif"].endswith(".avif") for page in _manifest(tmp_path))
     assert len(list(media.rglob("*-cover*.avif"))) == 2
+
+
+def _wide_page(width: int, seed: int) -> bytes:
+    import io
+
+    image = Image.effect_noise((width, width * 3 // 2), 50 + seed).convert("L")
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=90)
+    return out.getvalue()
+
+
+def test_wide_pages_get_their_high_dpi_copy_from_reencode_not_the_import(tmp_path: Path):
+    # Given a new store (AVIF copies made by the import) with two wide pages and a narrow one
+    write_cbz(tmp_path / "src" / "S" / "S 1.cbz",
+              {"01.jpg": _wide_page(1600, 1), "02.jpg": _wide_page(1000, 2), "03.jpg": _wide_page(2000, 3)})
+    code, output = _run(tmp_path, "import", str(tmp_path / "src"))
+    assert code == 0, output
+    media = tmp_path / "data" / "media"
+    # Then the import wrote every reader copy, and no high-DPI one: the manifest names none yet
+    assert (media / AVIF_MARKER).exists() and not list(media.rglob("*-w1600.avif"))
+    assert all("avif" in page and "hidpi_avif" not in page for page in _manifest(tmp_path))
+
+    # When reencode runs
+    code, output = _run(tmp_path, "reencode")
+    assert code == 0, output
+    # Then the wide pages have a 1,600 px AVIF (the 2,000 px one scaled down), named in the manifest
+    pages = _manifest(tmp_path)
+    assert [("hidpi_avif" in page) for page in pages] == [True, False, True]
+    for page in (pages[0], pages[2]):
+        with Image.open(media / page["hidpi_avif"].removeprefix("/media/")) as image:
+            assert image.format == "AVIF" and image.size == (1600, 2400)
+            image.load()
+    assert pages[0]["avif"].endswith("-w1200.avif")  # phones keep the reader width
+    # And a second run has nothing to do
+    code, output = _run(tmp_path, "reencode", "--no-publish")
+    assert code == 0 and "0 of the store's images lack derivatives" in output, output

@@ -223,3 +223,23 @@ def test_a_job_whose_consumer_on_another_machine_went_silent_is_resumed_and_a_li
     assert recover(engine, None) == [ids[0]]
     assert _job(engine, ids[0]).status == "queued" and "resumed" in _job(engine, ids[0]).summary
     assert _job(engine, ids[1]).status == "running"
+
+
+def test_after_a_job_brings_wide_pages_their_high_dpi_copies_are_made_and_published(site, tmp_path: Path):
+    from tests.unit.catalogue.test_reencode import _manifest, _wide_page
+
+    engine, data, start = site
+    source = tmp_path / "src"
+    write_cbz(source / "S" / "S 1.cbz", {"1.jpg": _wide_page(1600, 1), "2.jpg": _wide_page(800, 2)})
+    job_id = _submit(engine, source)
+    start()
+    assert _wait(engine, job_id, lambda job: job.status in ("done", "failed")).status == "done"
+    # The import published the pages at once, then a reencode in the background adds the wide one's copy
+    deadline = time.monotonic() + 240
+    while "hidpi_avif" not in _manifest(tmp_path)[0]:
+        assert time.monotonic() < deadline, (data / "reencode.log").read_text(errors="replace")
+        time.sleep(0.2)
+    pages = _manifest(tmp_path)
+    assert pages[0]["hidpi_avif"].endswith("-w1600.avif") and "hidpi_avif" not in pages[1]
+    assert (data / "media" / pages[0]["hidpi_avif"].removeprefix("/media/")).is_file()
+    assert "Re-encoded 1 images" in (data / "reencode.log").read_text()
