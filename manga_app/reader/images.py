@@ -1,12 +1,13 @@
 """Which image files a reader page has: the JPEG/WebP every browser shows
-and the AVIF copies (at the reader and data-saver widths) a browser that
-shows AVIF takes instead, through `<picture>` (assets/js/reader/pages.jsx).
+and the AVIF copies (at the reader and data-saver widths, and the high-DPI
+one of a wide page) a browser that shows AVIF takes instead, through
+`<picture>` (assets/js/reader/pages.jsx; which AVIF: image_formats.js).
 Pure module."""
 
 from __future__ import annotations
 
-# A page's AVIF copies in a manifest: at the reader width and the data saver's.
-AVIF_FIELDS = ("avif", "saver_avif")
+# A page's AVIF copies in a manifest: at the reader width, the data saver's and the high-DPI one.
+AVIF_FIELDS = ("avif", "saver_avif", "hidpi_avif")
 
 
 def avif_copies(item: dict) -> dict[str, str]:
@@ -20,9 +21,13 @@ def avif_copies(item: dict) -> dict[str, str]:
     return copies
 
 
-def warm_images(pages: list[dict], *, saver: bool, count: int) -> list[dict[str, str]]:
+def warm_images(pages: list[dict], *, saver: bool, count: int) -> list[dict]:
     """The first `count` pages' images at the reader's quality, as the browser
     warms its cache with them: `src` (JPEG or WebP, every browser) and `avif`
-    ("" when the page has none); the browser fetches the one it would show."""
-    src_field, avif_field = ("saver_url", "saver_avif") if saver else ("url", "avif")
-    return [{"src": page[src_field], "avif": page.get(avif_field, "")} for page in pages[:count]]
+    ("" when the page has none), and at full quality the high-DPI AVIF with the
+    page's size (the browser takes it where it would draw the page with it);
+    the browser fetches the one it would show."""
+    if saver:
+        return [{"src": page["saver_url"], "avif": page.get("saver_avif", "")} for page in pages[:count]]
+    return [{"src": page["url"], "avif": page.get("avif", ""), "hidpi_avif": page.get("hidpi_avif", ""),
+             "width": page["width"], "height": page["height"]} for page in pages[:count]]

@@ -25,7 +25,10 @@ __all__ = ["FIRST_PAGE_COOKIE", "POSITIONS_STORAGE_KEY", "SETTINGS_COOKIE", "SET
 
 # A page this many times taller than wide is a webtoon strip, not a page.
 TALL_STRIP_RATIO = 2.5
-_FIRST_PAGE_HINT = re.compile(r"([01]):([a-z0-9]+(?:-[a-z0-9]+)*/\d{1,7}(?:\.\d{1,2})?):(\d{1,5})")
+# quality:slug/number:page, then the screen the reader read it on (dpr@width x height, for the reader's
+# choice of a high-DPI copy: assets/js/image_formats.js).
+_FIRST_PAGE_HINT = re.compile(
+    r"([01]):([a-z0-9]+(?:-[a-z0-9]+)*/\d{1,7}(?:\.\d{1,2})?):(\d{1,5})(?::(\d{1,2}(?:\.\d{1,2})?@\d{1,5}x\d{1,5}))?")
 _VISITOR_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
@@ -48,6 +51,13 @@ def first_page_hint(cookies: Mapping[str, str]) -> FirstPageHint:
     if found is None:
         return NEW_VISITOR
     return FirstPageHint(saver=found.group(1) == "1", key=found.group(2), page=int(found.group(3)))
+
+
+def first_page_screen(cookie: str) -> str:
+    """The screen in the first-page cookie ("2.63@820x1180"), or "": the reader's first page is the
+    AVIF this screen shows (its high-DPI copy or not), in the server's HTML too."""
+    found = _FIRST_PAGE_HINT.fullmatch(cookie)
+    return (found.group(4) or "") if found else ""
 
 
 def is_strip_chapter(sizes: Iterable[tuple[int, int]]) -> bool:

@@ -33,8 +33,7 @@ NEXT_CHAPTER_WARM_PAGES = 2
 class ReaderState(rx.State):
     """One visitor's open chapter."""
 
-    # "loading", "ready" or "error" (the manifest could not be read).
-    status: str = "loading"
+    status: str = "loading"  # "ready", or "error" (the manifest could not be read)
     # One per opening of a chapter. A reload hydrates the browser with the previous opening's state
     # for a moment; its reports are told apart, and a chapter left before its pages arrived is never shown or counted.
     view_id: int = 0
@@ -46,8 +45,7 @@ class ReaderState(rx.State):
     series_title: str = ""
     series_url: str = ""
     series_direction: str = "rtl"
-    # Read as a webtoon: the series' Format, or a chapter of tall strips.
-    webtoon: bool = False
+    webtoon: bool = False  # read as a webtoon: the series' Format, or a chapter of tall strips
     # Double-page view shows the first page alone so the chapter's spreads
     # start pairs (worked out at import; the manifest's first page carries it).
     spread_offset: bool = False
@@ -64,8 +62,7 @@ class ReaderState(rx.State):
     resume_offset: float = 0.0
     resume_at: int = 0
     # First pages of the next chapter, once its manifest was fetched.
-    # The next chapter's first images ({src, avif}: logic.warm_images).
-    next_warm: list[dict[str, str]] = []
+    next_warm: list[dict] = []  # the next chapter's first images (images.warm_images)
 
     # The reader's settings in a cookie, so the server draws a returning
     # reader's own layout; the per-series directions (too many for a cookie)
@@ -96,6 +93,10 @@ class ReaderState(rx.State):
     @rx.var
     def settings(self) -> dict:
         return self._settings()
+
+    @rx.var
+    def first_screen(self) -> str:  # the cookie itself is the browser's, never in the server's HTML
+        return rules.first_page_screen(self.first_page_cookie)
 
     @rx.var
     def mode(self) -> str:

@@ -46,6 +46,7 @@ def _reader() -> rx.Component:
         initial_offset=ReaderState.resume_offset,
         initial_at=ReaderState.resume_at,
         next_warm=ReaderState.next_warm,
+        first_screen=ReaderState.first_screen,
         series_complete=EndCardState.complete,
         end_picks=EndCardState.picks,
         end_picks_also_read=EndCardState.picks_also_read,

@@ -13,7 +13,7 @@ class MangaReader(rx.Component):
 
     # The path these props were loaded for: the reader draws only its own.
     loaded_path: rx.Var[str]
-    # [{url, saver_url, width, height, avif?, saver_avif?}] of this chapter,
+    # [{url, saver_url, width, height, avif?, saver_avif?, hidpi_avif?}] of this chapter,
     # in reading order (the AVIF copies where the media store has them).
     pages: rx.Var[list[dict]]
     # Sent back with every progress report (see ReaderState.view_id).
@@ -42,8 +42,10 @@ class MangaReader(rx.Component):
     initial_offset: rx.Var[float]
     # When the history saved that position (epoch ms, 0: never).
     initial_at: rx.Var[int]
-    # The next chapter's first images, [{src, avif}] (reader/logic.warm_images).
-    next_warm: rx.Var[list[dict[str, str]]]
+    # The next chapter's first images, [{src, avif, hidpi_avif?, width?, height?}] (reader/images.warm_images).
+    next_warm: rx.Var[list[dict]]
+    # The screen in the first-page cookie (rules.first_page_screen): it picks the first pages' AVIF.
+    first_screen: rx.Var[str]
     # The end card (reader/end_state.py): 完結 or not, [{url, title, cover, cover_avif, why}]
     # to read next (whether led by what readers also read), this chapter's いいね
     # (the count as shown, whether this reader likes it, and the "slug/number" they

@@ -3,7 +3,7 @@
 import {
   DATA_CACHE, RECENT_MEDIA, entryFor, entryUrls, evictions, filesToDelete, imageUrls, limitBytes, pageFiles, readIndex, readLimitMb, readerSeed, writeIndex,
 } from "./store.js";
-import { avifShown } from "../image_formats.js";
+import { avifShown, currentScreen, otherWidth } from "../image_formats.js";
 
 // Page images fetched at once while saving.
 const PARALLEL = 3;
@@ -185,7 +185,10 @@ async function keep(cache, path, { saver, saved, fresh, httpCache }) {
   const get = saved ? fetchOk : (url) => alreadyDownloaded(url, httpCache);
   // The files the reader's <picture>s show in this browser: AVIF where it can.
   const avif = await avifShown();
-  const pages = await putFiles(cache, pageFiles(seed.pages, saver, avif), get);
+  const wanted = pageFiles(seed.pages, saver, avif, currentScreen());
+  // An opened chapter keeps what the reader showed: its first page may be at the other width
+  // (the screen the server knew), and the worker serves one for the other offline.
+  const pages = await putFiles(cache, saved ? wanted : wanted.flatMap((url) => [url, otherWidth(url)].filter(Boolean)), get);
   if (!saved && !pages.kept.length) return null;
   const titleHtml = seed.seriesUrl ? await page(cache, seed.seriesUrl) : "";
   const covers = await putFiles(cache, imageUrls(titleHtml, avif), get);

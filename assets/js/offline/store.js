@@ -12,6 +12,7 @@
 //   {history: [HistoryCard], library: [LibraryCard], at}}}: the account's
 //   /history and /library as last seen online, shown when offline.
 import { HISTORY_STORAGE_KEY, SETTINGS_COOKIE } from "../shared.js";
+import { pageAvif } from "../image_formats.js";
 
 export const DATA_CACHE = "manga-offline-v1";
 // The last page images the worker fetched, the site's or a CDN's (sw.js).
@@ -173,12 +174,13 @@ export function readerSeed(html) {
 
 // The page images to keep, at the reader's quality (the data saver's when
 // on): the AVIF where the page has one and the browser shows AVIF (`avif`),
-// as its <picture> does (assets/js/reader/pages.jsx), else the JPEG/WebP.
-export function pageFiles(pages, saver, avif = false) {
+// as its <picture> does (assets/js/reader/pages.jsx; on `screen`, the
+// high-DPI one where the reader takes it), else the JPEG/WebP.
+export function pageFiles(pages, saver, avif = false, screen = null) {
   return pages
     .map((page) => {
       const fallback = saver && page.saver_url ? page.saver_url : page.url;
-      const copy = saver ? page.saver_avif : page.avif;
+      const copy = pageAvif(page, { saver, screen });
       return avif && copy ? copy : fallback;
     })
     .filter(Boolean);

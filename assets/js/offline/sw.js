@@ -100,6 +100,29 @@ async function kept(event) {
   const shell = await caches.open(SHELL_CACHE);
   const found = (await shell.match(request)) || (await caches.match(request, { ignoreVary: true }));
   if (found) return found;
+  try {
+    return await fetched(event);
+  } catch (error) {
+    const sibling = await keptSibling(request.url);
+    if (sibling) return sibling;
+    throw error;
+  }
+}
+
+// Offline, a page's AVIF at one full-quality width that is not kept: the same
+// page at the other (1,200 <-> 1,600 px), when that one is. The reader takes
+// the high-DPI copy by the screen, and a chapter may have been kept on
+// another screen or before its copy existed (image_formats.js, otherWidth).
+const AVIF_WIDTH = /-w(1200|1600)\.avif$/;
+async function keptSibling(url) {
+  const found = AVIF_WIDTH.exec(url);
+  if (!found) return null;
+  const other = url.replace(AVIF_WIDTH, found[1] === "1200" ? "-w1600.avif" : "-w1200.avif");
+  return (await caches.match(other, { ignoreVary: true })) || null;
+}
+
+async function fetched(event) {
+  const request = event.request;
   const url = new URL(request.url);
   if (url.origin === MEDIA_ORIGIN) return fromMediaOrigin(event);
   const response = await fetch(request);

@@ -6,6 +6,7 @@
 // Format: {"v": 1, "items": {"<slug>/<number>": [page, offset, savedAtMs]}}.
 
 import { COOKIE_SECONDS, FIRST_PAGE_COOKIE, POSITIONS_STORAGE_KEY } from "../shared.js";
+import { currentScreen, screenText } from "../image_formats.js";
 
 export { FIRST_PAGE_COOKIE };
 export const POSITIONS_KEY = POSITIONS_STORAGE_KEY;
@@ -71,8 +72,11 @@ export function startPosition(key, fromHistory, total) {
   return { page: Math.min(Math.max(chosen.page | 0, 0), last), offset: Math.min(Math.max(+chosen.offset || 0, 0), 1) };
 }
 
+// With the screen (image_formats.screenText): the server then names the
+// copy of the first page this browser shows (its high-DPI one or not).
 export function rememberFirstPage(key, page, saver) {
   if (!key) return;
-  const value = `${saver ? 1 : 0}:${key}:${Math.max(0, page | 0)}`;
+  const screen = screenText(currentScreen());
+  const value = `${saver ? 1 : 0}:${key}:${Math.max(0, page | 0)}${screen ? `:${screen}` : ""}`;
   document.cookie = `${FIRST_PAGE_COOKIE}=${value}; path=/; max-age=${COOKIE_SECONDS}; samesite=lax`;
 }

@@ -15,6 +15,7 @@ import { buildUnits, lastShown, loadOrder, pairingOffset, unitLabel, unitOfPage 
 import { useReaderKeys } from "./controls.js";
 import { useHydrated } from "../hydrated.js";
 import { avifKnown, avifShown, shownFile } from "../image_formats.js";
+import { useDenseChoice } from "./dense.js";
 import { useNearEnd, useOpeningReports, useProgressReporter } from "./hooks.js";
 import { useFirstLoaded, useLoadQueue } from "./loading.js";
 import { useReaderTouch, useTaps } from "./touch.js";
@@ -55,7 +56,7 @@ function Reader(props) {
     mode = "paged", direction = "rtl", directionChoice = "auto", settings = {}, preload = 0,
     initialPage = 0, initialOffset = 0, initialAt = 0, nextWarm = [], viewId = 0, defaultOffset = false,
     seriesComplete = false, endPicks = [], endPicksAlsoRead = false, endPhrases = {},
-    likes = "0", liked = false, likeKey = "", endFollow = null,
+    likes = "0", liked = false, likeKey = "", endFollow = null, firstScreen = "",
     onProgress, onSettingsChange, onNearEnd, onLike, onEndSeen,
   } = props;
   // Back from a chapter's first page opens the one before at its end.
@@ -115,7 +116,10 @@ function Reader(props) {
   );
   const unitIndex = unitOfPage(units, page);
   const srcOf = useCallback((item) => (settings.saver ? item.saver_url : item.url), [settings.saver]);
-  const avifOf = useCallback((item) => (settings.saver ? item.saver_avif : item.avif), [settings.saver]);
+  const [opened] = useState(start.page);
+  const { avifOf, warmAvifOf } = useDenseChoice({
+    inBrowser, cookie: firstScreen, pages, opened, saver: !!settings.saver, fit, mode, double: !!settings.double,
+  });
   // Whether the <picture>s show AVIF (null until asked): the files this
   // script loads ahead are the ones they will show.
   const [avifOk, setAvifOk] = useState(avifKnown);
@@ -128,7 +132,7 @@ function Reader(props) {
   const { zoom, zoomer } = useZoom({ mode, rootRef, stageRef, contentRef, page });
   // A zoomed page is the full-size image, never the data saver's, enlarged.
   const shownSrc = useCallback((item) => (zoom > 1 ? item.url : srcOf(item)), [zoom, srcOf]);
-  const shownAvif = useCallback((item) => (zoom > 1 ? item.avif : avifOf(item)), [zoom, avifOf]);
+  const shownAvif = useCallback((item) => avifOf(item, zoom > 1), [zoom, avifOf]);
   const altOf = useCallback((index) => `${altPrefix} ${index + 1}ページ目`, [altPrefix]);
 
   const { stripTop, scrollStripTo, makeRoom, showPage, act } = useMoves({
@@ -229,14 +233,13 @@ function Reader(props) {
   // once the first page is in. A page with an AVIF preloads that, typed: a
   // browser without AVIF skips the link (its <img> still loads the
   // fallback), one with it fetches the very file its <picture> takes.
-  const [opened] = useState(start.page);
   if (!inBrowser && opened < total) {
     const first = pages[opened];
     ReactDOM.preload(avifOf(first) || srcOf(first), { as: "image", fetchPriority: "high", type: avifOf(first) ? "image/avif" : undefined });
   }
   // In reading order from the page on screen, then the next chapter's first pages.
   const wanted = loadOrder(Math.min(page, total - 1), total, preload).map((index) => fileOf(pages[index]));
-  const warm = nextWarm.map((image) => shownFile(image.src, image.avif, avifOk));
+  const warm = nextWarm.map((image) => shownFile(image.src, warmAvifOf(image), avifOk));
   makeRoom.current = useLoadQueue([...wanted, ...warm], firstLoaded && avifOk !== null, warm);
 
   useNearEnd({ page, total, nextUrl, onNearEnd });

@@ -118,6 +118,17 @@ def test_a_browser_that_shows_avif_keeps_the_avif_its_pictures_show():
     assert run_store(f"return m.pageFiles({pages}, true, false);") == ["/media/1-w720.webp", "/media/2-w720.webp", "/media/3-w720.webp"]
 
 
+def test_a_dense_screen_keeps_the_high_dpi_avif_the_reader_shows_there():
+    page = {"url": "/media/1-w1200.jpg", "saver_url": "/media/1-w720.webp", "avif": "/media/1-w1200.avif",
+            "saver_avif": "/media/1-w720.avif", "hidpi_avif": "/media/1-w1600.avif", "width": 1200, "height": 1800}
+    pages = json.dumps([page, {**page, "hidpi_avif": "", "avif": "/media/2-w1200.avif"}])
+    tablet, phone = '{"dpr": 2, "width": 820, "height": 1180}', '{"dpr": 3, "width": 390, "height": 844}'
+    assert run_store(f"return m.pageFiles({pages}, false, true, {tablet});") == ["/media/1-w1600.avif", "/media/2-w1200.avif"]
+    assert run_store(f"return m.pageFiles({pages}, false, true, {phone});") == ["/media/1-w1200.avif", "/media/2-w1200.avif"]
+    assert run_store(f"return m.pageFiles({pages}, true, true, {tablet});") == ["/media/1-w720.avif", "/media/1-w720.avif"]
+    assert run_store(f"return m.pageFiles({pages}, false, false, {tablet});") == ["/media/1-w1200.jpg", "/media/1-w1200.jpg"]
+
+
 @pytest.mark.parametrize("html", ["<html></html>", '<script id="page-state" type="application/json">{nope</script>',
                                   '<script id="page-state" type="application/json">{"x": {"pages_rx_state_": []}}</script>'])
 def test_a_page_without_a_chapter_gives_nothing_to_save(html):

@@ -70,14 +70,16 @@ def test_a_tall_strip_has_an_avif_only_where_one_was_written() -> None:
 @pytest.mark.parametrize(
     ("saver", "expected"),
     [
-        (False, [{"src": "/media/a-w1200.webp", "avif": "/media/a-w1200.avif"}, {"src": "/media/b-w1200.jpg", "avif": ""}]),
+        (False, [{"src": "/media/a-w1200.webp", "avif": "/media/a-w1200.avif", "hidpi_avif": "/media/a-w1600.avif",
+                  "width": 720, "height": 1024},
+                 {"src": "/media/b-w1200.jpg", "avif": "", "hidpi_avif": "", "width": 720, "height": 1024}]),
         (True, [{"src": "/media/a-w720.webp", "avif": "/media/a-w720.avif"}, {"src": "/media/b-w720.webp", "avif": ""}]),
     ],
     ids=["reader", "data-saver"],
 )
 def test_warm_images_name_the_avif_and_its_fallback_at_the_reader_s_quality(saver: bool, expected: list) -> None:
     pages = [
-        {**PAGE, "avif": "/media/a-w1200.avif", "saver_avif": "/media/a-w720.avif"},
+        {**PAGE, "avif": "/media/a-w1200.avif", "saver_avif": "/media/a-w720.avif", "hidpi_avif": "/media/a-w1600.avif"},
         {**PAGE, "url": "/media/b-w1200.jpg", "saver_url": "/media/b-w720.webp"},
         {**PAGE, "url": "/media/c-w1200.jpg"},
     ]
@@ -369,6 +371,9 @@ def test_the_series_own_direction(series_direction: str, webtoon: bool, directio
         ({rules.FIRST_PAGE_COOKIE: "0:t/2:0"}, {"saver": False, "key": "t/2", "page": 0}),
         # A volume's unit key (routes.VOLUME_KEY + 3) has seven digits.
         ({rules.FIRST_PAGE_COOKIE: "0:t/1000003:5"}, {"saver": False, "key": "t/1000003", "page": 5}),
+        # with the screen the reader read it on (image_formats.js screenText)
+        ({rules.FIRST_PAGE_COOKIE: "0:t/2:4:2.63@820x1180"}, {"saver": False, "key": "t/2", "page": 4}),
+        ({rules.FIRST_PAGE_COOKIE: "0:t/2:4:2.63@820"}, None),
     ],
 )
 def test_what_the_readers_first_page_cookie_says(cookies: dict, visitor: dict | None) -> None:
