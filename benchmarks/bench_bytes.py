@@ -21,7 +21,9 @@ until one falls below.
 Bars: AVIF bytes per chapter at that setting <= 0.5x today's JPEG at the
 reader width (1,200 px) and <= 0.6x today's WebP at the data saver's (720
 px). The WebP and JPEG fallbacks are reported too, with each format's score
-distribution. Import cost: the whole per-page work (decode, grey test,
+distribution. The high-DPI AVIF (1,600 px, written by `reencode` after the
+import) is held to the same threshold and class rule; its bytes are reported
+against today's reader JPEG (no bar: today has no such copy). Import cost: the whole per-page work (decode, grey test,
 every derivative) against today's (decode, JPEG 1,200 + WebP 720), as CPU
 seconds in the same worker processes of the same run (wall time on a shared
 machine follows its load): throughput >= 0.5x. The import as a whole costs
@@ -49,7 +51,7 @@ def run(results_dir: Path) -> dict:
     from manga_app.catalogue import avif as encoder, page_images as pi
     from manga_app.catalogue.pool import process_pool
 
-    widths = (pi.READER_WIDTH, pi.SAVER_WIDTH)
+    widths = (pi.READER_WIDTH, pi.SAVER_WIDTH, pi.HIDPI_WIDTH)
     pool = process_pool(4)
     try:
         pages = [future.result() for future in [pool.submit(_page, seed) for seed in range(40)]]
@@ -78,9 +80,11 @@ def run(results_dir: Path) -> dict:
     imports = _import_throughput([data for _, data, _ in pages])
     by_width = {}
     figures = []
-    for width, today_fmt, bar in ((pi.READER_WIDTH, "jpeg_today", READER_BAR), (pi.SAVER_WIDTH, "webp_today", SAVER_BAR)):
+    for width, today_fmt, bar in ((pi.READER_WIDTH, "jpeg_today", READER_BAR), (pi.SAVER_WIDTH, "webp_today", SAVER_BAR),
+                                  (pi.HIDPI_WIDTH, "jpeg_today", None)):
         rows = [row[width] for row in scored]
-        today_bytes = sum(row[today_fmt]["bytes"] for row in rows)
+        today_width = pi.READER_WIDTH if width == pi.HIDPI_WIDTH else width  # no 1,600 px copy today
+        today_bytes = sum(row[today_width][today_fmt]["bytes"] for row in scored)
         formats = {}
         for name in sorted(rows[0]):
             scores = [row[name]["score"] for row in rows]
@@ -99,9 +103,11 @@ def run(results_dir: Path) -> dict:
         by_width[width] = {"avif_crf": crfs, "classes": classes, "formats": formats}
         avif, label = formats["avif"], f"{width} px"
         setting = "/".join(f"{cls} crf {crf}" for cls, crf in crfs.items())
+        today_label = f"today's {today_fmt.split('_')[0].upper()} at {label}" if bar else "today's 1,200 px JPEG"
         figures += [
-            {"figure": f"AVIF ({setting}) bytes / today's {today_fmt.split('_')[0].upper()} at {label}",
-             "value": avif["ratio_to_today"], "unit": "x", "target": f"<= {bar}", "pass": avif["ratio_to_today"] <= bar},
+            {"figure": f"AVIF ({setting}) bytes / {today_label} ({avif['bytes_per_page'] // 1024} KiB a page)",
+             "value": avif["ratio_to_today"], "unit": "x", "target": f"<= {bar}" if bar else None,
+             "pass": avif["ratio_to_today"] <= bar if bar else None},
             {"figure": f"AVIF worst page at {label} (median {avif['score_median']})",
              "value": avif["score_min"], "unit": "SSIMULACRA 2", "target": f">= {THRESHOLD:g}",
              "pass": avif["score_min"] >= THRESHOLD},
@@ -214,14 +220,14 @@ def _score(data: bytes) -> dict:
     from manga_app.catalogue import avif, page_images as pi
 
     result = {}
-    for width in (pi.READER_WIDTH, pi.SAVER_WIDTH):
+    for width in (pi.READER_WIDTH, pi.SAVER_WIDTH, pi.HIDPI_WIDTH):
         reference, lossless = _reference(data, width)
         frame = pi.greyed(reference)  # what the media store encodes
         encoded = {"avif": avif.encode(frame, pi.avif_crf(frame, width))}
         if width == pi.READER_WIDTH:
             encoded["jpeg_today"] = _jpeg(reference)
             encoded["jpeg_fallback"] = _jpeg(frame)
-        else:
+        elif width == pi.SAVER_WIDTH:
             encoded["webp_today"] = pi.encode_webp(reference)
         # Only the AVIF is scored (SSIMULACRA 2 in Python is slow: a few CPU seconds a page);
         # today's derivatives and the fallbacks are today's encoders, reported by their bytes.
