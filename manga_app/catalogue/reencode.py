@@ -49,7 +49,7 @@ from manga_app.catalogue.media import (
     page_targets,
     store_page_detached,
 )
-from manga_app.catalogue.page_images import HIDPI_MIN_WIDTH
+from manga_app.catalogue.page_images import AVIF_MAX_SIDE, HIDPI_MIN_WIDTH, HIDPI_WIDTH
 from manga_app.catalogue.models import Page, Series
 from manga_app.catalogue.pool import process_pool
 from manga_app.catalogue.sweep import import_lock
@@ -60,6 +60,14 @@ PLAIN_EVERY_SECONDS = 5.0
 REENCODE_LOCK = ".reencode.lock"
 _FLAG_BATCH = 500
 _ROUNDS = 3  # passes over what is pending: pages imported during one are done by the next
+# Pages that may get a high-DPI copy and have none yet: wide enough, and (scaled to HIDPI_WIDTH,
+# never enlarged) no taller than an AVIF may be (media_paths.hidpi_path), so a tall strip is not
+# looked for after every import.
+_WANTS_HIDPI = (
+    Page.hidpi == sa.false(),
+    Page.width >= HIDPI_MIN_WIDTH,
+    Page.height * sa.case((Page.width < HIDPI_WIDTH, Page.width), else_=HIDPI_WIDTH) <= AVIF_MAX_SIDE * Page.width,
+)
 
 
 @dataclass(frozen=True)
@@ -86,7 +94,7 @@ def pending_jobs(engine: sa.Engine, media: MediaStore) -> list[Job]:
     with Session(engine) as session:
         query = select(Page.media_key, Page.ext, Page.width, Page.height)
         if wide_only:
-            query = query.where(Page.hidpi == sa.false(), Page.width >= HIDPI_MIN_WIDTH)
+            query = query.where(*_WANTS_HIDPI)
         pages = {key: (ext, width, height) for key, ext, width, height in session.exec(query.distinct())}
         covers = set() if wide_only else {
             key for key in session.exec(select(Series.cover_key).where(Series.cover_key.is_not(None)))}
@@ -150,7 +158,7 @@ def flag_hidpi(engine: sa.Engine, media: MediaStore) -> int:
     returns how many distinct images were newly marked."""
     with Session(engine) as session:
         rows = session.exec(select(Page.media_key, Page.width, Page.height)
-                            .where(Page.hidpi == sa.false(), Page.width >= HIDPI_MIN_WIDTH).distinct())
+                            .where(*_WANTS_HIDPI).distinct())
         keys = sorted({key for key, width, height in rows
                        if (rel := hidpi_path(key, width, height)) and media.path(rel).exists()})
         for start in range(0, len(keys), _FLAG_BATCH):
@@ -163,8 +171,7 @@ def flag_hidpi(engine: sa.Engine, media: MediaStore) -> int:
 def wide_pages_waiting(engine: sa.Engine) -> bool:
     """Whether some page may still want its high-DPI copy (a reencode would look)."""
     with Session(engine) as session:
-        return session.exec(select(Page.id).where(Page.hidpi == sa.false(), Page.width >= HIDPI_MIN_WIDTH)
-                            .limit(1)).first() is not None
+        return session.exec(select(Page.id).where(*_WANTS_HIDPI).limit(1)).first() is not None
 
 
 def start_in_background(args: list[str], log: Path, env: dict[str, str]) -> subprocess.Popen:

@@ -169,3 +169,30 @@ def test_wide_pages_get_their_high_dpi_copy_from_reencode_not_the_import(tmp_pat
     # And a second run has nothing to do
     code, output = _run(tmp_path, "reencode", "--no-publish")
     assert code == 0 and "0 of the store's images lack derivatives" in output, output
+
+
+def test_only_pages_that_can_have_a_high_dpi_copy_are_waited_for(session, engine):
+    """What makes the job consumer start a reencode after an import (catalogue.reencode.wide_pages_waiting)."""
+    import sqlalchemy as sa
+    from sqlmodel import select
+
+    from manga_app.catalogue import reencode
+    from manga_app.catalogue.models import Chapter, Page
+    from tests.unit.catalogue.test_publisher import _add_series
+
+    _add_series(session, 1)
+    chapter = session.exec(select(Chapter)).one()
+
+    def add(index: int, width: int, height: int) -> None:
+        session.add(Page(chapter_id=chapter.id, index=index, media_key=f"{index:064x}", ext="jpg",
+                         width=width, height=height, bytes=1))
+        session.commit()
+
+    add(0, 1000, 1500)  # narrower than 1,440 px
+    add(1, 1500, 17_000)  # a strip too tall for an AVIF at its width
+    assert not reencode.wide_pages_waiting(engine)
+    add(2, 3200, 30_000)  # 1,600 x 15,000 once scaled: an AVIF holds it
+    assert reencode.wide_pages_waiting(engine)
+    session.exec(sa.update(Page).where(Page.index == 2).values(hidpi=True))
+    session.commit()
+    assert not reencode.wide_pages_waiting(engine)
