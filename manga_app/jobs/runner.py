@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import subprocess
 import threading
 from pathlib import Path
 
@@ -166,26 +167,26 @@ def _run(job: ImportJob, engine: sa.Engine, settings: Settings) -> str:
 
 # The reencode this process started for the high-DPI copies (one at a time; it takes what the
 # imports after it brought too, and another would leave the work to it anyway: reencode.run).
-_HIDPI_PASS: list = []
+_hidpi_pass: subprocess.Popen | None = None
 
 
 def _start_hidpi(engine: sa.Engine, settings: Settings) -> None:
     """Start a reencode in the background when pages the import brought want their high-DPI
     copy (the import itself makes only what readers need at once: its throughput stays)."""
-    if (_HIDPI_PASS and _HIDPI_PASS[-1].poll() is None) or not reencode.wide_pages_waiting(engine):
+    global _hidpi_pass
+    if (_hidpi_pass is not None and _hidpi_pass.poll() is None) or not reencode.wide_pages_waiting(engine):
         return
     env = {**os.environ, "DATA_DIR": str(settings.data_dir)}
     if settings.content_key is not None:
         env["CONTENT_KEY"] = settings.content_key.get_secret_value()
     args = ["--db", engine.url.render_as_string(hide_password=False), "--media", str(settings.media_dir),
             "--out", str(settings.published_dir), "--media-base-url", settings.media_base_url]
-    _HIDPI_PASS[:] = [reencode.start_in_background(args, settings.data_dir / "reencode.log", env)]
+    _hidpi_pass = reencode.start_in_background(args, settings.data_dir / "reencode.log", env)
     logger.info("High-DPI copies are being made in the background (%s)", settings.data_dir / "reencode.log")
 
 
 def stop_hidpi() -> None:
     """End the background reencode with this process (it goes on where it stopped next time)."""
-    for process in _HIDPI_PASS:
-        if process.poll() is None:
-            process.terminate()
-            process.wait()
+    if _hidpi_pass is not None and _hidpi_pass.poll() is None:
+        _hidpi_pass.terminate()
+        _hidpi_pass.wait()
